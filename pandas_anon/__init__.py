@@ -1,0 +1,51 @@
+"""pandas-anon: find and remove re-identification risk in pandas DataFrames.
+
+Importing the package registers the ``df.anon`` accessor::
+
+    import pandas_anon
+    df.anon.singletons(["anno_nascita", "comune_residenza", "sesso"])
+    df.anon.best_qid(max_size=3)
+
+Every accessor method is also a function taking the frame first (``pandas_anon.singletons(df,
+qid)``), and the engine behind them (:class:`EncodedFrame`, :class:`FrequencySet`) is public
+for code that builds on equivalence classes.
+"""
+
+from . import accessor as _accessor  # noqa: F401  (registers df.anon)
+from .detect import identifiers, risk, singletons
+from .election import best_qid
+from .encoding import EncodedFrame, FrequencySet, Grouping
+from .errors import (
+    AllMissingColumnError,
+    AnonError,
+    ColumnNotFoundError,
+    DuplicateColumnsError,
+    EmptyDataError,
+    InputFileError,
+    InvalidQIDError,
+    UnhashableValueError,
+)
+from .results import BestQID, Risk, Singletons
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AllMissingColumnError",
+    "AnonError",
+    "BestQID",
+    "ColumnNotFoundError",
+    "DuplicateColumnsError",
+    "EmptyDataError",
+    "EncodedFrame",
+    "FrequencySet",
+    "Grouping",
+    "InputFileError",
+    "InvalidQIDError",
+    "Risk",
+    "Singletons",
+    "UnhashableValueError",
+    "best_qid",
+    "identifiers",
+    "risk",
+    "singletons",
+]

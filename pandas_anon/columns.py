@@ -1,0 +1,58 @@
+"""Turn what a user passes as a quasi-identifier into checked column labels."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import pandas as pd
+
+from .errors import ColumnNotFoundError, DuplicateColumnsError, InvalidQIDError
+
+
+def as_label_list(columns: Iterable[Hashable] | Hashable) -> list[Hashable]:
+    """A single label (``"sex"``) or an iterable of labels, as a list."""
+    if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
+        return [columns]
+    return list(columns)
+
+
+def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable) -> tuple:
+    """Check ``columns`` against ``frame`` and return them in the frame's column order.
+
+    Raises :class:`InvalidQIDError` for an empty or repeated selection,
+    :class:`ColumnNotFoundError` (listing the available columns) for unknown names and
+    :class:`DuplicateColumnsError` when a selected name labels several columns of the frame.
+    """
+    requested = as_label_list(columns)
+    if not requested:
+        raise InvalidQIDError("the quasi-identifier is empty: name at least one column")
+    repeated = sorted({repr(c) for c in requested if requested.count(c) > 1})
+    if repeated:
+        raise InvalidQIDError(
+            f"column{'s' if len(repeated) > 1 else ''} {', '.join(repeated)} named more than "
+            f"once in the quasi-identifier; list each column once"
+        )
+    available = list(frame.columns)
+    missing = [c for c in requested if c not in frame.columns]
+    if missing:
+        raise ColumnNotFoundError(missing, available)
+    ambiguous = [c for c in requested if available.count(c) > 1]
+    if ambiguous:
+        raise _duplicated(ambiguous)
+    wanted = set(requested)
+    return tuple(c for c in available if c in wanted)
+
+
+def all_columns(frame: pd.DataFrame) -> tuple:
+    """Every column of ``frame``, refusing duplicated names."""
+    duplicated = frame.columns[frame.columns.duplicated()].unique()
+    if len(duplicated):
+        raise _duplicated(duplicated)
+    return tuple(frame.columns)
+
+
+def _duplicated(names: Iterable[Hashable]) -> DuplicateColumnsError:
+    return DuplicateColumnsError(
+        f"the frame has several columns named {', '.join(repr(c) for c in names)}; "
+        f"rename them (e.g. df.columns = [...]) so each name picks one column"
+    )

@@ -1,0 +1,285 @@
+"""Quasi-identifier columns -> integer codes -> combination keys -> frequency sets.
+
+This is the engine every feature shares (see ``DESIGN.md``: work on equivalence classes, not
+rows). Each column is encoded once to dense integer codes; a set of columns is then grouped by
+a mixed-radix integer key built from those codes, and counted with ``np.bincount``. No string
+is hashed twice, and no groupby runs over the original values.
+
+Missing values are explicit: with ``dropna=True`` a row missing any encoded column is not
+examined (the seed paper ``000_0310320b2aa81de3.txt`` drops incomplete rows first and reports
+how many); with ``dropna=False`` missing is one more value of the column, equal to itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .columns import resolve_columns
+from .errors import AllMissingColumnError, EmptyDataError, UnhashableValueError
+
+#: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
+#: larger (sparser) key spaces are compressed through a hash table first.
+DENSE_LABELS_PER_ROW = 4
+_DENSE_MIN_LABELS = 1 << 16
+_KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+
+#: Integer and integral float columns whose value range is at most this many times the row
+#: count are coded arithmetically (value - min) instead of through a hash table.
+_ARITHMETIC_RANGE_PER_ROW = 2
+
+
+def encode_column(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Encode one column to int64 codes ``0..len(values)-1``, ``-1`` marking a missing value.
+
+    Returns the codes and ``values``, the value of each code. Whole-number columns with a
+    compact range are coded by subtraction (no hashing); everything else goes through
+    ``pandas.factorize``, whose notion of equality (and of missing) matches ``groupby``.
+    """
+    arithmetic = _arithmetic_codes(series)
+    if arithmetic is not None:
+        return arithmetic
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.cat.codes.to_numpy(dtype=np.int64), pd.Index(series.cat.categories)
+    try:
+        codes, values = pd.factorize(series, use_na_sentinel=True)
+    except TypeError as exc:
+        raise UnhashableValueError(
+            f"column {series.name!r} holds values that cannot be compared for equality "
+            f"({_unhashable_type(series)}); convert them first, e.g. "
+            f"df[{series.name!r}].map(tuple) for lists or .astype(str)"
+        ) from exc
+    return np.asarray(codes, dtype=np.int64), pd.Index(values)
+
+
+def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes ``value - min`` for whole-number columns whose range is small, else None."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+        return None
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_complex_dtype(dtype):
+        return None
+    missing = series.isna().to_numpy()
+    if pd.api.types.is_float_dtype(dtype):
+        data = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        present = data[~missing]
+        if present.size == 0 or not np.all(np.isfinite(present)):
+            return None
+        if not np.array_equal(present, np.floor(present)):
+            return None
+    elif pd.api.types.is_integer_dtype(dtype):
+        if pd.api.types.is_unsigned_integer_dtype(dtype):
+            return None  # uint64 may not fit in int64; factorize handles it
+        data = series.to_numpy(dtype=np.int64, na_value=0)
+        present = data[~missing]
+        if present.size == 0:
+            return None
+    else:
+        return None
+    low, high = present.min(), present.max()
+    if high - low > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
+        return None
+    codes = np.where(missing, -1, data - low).astype(np.int64)
+    span = np.arange(int(high - low) + 1)
+    values = pd.Index(pd.array(span + low, dtype=dtype), name=None)
+    return codes, values
+
+
+def _unhashable_type(series: pd.Series) -> str:
+    """Name the type of the first unhashable cell (its type, never its value)."""
+    for position, value in enumerate(series.array):
+        try:
+            hash(value)
+        except TypeError:
+            return f"first at row position {position}: a {type(value).__name__}"
+    return "mixed types"
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """Examined rows grouped by their combination of values on some columns.
+
+    ``labels`` gives each examined row a label below ``len(label_counts)``; ``label_counts``
+    counts rows per label and may contain zeros (labels of a dense key space no row uses).
+    """
+
+    labels: np.ndarray
+    label_counts: np.ndarray
+
+    @property
+    def distinct(self) -> int:
+        """Number of distinct combinations (equivalence classes)."""
+        return int(np.count_nonzero(self.label_counts))
+
+    @property
+    def singletons(self) -> int:
+        """Number of rows alone in their class."""
+        return int(np.count_nonzero(self.label_counts == 1))
+
+    @property
+    def class_sizes(self) -> np.ndarray:
+        """Size of each non-empty class."""
+        return self.label_counts[self.label_counts > 0]
+
+    def row_class_sizes(self) -> np.ndarray:
+        """Size of the class of each examined row."""
+        return self.label_counts[self.labels]
+
+
+def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
+    """Count rows per label, through a hash table when the label space is too sparse."""
+    if n_labels <= max(DENSE_LABELS_PER_ROW * len(labels), _DENSE_MIN_LABELS):
+        return Grouping(labels, np.bincount(labels, minlength=n_labels))
+    dense, _ = pd.factorize(labels, sort=False)
+    dense = np.asarray(dense, dtype=np.int64)
+    return Grouping(dense, np.bincount(dense))
+
+
+def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
+    """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
+    used = grouping.label_counts > 0
+    if used.all():
+        return grouping.labels, len(used)
+    new_id = np.cumsum(used) - 1
+    return new_id[grouping.labels], int(new_id[-1]) + 1
+
+
+class EncodedFrame:
+    """Columns of a frame encoded once, restricted to the rows examined.
+
+    Build it once, then ask for groupings of any subset of its columns: the cost of reading
+    the original values is paid a single time.
+    """
+
+    def __init__(
+        self, frame: pd.DataFrame, columns: Sequence[Hashable] | Hashable, *, dropna: bool = True
+    ) -> None:
+        self.columns: tuple[Hashable, ...] = resolve_columns(frame, columns)
+        self.dropna = dropna
+        self.n_rows = len(frame)
+        if self.n_rows == 0:
+            raise EmptyDataError("the frame has no rows: there is nothing to examine")
+        raw: dict[Hashable, np.ndarray] = {}
+        self.values: dict[Hashable, pd.Index] = {}
+        for column in self.columns:
+            codes, values = encode_column(frame[column])
+            if len(values) == 0:
+                raise AllMissingColumnError(
+                    f"column {column!r} holds only missing values, so it cannot tell rows "
+                    f"apart; remove it from the columns examined"
+                )
+            raw[column], self.values[column] = codes, values
+        self.positions = self._examined_positions(raw)
+        self.codes: dict[Hashable, np.ndarray] = {}
+        for column, codes in raw.items():
+            if self.positions is not None:
+                codes = codes[self.positions]
+            elif not dropna:
+                codes = np.where(codes < 0, len(self.values[column]), codes)
+            self.codes[column] = codes
+        if not dropna:
+            for column in self.columns:
+                if (self.codes[column] == len(self.values[column])).any():
+                    self.values[column] = self.values[column].append(pd.Index([np.nan]))
+
+    def _examined_positions(self, raw: dict[Hashable, np.ndarray]) -> np.ndarray | None:
+        """Positions of complete rows, or None when every row is examined."""
+        if not self.dropna:
+            return None
+        complete = np.ones(self.n_rows, dtype=bool)
+        for codes in raw.values():
+            complete &= codes >= 0
+        if complete.all():
+            return None
+        if not complete.any():
+            raise EmptyDataError(
+                f"every row has a missing value in at least one of {list(self.columns)!r}; "
+                f"pass dropna=False to treat missing as a value of its own"
+            )
+        return np.flatnonzero(complete)
+
+    @property
+    def n_examined(self) -> int:
+        """Rows examined (complete rows when ``dropna``)."""
+        return self.n_rows if self.positions is None else len(self.positions)
+
+    @property
+    def n_dropped(self) -> int:
+        """Rows left out because they miss a value in an encoded column."""
+        return self.n_rows - self.n_examined
+
+    def cardinality(self, column: Hashable) -> int:
+        """Number of codes of a column (its distinct values, plus missing if kept)."""
+        return len(self.values[column])
+
+    def grouping(self, columns: Sequence[Hashable] | None = None) -> Grouping:
+        """Group the examined rows by their values on ``columns`` (default: all encoded)."""
+        columns = self.columns if columns is None else tuple(columns)
+        labels = np.zeros(self.n_examined, dtype=np.int64)
+        n_labels = 1
+        for column in columns:
+            cardinality = self.cardinality(column)
+            if n_labels * cardinality >= _KEY_LIMIT:
+                labels, n_labels = compress(group_labels(labels, n_labels))
+            labels = labels * cardinality + self.codes[column]
+            n_labels *= cardinality
+        return group_labels(labels, n_labels)
+
+    def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:
+        """Distinct combinations of ``columns`` with their counts."""
+        columns = self.columns if columns is None else tuple(columns)
+        row_class, n_classes = compress(self.grouping(columns))
+        return FrequencySet(self, columns, row_class, n_classes)
+
+    def frame_mask(self, examined: np.ndarray) -> np.ndarray:
+        """Spread a boolean array over examined rows to all rows of the frame (False elsewhere)."""
+        if self.positions is None:
+            return examined
+        mask = np.zeros(self.n_rows, dtype=bool)
+        mask[self.positions] = examined
+        return mask
+
+
+class FrequencySet:
+    """The distinct value combinations of some columns and how many rows carry each.
+
+    ``codes[i]`` holds the column codes of class ``i`` and ``counts[i]`` its size;
+    ``row_class`` maps every examined row to its class, which is how a decision taken on the
+    (small) frequency set is carried back to the (large) rows.
+    """
+
+    def __init__(
+        self, encoded: EncodedFrame, columns: tuple[Hashable, ...], row_class: np.ndarray, n: int
+    ) -> None:
+        self.encoded = encoded
+        self.columns = columns
+        self.row_class = row_class
+        self.counts = np.bincount(row_class, minlength=n)
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """Array of shape (classes, columns): the codes of each class."""
+        first_row = np.empty(len(self), dtype=np.int64)
+        rows = np.arange(len(self.row_class) - 1, -1, -1)
+        first_row[self.row_class[rows]] = rows  # reversed, so the first occurrence wins
+        out = np.empty((len(self), len(self.columns)), dtype=np.int64)
+        for j, column in enumerate(self.columns):
+            out[:, j] = self.encoded.codes[column][first_row]
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """Decode to a DataFrame: one row per class, the columns' values and a ``count``."""
+        data = {
+            column: self.encoded.values[column].take(self.codes[:, j])
+            for j, column in enumerate(self.columns)
+        }
+        out = pd.DataFrame(data)
+        out["count"] = self.counts
+        return out

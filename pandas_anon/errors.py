@@ -1,0 +1,70 @@
+"""One exception hierarchy for every failure pandas-anon reports.
+
+Every error derives from :class:`AnonError`, so ``except pandas_anon.AnonError`` catches them
+all, and also from the closest built-in type (``ValueError``, ``KeyError``, ``TypeError``), so
+code written against plain pandas keeps working. Messages name the column (or file) and say
+how to fix the input. They never quote cell values of quasi-identifier columns: an error
+message can end up in a public CI log, and the values of a risky row are exactly what must not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class AnonError(Exception):
+    """Base class of every error raised by pandas-anon."""
+
+
+class ColumnNotFoundError(AnonError, KeyError):
+    """A requested column is not in the frame."""
+
+    def __init__(self, missing: Iterable[object], available: Iterable[object]) -> None:
+        self.missing = list(missing)
+        self.available = list(available)
+        names = ", ".join(repr(c) for c in self.missing)
+        listing = ", ".join(repr(c) for c in self.available) or "(none)"
+        super().__init__(
+            f"column{'s' if len(self.missing) > 1 else ''} {names} not found; "
+            f"available columns: {listing}"
+        )
+
+    def __str__(self) -> str:  # KeyError would print the repr of the message
+        return str(self.args[0])
+
+
+class InvalidQIDError(AnonError, ValueError):
+    """The quasi-identifier (or column set) asked for is malformed: empty, repeated names."""
+
+
+class DuplicateColumnsError(AnonError, ValueError):
+    """The frame has several columns with the same name, so a name does not pick one column."""
+
+
+class EmptyDataError(AnonError, ValueError):
+    """There are no rows to examine (empty frame, or every row incomplete)."""
+
+
+class AllMissingColumnError(AnonError, ValueError):
+    """A quasi-identifier column holds only missing values."""
+
+
+class UnhashableValueError(AnonError, TypeError):
+    """A column holds values (lists, dicts, sets) that cannot be compared for equality."""
+
+
+class InputFileError(AnonError):
+    """A file given on the command line cannot be read as a delimited text table."""
+
+
+class UnknownNameError(AnonError, KeyError):
+    """A name looked up in a fixed catalogue (a dataset, a hierarchy attribute) is not in it."""
+
+    def __init__(self, name: object, valid: Iterable[object], *, kind: str = "name") -> None:
+        self.name = name
+        self.valid = list(valid)
+        listing = ", ".join(repr(v) for v in self.valid) or "(none)"
+        super().__init__(f"unknown {kind} {name!r}; valid {kind}s: {listing}")
+
+    def __str__(self) -> str:  # KeyError would print the repr of the message
+        return str(self.args[0])

@@ -1,0 +1,45 @@
+"""Plain-text rendering shared by every result object (tabulate tables, number formats).
+
+Reports show counts, fractions and column names only: never the values of quasi-identifier
+columns, so a report printed in a public CI log cannot leak what it measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+import pandas as pd
+from tabulate import tabulate
+
+
+def count(n: int) -> str:
+    """``1684`` -> ``'1,684'``."""
+    return f"{n:,}"
+
+
+def percent(fraction: float, digits: int = 4) -> str:
+    """``0.019254`` -> ``'1.9254 %'``."""
+    return f"{100 * fraction:.{digits}f} %"
+
+
+def columns(names: Iterable[Hashable]) -> str:
+    """``('a', 'b')`` -> ``'(a, b)'``."""
+    return "(" + ", ".join(str(n) for n in names) + ")"
+
+
+def column_sets(sets: Sequence[Iterable[Hashable]], limit: int = 4) -> str:
+    """Column sets joined by ``; ``, the list cut after ``limit`` with a count of the rest."""
+    if not sets:
+        return "none"
+    shown = "; ".join(columns(s) for s in sets[:limit])
+    return shown + (f"; ... ({len(sets) - limit} more)" if len(sets) > limit else "")
+
+
+def render(title: str, fields: Sequence[tuple[str, object]], *tables: tuple[str, pd.DataFrame]) -> str:
+    """A titled two-column table of ``fields``, then optional titled sub-tables."""
+    parts = [title, tabulate([(k, v) for k, v in fields], tablefmt="simple_outline")]
+    for caption, table in tables:
+        parts.append(caption)
+        parts.append(tabulate(table, headers="keys", tablefmt="simple_outline", showindex=False,
+                              intfmt=",", floatfmt=".4f"))
+    return "\n".join(parts)

@@ -1,0 +1,214 @@
+"""Result objects of the detection functions: figures as attributes, a readable repr, a dict.
+
+Results print as tables and convert with ``to_dict()`` (JSON-able: counts, fractions, column
+names). Row-level data (``.mask``, ``.rows``) is available on request but never printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from . import report
+from .encoding import EncodedFrame, Grouping
+
+
+@dataclass(frozen=True, repr=False)
+class Singletons:
+    """Rows that are alone in their combination of quasi-identifier values."""
+
+    qid: tuple[Hashable, ...]
+    count: int
+    distinct: int
+    examined: int
+    dropped: int
+    _frame: pd.DataFrame = field(compare=False)
+    _encoded: EncodedFrame = field(compare=False)
+    _grouping: Grouping = field(compare=False)
+
+    @property
+    def fraction(self) -> float:
+        """Singletons over rows examined."""
+        return self.count / self.examined
+
+    @cached_property
+    def mask(self) -> pd.Series:
+        """Boolean Series aligned to the input: True on singleton rows (False on dropped rows)."""
+        examined = self._grouping.row_class_sizes() == 1
+        values = self._encoded.frame_mask(examined)
+        return pd.Series(values, index=self._frame.index, name="singleton")
+
+    @property
+    def rows(self) -> pd.DataFrame:
+        """The singleton rows (every column) as a new DataFrame."""
+        return self._frame.loc[self.mask.to_numpy()]
+
+    def to_dict(self) -> dict:
+        return {
+            "qid": list(self.qid),
+            "rows": self.examined + self.dropped,
+            "dropped": self.dropped,
+            "examined": self.examined,
+            "singletons": self.count,
+            "fraction": self.fraction,
+            "distinct": self.distinct,
+        }
+
+    def __repr__(self) -> str:
+        return report.render(
+            f"Singletons on {report.columns(self.qid)}",
+            [
+                ("rows", report.count(self.examined + self.dropped)),
+                ("dropped (incomplete)", report.count(self.dropped)),
+                ("examined", report.count(self.examined)),
+                ("singletons", report.count(self.count)),
+                ("singletons %", report.percent(self.fraction)),
+                ("distinct combinations", report.count(self.distinct)),
+            ],
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class BestQID:
+    """The seed paper's best quasi-identifier: most singletons, then fewest columns."""
+
+    columns: tuple[Hashable, ...]
+    singletons: int
+    distinct: int
+    examined: int
+    dropped: int
+    ties: tuple[tuple[Hashable, ...], ...]
+    identifiers: tuple[tuple[Hashable, ...], ...]
+    candidates: tuple[Hashable, ...]
+    table: pd.DataFrame = field(compare=False)
+    max_size: int = 0
+    upper_bound: int = 0
+
+    @property
+    def fraction(self) -> float:
+        """Singletons over rows examined."""
+        return self.singletons / self.examined
+
+    def to_dict(self) -> dict:
+        return {
+            "columns": list(self.columns),
+            "singletons": self.singletons,
+            "fraction": self.fraction,
+            "distinct": self.distinct,
+            "examined": self.examined,
+            "dropped": self.dropped,
+            "ties": [list(t) for t in self.ties],
+            "identifiers": [list(i) for i in self.identifiers],
+            "candidates": list(self.candidates),
+            "max_size": self.max_size,
+            "evaluated": int((self.table["status"] != "derived").sum()),
+            "derived": int((self.table["status"] == "derived").sum()),
+        }
+
+    def __repr__(self) -> str:
+        top = self.table.head(10).copy()
+        top["columns"] = top["columns"].map(report.columns)
+        fields = [
+            ("best QID", report.columns(self.columns)),
+            ("singletons", report.count(self.singletons)),
+            ("singletons %", report.percent(self.fraction)),
+            ("distinct combinations", report.count(self.distinct)),
+            ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
+            ("ties", report.column_sets(self.ties)),
+            ("identifiers", report.column_sets(self.identifiers)),
+            ("subsets in table", report.count(len(self.table))),
+        ]
+        return report.render("Best quasi-identifier", fields, ("Top subsets", top))
+
+
+@dataclass(frozen=True, repr=False)
+class Risk:
+    """Re-identification risk of a quasi-identifier, measured on its equivalence classes.
+
+    Without a population model the sample is taken as the population: prosecutor risk of a
+    row is 1 / (size of its class); the average prosecutor risk and the marketer risk (the
+    expected share of rows an attacker linking everyone re-identifies) are both
+    classes / rows.
+    """
+
+    qid: tuple[Hashable, ...]
+    examined: int
+    dropped: int
+    classes: int
+    sample_uniques: int
+    smallest_class: int
+    highest_risk_records: int
+    class_sizes: pd.DataFrame = field(compare=False)
+    contributions: pd.DataFrame = field(compare=False)
+
+    @property
+    def sample_uniques_fraction(self) -> float:
+        return self.sample_uniques / self.examined
+
+    @property
+    def prosecutor_max(self) -> float:
+        return 1.0 / self.smallest_class
+
+    @property
+    def prosecutor_avg(self) -> float:
+        return self.classes / self.examined
+
+    @property
+    def marketer(self) -> float:
+        return self.classes / self.examined
+
+    @property
+    def highest_risk_fraction(self) -> float:
+        return self.highest_risk_records / self.examined
+
+    def to_dict(self) -> dict:
+        return {
+            "qid": list(self.qid),
+            "examined": self.examined,
+            "dropped": self.dropped,
+            "classes": self.classes,
+            "sample_uniques": self.sample_uniques,
+            "sample_uniques_fraction": self.sample_uniques_fraction,
+            "prosecutor_max": self.prosecutor_max,
+            "prosecutor_avg": self.prosecutor_avg,
+            "marketer": self.marketer,
+            "highest_risk_records": self.highest_risk_records,
+            "highest_risk_fraction": self.highest_risk_fraction,
+            "class_sizes": self.class_sizes.to_dict(orient="records"),
+            "contributions": self.contributions.to_dict(orient="records"),
+        }
+
+    def __repr__(self) -> str:
+        fields = [
+            ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
+            ("equivalence classes", report.count(self.classes)),
+            ("sample uniques", f"{report.count(self.sample_uniques)} "
+                               f"({report.percent(self.sample_uniques_fraction)})"),
+            ("prosecutor risk max", f"{self.prosecutor_max:.4f}"),
+            ("prosecutor risk avg", f"{self.prosecutor_avg:.4f}"),
+            ("marketer risk", f"{self.marketer:.4f}"),
+            ("records at highest risk", f"{report.count(self.highest_risk_records)} "
+                                        f"({report.percent(self.highest_risk_fraction)})"),
+        ]
+        return report.render(
+            f"Risk of {report.columns(self.qid)}",
+            fields,
+            ("Class sizes", self.class_sizes),
+            ("Singletons removed by dropping one column", self.contributions),
+        )
+
+
+def class_size_table(sizes: np.ndarray) -> pd.DataFrame:
+    """Classes and rows by class size bucket (1, 2, 3-4, 5-9, 10-99, 100+)."""
+    edges = [(1, 1), (2, 2), (3, 4), (5, 9), (10, 99), (100, np.inf)]
+    rows = []
+    for low, high in edges:
+        inside = (sizes >= low) & (sizes <= high)
+        label = str(low) if low == high else (f"{low}+" if high == np.inf else f"{low}-{high}")
+        rows.append({"class size": label, "classes": int(inside.sum()),
+                     "rows": int(sizes[inside].sum())})
+    return pd.DataFrame(rows)

@@ -1,0 +1,170 @@
+"""Level-wise search over column subsets, counting singletons and classes of each.
+
+Used by :func:`pandas_anon.best_qid` and :func:`pandas_anon.identifiers`. Subsets are visited
+by size (1, 2, ...), each one built from its prefix (the subset without its last column) by
+refining that prefix's partition with one more column. Three facts keep the search cheap:
+
+1. **Singletons never merge.** Refining a partition (adding a column) never removes a
+   singleton, so a node carries forward only the rows that are *not yet* singletons; its
+   children refine those rows alone and add the new singletons to the inherited count.
+   Deep in the search most rows are already unique and the work shrinks with them.
+2. **Identifiers end their branch.** A subset whose rows are all distinct is an identifier;
+   it and every superset are left out (reported, never elected), as the seed paper
+   ``000_0310320b2aa81de3.txt`` separates IDs from QIDs.
+3. **Functional dependencies are derived, not counted.** When adding column ``c`` to ``X``
+   leaves the number of classes unchanged, ``c`` is a function of ``X`` on these rows; then
+   any superset ``T`` of ``X + c`` partitions rows exactly as ``T - c`` does, so its figures
+   are copied from ``T - c`` (same counts, one column more: it can never win an election).
+   A constant column (a single province in a regional file) is the common case.
+
+Every column is encoded once (:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is
+a multiply-add on integer codes and one ``np.bincount``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .encoding import EncodedFrame, Grouping, group_labels
+
+COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
+
+
+@dataclass
+class Node:
+    """One evaluated column subset (columns as ascending positions among the candidates)."""
+
+    columns: tuple[int, ...]
+    singletons: int
+    distinct: int
+    status: str
+    rows: np.ndarray | None = None  # examined rows not yet singletons (None: all rows)
+    classes: np.ndarray | None = None  # class of each of those rows
+    n_classes: int = 1
+
+    @property
+    def size(self) -> int:
+        return len(self.columns)
+
+
+class SubsetSearch:
+    """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns."""
+
+    def __init__(self, encoded: EncodedFrame, max_size: int | None = None) -> None:
+        self.encoded = encoded
+        self.names = encoded.columns
+        self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))
+        self.n = encoded.n_examined
+        self.nodes: dict[tuple[int, ...], Node] = {}
+        self.identifiers: list[tuple[int, ...]] = []
+        self._dependencies: list[tuple[frozenset[int], int]] = []
+
+    def levels(self, on_level: Callable[[int, int], None] | None = None) -> Iterator[list[Node]]:
+        """Yield the nodes of each size in turn (``on_level(size, nodes)`` reports progress)."""
+        root = Node((), 1 if self.n == 1 else 0, 1, COUNTED)
+        level = [root]
+        for size in range(1, self.max_size + 1):
+            level = [child for node in level for child in self._children(node)]
+            for node in level:
+                self.nodes[node.columns] = node
+            self._release_parents(level)
+            if on_level is not None:
+                on_level(size, len(level))
+            if not level:
+                return
+            yield level
+
+    def _children(self, node: Node) -> Iterator[Node]:
+        start = node.columns[-1] + 1 if node.columns else 0
+        for position in range(start, len(self.names)):
+            columns = node.columns + (position,)
+            if self._contains_identifier(columns):
+                continue
+            source = self._dependency_source(columns)
+            if source is not None:
+                base = self.nodes[source]
+                yield Node(columns, base.singletons, base.distinct, DERIVED)
+            else:
+                yield self._refine(*self._cheapest_parent(node, columns))
+
+    def _contains_identifier(self, columns: tuple[int, ...]) -> bool:
+        chosen = set(columns)
+        return any(chosen.issuperset(identifier) for identifier in self.identifiers)
+
+    def _dependency_source(self, columns: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The subset whose partition equals that of ``columns``, by a known dependency."""
+        chosen = set(columns)
+        for determinant, dependent in self._dependencies:
+            if dependent in chosen and determinant <= chosen - {dependent}:
+                return tuple(c for c in columns if c != dependent)
+        return None
+
+    def _cheapest_parent(self, prefix: Node, columns: tuple[int, ...]) -> tuple[Node, int]:
+        """The subset of ``columns`` minus one column with the fewest rows left to split.
+
+        Any of them gives the same partition once refined by the missing column; the one
+        with the most singletons already has the least work left.
+        """
+        best, missing = prefix, columns[-1]
+        for position in columns[:-1]:
+            parent = self.nodes[tuple(c for c in columns if c != position)]
+            if len(parent.rows) < len(best.rows):
+                best, missing = parent, position
+        return best, missing
+
+    def _refine(self, node: Node, position: int) -> Node:
+        """Split the non-singleton rows of ``node`` by the column at ``position``."""
+        assert node.status == COUNTED, "supersets of derived nodes are derived too"
+        name = self.names[position]
+        codes = self.encoded.codes[name]
+        cardinality = self.encoded.cardinality(name)
+        if node.rows is not None:
+            codes = codes[node.rows]
+        labels = codes if node.classes is None else node.classes * cardinality + codes
+        grouping = group_labels(labels, node.n_classes * cardinality)
+        columns = tuple(sorted(node.columns + (position,)))
+        singletons = node.singletons + grouping.singletons
+        distinct = node.singletons + grouping.distinct
+        if singletons == self.n:
+            self.identifiers.append(columns)
+            return Node(columns, singletons, distinct, IDENTIFIER)
+        self._record_dependencies(columns, distinct)
+        rows, classes, n_classes = _shared_rows(grouping, node.rows)
+        return Node(columns, singletons, distinct, COUNTED, rows, classes, n_classes)
+
+    def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
+        """Note each column of ``columns`` that adds no class to the other columns."""
+        for dependent in columns:
+            rest = tuple(c for c in columns if c != dependent)
+            base = self.nodes.get(rest) if rest else None
+            if rest and base is not None and base.distinct == distinct:
+                self._dependencies.append((frozenset(rest), dependent))
+            elif not rest and distinct == 1:
+                self._dependencies.append((frozenset(), dependent))
+
+    def _release_parents(self, level: list[Node]) -> None:
+        """Free the row arrays of the previous level: only the newest level refines."""
+        size = level[0].size - 1 if level else 0
+        for node in self.nodes.values():
+            if node.size == size:
+                node.rows = node.classes = None
+
+    def upper_bound(self, excluded: set[int]) -> int:
+        """Singletons of all candidate columns but ``excluded``: no subset of them has more."""
+        kept = [name for i, name in enumerate(self.names) if i not in excluded]
+        return self.encoded.grouping(kept).singletons
+
+
+def _shared_rows(
+    grouping: Grouping, rows: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Rows still sharing a class after a refinement, with dense ids of their classes."""
+    shared = grouping.label_counts >= 2
+    keep = shared[grouping.labels]
+    new_id = np.cumsum(shared) - 1
+    positions = np.flatnonzero(keep)
+    kept_rows = positions if rows is None else rows[positions]
+    return kept_rows, new_id[grouping.labels[positions]], int(shared.sum())
