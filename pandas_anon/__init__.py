@@ -12,6 +12,7 @@ for code that builds on equivalence classes.
 """
 
 from . import accessor as _accessor  # noqa: F401  (registers df.anon)
+from . import datasets
 from .detect import identifiers, risk, singletons
 from .election import best_qid
 from .encoding import EncodedFrame, FrequencySet, Grouping
@@ -45,6 +46,7 @@ __all__ = [
     "Singletons",
     "UnhashableValueError",
     "best_qid",
+    "datasets",
     "identifiers",
     "risk",
     "singletons",

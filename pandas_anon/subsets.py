@@ -64,7 +64,7 @@ class SubsetSearch:
 
     def levels(self, on_level: Callable[[int, int], None] | None = None) -> Iterator[list[Node]]:
         """Yield the nodes of each size in turn (``on_level(size, nodes)`` reports progress)."""
-        root = Node((), 1 if self.n == 1 else 0, 1, COUNTED)
+        root = Node((), 0, 1, COUNTED)  # every row still to split, none counted yet
         level = [root]
         for size in range(1, self.max_size + 1):
             level = [child for node in level for child in self._children(node)]

@@ -1,0 +1,64 @@
+"""Independent verifier: counts singletons and classes with plain pandas groupby.
+
+It shares no code with pandas_anon's engine (no codes, no keys, no bincount), so agreeing
+with it is evidence, not a tautology.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pandas as pd
+
+
+def naive_counts(frame: pd.DataFrame, qid: list, *, dropna: bool = True) -> dict:
+    """Rows examined, dropped, singletons and distinct combinations of ``qid``."""
+    part = frame[list(qid)]
+    if dropna:
+        part = part.dropna()
+    sizes = part.groupby(list(qid), dropna=False, sort=False, observed=True).size()
+    return {
+        "examined": len(part),
+        "dropped": len(frame) - len(part),
+        "singletons": int((sizes == 1).sum()),
+        "distinct": len(sizes),
+    }
+
+
+def naive_singleton_mask(frame: pd.DataFrame, qid: list, *, dropna: bool = True) -> pd.Series:
+    """True on rows whose qid combination occurs once (False on dropped rows)."""
+    part = frame[list(qid)]
+    keep = part.notna().all(axis=1) if dropna else pd.Series(True, index=frame.index)
+    sizes = part[keep].groupby(list(qid), dropna=False, sort=False, observed=True)[
+        list(qid)[0]
+    ].transform("size")
+    mask = pd.Series(False, index=frame.index)
+    mask[keep] = (sizes == 1).to_numpy()
+    return mask
+
+
+def naive_election(frame: pd.DataFrame, columns: list, max_size: int, *, dropna: bool = True):
+    """The seed's election by brute force: a groupby per subset, in combinations order.
+
+    Returns (winner, singletons, ties, identifiers, table) with table mapping each
+    non-excluded subset to (singletons, distinct).
+    """
+    part = frame[list(columns)]
+    if dropna:
+        part = part.dropna()
+    n = len(part)
+    identifiers, table = [], {}
+    for size in range(1, max_size + 1):
+        for subset in itertools.combinations(columns, size):
+            if any(set(i) <= set(subset) for i in identifiers):
+                continue
+            sizes = part.groupby(list(subset), dropna=False, sort=False, observed=True).size()
+            singles = int((sizes == 1).sum())
+            if singles == n:
+                identifiers.append(subset)
+                continue
+            table[subset] = (singles, len(sizes))
+    top = max(s for s, _ in table.values())
+    smallest = min(len(c) for c, (s, _) in table.items() if s == top)
+    winners = [c for c, (s, _) in table.items() if s == top and len(c) == smallest]
+    return winners[0], top, winners[1:], identifiers, table
