@@ -167,7 +167,7 @@ class EncodedFrame:
         self.values: dict[Hashable, pd.Index] = {}
         for column in self.columns:
             codes, values = encode_column(frame[column])
-            if len(values) == 0:
+            if not (codes >= 0).any():
                 raise AllMissingColumnError(
                     f"column {column!r} holds only missing values, so it cannot tell rows "
                     f"apart; remove it from the columns examined"
