@@ -20,7 +20,13 @@ import numpy as np
 import pandas as pd
 
 from .columns import resolve_columns
-from .errors import AllMissingColumnError, EmptyDataError, UnhashableValueError
+from .errors import (
+    AllMissingColumnError,
+    EmptyDataError,
+    IncompleteRowsWarning,
+    UnhashableValueError,
+    warn,
+)
 
 #: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
 #: larger (sparser) key spaces are compressed through a hash table first.
@@ -200,7 +206,20 @@ class EncodedFrame:
                 f"every row has a missing value in at least one of {list(self.columns)!r}; "
                 f"pass dropna=False to treat missing as a value of its own"
             )
+        if complete.sum() < self.n_rows / 2:
+            self._warn_incomplete(raw, int(complete.sum()))
         return np.flatnonzero(complete)
+
+    def _warn_incomplete(self, raw: dict[Hashable, np.ndarray], kept: int) -> None:
+        """Most rows dropped: name the emptiest columns, the usual culprits."""
+        missing = sorted(((int((c < 0).sum()), name) for name, c in raw.items()),
+                         key=lambda pair: -pair[0])
+        worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
+        warn(
+            f"only {kept:,} of {self.n_rows:,} rows are complete on the examined columns; "
+            f"emptiest: {worst}. Leave such columns out or pass dropna=False",
+            IncompleteRowsWarning,
+        )
 
     @property
     def n_examined(self) -> int:

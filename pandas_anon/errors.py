@@ -9,6 +9,9 @@ message can end up in a public CI log, and the values of a risky row are exactly
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from collections.abc import Iterable
 
 
@@ -68,3 +71,20 @@ class UnknownNameError(AnonError, KeyError):
 
     def __str__(self) -> str:  # KeyError would print the repr of the message
         return str(self.args[0])
+
+
+class AnonWarning(UserWarning):
+    """Base class of the warnings pandas-anon emits."""
+
+
+class IncompleteRowsWarning(AnonWarning):
+    """Most rows were left out because they miss a value in an examined column."""
+
+
+def warn(message: str, category: type[AnonWarning]) -> None:
+    """Emit a warning attributed to the first caller outside pandas-anon (as pandas does)."""
+    package = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 2  # level 1 would be this function
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
