@@ -1,0 +1,218 @@
+"""The ``pandas-anon`` command: ``scan`` a CSV for singletons, ``demo`` on the embedded data.
+
+Exit codes: 0 done, 2 bad usage or unreadable input (one line on stderr naming the file or
+column). Reports hold counts and column names only, never quasi-identifier values, so they
+are safe to print in a public CI log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+import pandas as pd
+
+from . import __version__, report
+from .detect import risk, singletons
+from .election import best_qid
+from .errors import AnonError
+from .io import read_table
+
+#: Largest column subsets ``scan`` examines when it has to elect the QID itself.
+DEFAULT_MAX_SIZE = 3
+DEMO_QID = ("anno_nascita", "comune_residenza", "sesso")
+DEMO_PERSONAL = ("anno_nascita", "comune_residenza", "provincia_residenza", "sesso")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code instead of exiting (testable)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse exits 2 on usage errors, 0 on --help
+        return int(stop.code or 0)
+    try:
+        return args.run(args)
+    except AnonError as error:
+        where = str(getattr(args, "file", "") or "")
+        prefix = f"{where}: " if where and where not in str(error) else ""
+        print(f"pandas-anon: error: {prefix}{error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into `head`: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pandas-anon", description="Find re-identification risk in tables about people."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    scan = commands.add_parser("scan", help="report singletons (and the best QID) of a CSV file")
+    scan.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
+    chosen = scan.add_mutually_exclusive_group()
+    chosen.add_argument("--qid", type=_column_list, help="quasi-identifier, e.g. year,town,sex")
+    chosen.add_argument("--columns", type=_column_list,
+                        help="candidate columns for electing the best QID (default: all)")
+    scan.add_argument("--max-size", type=_positive, default=DEFAULT_MAX_SIZE,
+                      help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})")
+    scan.add_argument("--keep-missing", action="store_true",
+                      help="treat missing values as a value instead of dropping incomplete rows")
+    scan.add_argument("--sep", help="field delimiter (default: detected)")
+    scan.add_argument("--encoding", help="text encoding (default: detected)")
+    scan.add_argument("--format", choices=("table", "json"), default="table")
+    scan.set_defaults(run=_scan)
+
+    demo = commands.add_parser("demo", help="scan the embedded Valle d'Aosta driving-licence data")
+    demo.add_argument("--format", choices=("table", "json"), default="table")
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def _column_list(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one column name")
+    return names
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _scan(args: argparse.Namespace) -> int:
+    usecols = args.qid or args.columns
+    # values are compared as written: read as numbers, "0100" and "100" would merge
+    frame = read_table(args.file, usecols=usecols, sep=args.sep, encoding=args.encoding,
+                       as_text=True)
+    started = time.perf_counter()
+    result = scan_frame(frame, qid=args.qid, columns=args.columns, max_size=args.max_size,
+                        dropna=not args.keep_missing)
+    result["file"] = str(args.file)
+    result["seconds"] = round(time.perf_counter() - started, 4)
+    _emit(result, args.format)
+    return 0
+
+
+def scan_frame(
+    frame: pd.DataFrame, *, qid: Sequence[str] | None = None,
+    columns: Sequence[str] | None = None, max_size: int = DEFAULT_MAX_SIZE, dropna: bool = True,
+) -> dict:
+    """Everything ``scan`` reports, as a JSON-able dict (elects the QID when none is given)."""
+    result: dict = {"rows": len(frame)}
+    if qid is None:
+        elected = best_qid(frame, columns, max_size=max_size, dropna=dropna)
+        result["best_qid"] = elected.to_dict()
+        qid = list(elected.columns)
+    result["singletons"] = singletons(frame, qid, dropna=dropna).to_dict()
+    result["risk"] = risk(frame, qid, dropna=dropna).to_dict()
+    return result
+
+
+#: Seed paper 000, Table 1, Valle d'Aosta column: the figures ``demo`` reproduces.
+SEED_FIGURES = {"examined": 87_464, "singletons": 1_684, "percent": 1.93, "distinct": 9_174}
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .datasets import load_driver_licenses
+
+    frame = load_driver_licenses()
+    started = time.perf_counter()
+    result = scan_frame(frame, qid=list(DEMO_QID))
+    result["best_qid"] = best_qid(frame, list(DEMO_PERSONAL)).to_dict()
+    result["identifiers"] = [list(i) for i in frame.anon.identifiers()]
+    result["seconds"] = round(time.perf_counter() - started, 4)
+    result["file"] = "embedded: Valle d'Aosta driving licences"
+    if args.format == "json":
+        _emit(result, "json")
+        return 0
+    print("pandas-anon demo: Valle d'Aosta driving-licence holders (87,642 rows), open data of")
+    print("the Italian Ministry of Infrastructure and Transport, October 2019.\n")
+    print(_seed_comparison(result))
+    print(f"\nIdentifier columns (all values distinct): {report.column_sets(result['identifiers'])}\n")
+    _emit(result, "table")
+    return 0
+
+
+def _seed_comparison(result: dict) -> str:
+    """Measured figures beside those of the seed paper's Table 1."""
+    found = result["singletons"]
+    measured = {
+        "examined": found["examined"], "singletons": found["singletons"],
+        "percent": round(100 * found["fraction"], 2), "distinct": found["distinct"],
+    }
+    rows = [
+        (name, f"{SEED_FIGURES[name]:,}", f"{measured[name]:,}",
+         "yes" if measured[name] == SEED_FIGURES[name] else "NO")
+        for name in SEED_FIGURES
+    ]
+    elected = report.columns(result["best_qid"]["columns"])
+    rows.append(("best QID", report.columns(DEMO_QID), elected,
+                 "yes" if elected == report.columns(DEMO_QID) else "NO"))
+    return report.render(
+        "Pastore et al. 2020 (seed 000), Table 1, QID (anno_nascita, comune_residenza, sesso)",
+        [], ("", pd.DataFrame(rows, columns=["figure", "paper", "pandas-anon", "same"])),
+    )
+
+
+def _emit(result: dict, fmt: str) -> None:
+    if fmt == "json":
+        print(json.dumps(result, indent=2, default=str))
+        return
+    print(render_scan(result))
+
+
+def render_scan(result: dict) -> str:
+    """The scan report as text tables (counts and column names only)."""
+    parts = []
+    elected = result.get("best_qid")
+    if elected is not None:
+        parts.append(report.render(
+            "Best quasi-identifier",
+            [
+                ("candidates", report.columns(elected["candidates"])),
+                ("max size", elected["max_size"]),
+                ("best QID", report.columns(elected["columns"])),
+                ("singletons (rows complete on all candidates)",
+                 f"{report.count(elected['singletons'])} of {report.count(elected['examined'])}"),
+                ("ties", report.column_sets(elected["ties"])),
+                ("identifiers (excluded)", report.column_sets(elected["identifiers"])),
+                ("subsets counted / derived", f"{elected['evaluated']:,} / {elected['derived']:,}"),
+            ],
+        ))
+    found, danger = result["singletons"], result["risk"]
+    fields = [("file", result["file"])] if "file" in result else []
+    fields += [
+        ("QID", report.columns(found["qid"])),
+        ("rows", report.count(found["rows"])),
+        ("dropped (incomplete)", report.count(found["dropped"])),
+        ("examined", report.count(found["examined"])),
+        ("singletons", f"{report.count(found['singletons'])} ({report.percent(found['fraction'])})"),
+        ("distinct combinations", report.count(found["distinct"])),
+        ("prosecutor risk max / avg",
+         f"{danger['prosecutor_max']:.4f} / {danger['prosecutor_avg']:.4f}"),
+        ("records at highest risk", report.count(danger["highest_risk_records"])),
+    ]
+    if "seconds" in result:
+        fields.append(("time", f"{result['seconds']:.3f} s"))
+    parts.append(report.render(
+        "Singletons", fields,
+        ("Singletons removed by dropping one column", pd.DataFrame(danger["contributions"])),
+    ))
+    return "\n\n".join(parts)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

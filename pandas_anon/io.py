@@ -1,0 +1,379 @@
+"""Read a delimited text file named on the command line into a DataFrame, or say why not.
+
+:func:`read_table` detects the compression (from the file name), the encoding and the
+delimiter on a bounded sample of the start of the file, then lets pandas' C parser stream the
+whole file. Every way a file can be unusable becomes an :class:`~pandas_anon.errors.InputFileError`
+whose one-line message names the file, says what is wrong and how to fix it. Messages may
+quote header names but never cell values: they can end up in public CI logs.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import csv
+import gzip
+import io
+import lzma
+import os
+import re
+import warnings
+import zipfile
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import PurePath
+from typing import IO
+
+import pandas as pd
+
+from .errors import ColumnNotFoundError, InputFileError
+
+#: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
+SAMPLE_BYTES = 1 << 20
+#: Lines of the sample used to sniff the delimiter and check the first rows.
+_SNIFF_LINES = 1000
+_DELIMITERS = (",", ";", "\t", "|")
+_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 decodes any byte: the last resort
+_COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
+#: File classes that open a compressed file by name for reading its decompressed bytes.
+_DECOMPRESSORS: dict[str, Callable[[str], io.BufferedIOBase]] = {
+    "gzip": gzip.GzipFile,
+    "bz2": bz2.BZ2File,
+    "xz": lzma.LZMAFile,
+}
+_EXPORT = "export it as a CSV or TSV text file"
+#: Leading bytes of binary formats given a text name by mistake: what they are, how to fix.
+_SIGNATURES = {
+    b"\x89PNG": ("a PNG image", _EXPORT),
+    b"PK\x03\x04": ("a ZIP archive or .xlsx workbook", f"name a zipped table .zip, or {_EXPORT}"),
+    b"\xd0\xcf\x11\xe0": ("an .xls workbook or other Office document", _EXPORT),
+    b"%PDF": ("a PDF document", _EXPORT),
+    b"\x1f\x8b": ("a gzip archive", "name it .gz (e.g. data.csv.gz)"),
+}
+#: Errors of a corrupt or truncated compressed stream (bz2 and gzip also raise errno-less OSError).
+_CORRUPT = (EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def read_table(
+    path: str | os.PathLike[str],
+    *,
+    usecols: Sequence[str] | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    as_text: bool = False,
+) -> pd.DataFrame:
+    """Read the delimited text file ``path`` (optionally .gz, .bz2, .xz or single-file .zip).
+
+    ``sep`` and ``encoding`` override detection: otherwise the encoding is UTF-8 (a BOM is
+    stripped), falling back to cp1252 and then latin-1, and the delimiter is one of
+    ``, ; TAB |`` (always TAB for a ``.tsv`` name). Only empty fields are missing: "NA" (the
+    province of Napoli) stays a string. Dtypes are inferred over whole columns. ``usecols``
+    selects columns, returned in the order asked. ``as_text`` keeps every value as written
+    (no type inference): "0100" and "100" stay two values, as they are to a reader.
+
+    A file with a header but no data rows gives an empty frame with those columns: whether
+    that is an error is the caller's decision.
+
+    Raises :class:`InputFileError` for a file that is missing, unreadable, binary, empty,
+    undecodable, corrupt, ragged (a row with more fields than the header) or whose header
+    repeats a name, and :class:`ColumnNotFoundError` for ``usecols`` names not in the header.
+    """
+    name = os.fspath(path)
+    if isinstance(usecols, str):
+        raise TypeError("usecols must be a sequence of column names, not a string")
+    _check_options(name, sep, encoding)
+    compression = _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    with _io_errors(name, compression):
+        sample, complete = _read_sample(name, compression)
+    encoding, text = _sample_text(name, sample, complete, encoding)
+    head = _head(text, complete)
+    if sep is None:
+        sep = "\t" if _is_tsv(name, compression) else _sniff(head)
+    records = _records(head, sep)
+    header = records[0][1] if records else []
+    _check_header(name, header, usecols)
+    _check_rows(name, records, sep)
+    with _io_errors(name, compression, encoding):
+        frame = _parse(name, compression, sep, encoding, as_text)
+    # usecols is applied after parsing: given usecols, pandas ignores extra fields in a row.
+    return frame if usecols is None else frame[list(dict.fromkeys(usecols))]
+
+
+def _check_options(name: str, sep: str | None, encoding: str | None) -> None:
+    """Reject a separator the C parser cannot use and an encoding Python does not know."""
+    if sep is not None and len(sep.encode("utf-8")) != 1:
+        raise InputFileError(
+            f"{name}: cannot split on separator {sep!r}: it must be one ASCII character, "
+            "e.g. ',' ';' '|' or a tab"
+        )
+    if encoding is not None:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputFileError(
+                f"{name}: unknown encoding {encoding!r}; pass a Python codec name such as "
+                "utf-8, cp1252 or latin-1"
+            ) from None
+
+
+@contextmanager
+def _io_errors(name: str, compression: str | None, encoding: str | None = None) -> Iterator[None]:
+    """Turn errors from opening, decompressing and decoding ``name`` into InputFileError.
+
+    The messages of the original exceptions are dropped: some quote bytes of the file.
+    """
+    try:
+        yield
+    except FileNotFoundError:
+        raise InputFileError(f"{name}: no such file; check the path") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{name} is a directory; pass the path of a CSV or TSV file") from None
+    except PermissionError:
+        raise InputFileError(
+            f"{name} cannot be read: permission denied; check the file's permissions"
+        ) from None
+    except UnicodeDecodeError:
+        raise InputFileError(
+            f"{name} is not valid {encoding} text past its first MiB; pass --encoding with the "
+            "file's real encoding (e.g. --encoding cp1252 or --encoding latin-1)"
+        ) from None
+    except (*_CORRUPT, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise InputFileError(f"{name} cannot be read: {exc.strerror}") from None
+        raise InputFileError(
+            f"{name} is not a valid {compression or 'text'} file (corrupt or truncated); "
+            "re-download or re-compress it"
+        ) from None
+
+
+def _read_sample(name: str, compression: str | None) -> tuple[bytes, bool]:
+    """The first SAMPLE_BYTES of the decompressed content, and whether that is all of it."""
+    with _open_binary(name, compression) as handle:
+        sample = handle.read(SAMPLE_BYTES)
+        return sample, not handle.read(1)
+
+
+@contextmanager
+def _open_binary(name: str, compression: str | None) -> Iterator[IO[bytes] | io.BufferedIOBase]:
+    """Open ``name`` for reading its decompressed bytes as a stream."""
+    if compression is None:
+        with open(name, "rb") as plain:
+            yield plain
+    elif compression == "zip":
+        with zipfile.ZipFile(name) as archive, archive.open(_zip_member(name, archive)) as member:
+            yield member
+    else:
+        with _DECOMPRESSORS[compression](name) as handle:
+            yield handle
+
+
+def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    """The one file in ``archive``, ignoring folders and macOS ``__MACOSX/`` metadata."""
+    members = [
+        info
+        for info in archive.infolist()
+        if not info.is_dir() and not info.filename.startswith("__MACOSX/")
+    ]
+    if len(members) != 1:
+        raise InputFileError(
+            f"{name} contains {len(members)} files, not one; extract the table you want "
+            "and pass it (or a .zip holding only it)"
+        )
+    return members[0]
+
+
+def _sample_text(name: str, sample: bytes, complete: bool, encoding: str | None) -> tuple[str, str]:
+    """Return the encoding and the decoded sample, rejecting binary and empty content.
+
+    The encoding is the given one, a BOM's, else the first of UTF-8, cp1252 and latin-1 that
+    decodes the sample. A multi-byte character cut at the end of the sample is not an error.
+    """
+    for signature, (kind, fix) in _SIGNATURES.items():
+        if sample.startswith(signature):
+            raise _binary_error(name, f": {kind}", fix)
+    if encoding is not None:
+        candidates: Sequence[str] = (encoding,)
+    elif sample.startswith(codecs.BOM_UTF8):
+        candidates = ("utf-8-sig",)
+    elif sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        candidates = ("utf-16",)
+    else:
+        candidates = _ENCODINGS
+    for candidate in candidates:
+        try:
+            text = codecs.getincrementaldecoder(candidate)().decode(sample, final=complete)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" in text:
+            raise _binary_error(name, "", f"{_EXPORT} (or pass --encoding utf-16 for UTF-16 text)")
+        if complete and not text.strip():
+            raise InputFileError(f"{name} is empty; pass a file with a header row")
+        return candidate, text.removeprefix("\ufeff")  # the C parser drops a BOM too
+    raise InputFileError(
+        f"{name} is not valid {candidates[0]} text; pass --encoding with the file's real "
+        "encoding (e.g. --encoding cp1252 or --encoding latin-1)"
+    )
+
+
+def _binary_error(name: str, detail: str, fix: str) -> InputFileError:
+    """The error for a file that is not text at all."""
+    return InputFileError(f"{name} does not look like a text table (binary content{detail}); {fix}")
+
+
+def _is_tsv(name: str, compression: str | None) -> bool:
+    """Whether the file is named .tsv (before any compression suffix)."""
+    suffixes = [suffix.lower() for suffix in PurePath(name).suffixes]
+    if compression:
+        suffixes = suffixes[:-1]
+    return suffixes[-1:] == [".tsv"]
+
+
+def _head(text: str, complete: bool) -> str:
+    """The first whole lines of the decoded sample, for sniffing and checking the header."""
+    lines = text.splitlines(keepends=True)
+    if not complete:
+        lines = lines[:-1]  # the sample may end mid-line
+    return "".join(lines[:_SNIFF_LINES])
+
+
+def _records(head: str, sep: str) -> list[tuple[int, list[str]]]:
+    """Non-blank records of ``head`` split on ``sep`` (with CSV quoting), with their end line."""
+    reader = csv.reader(io.StringIO(head, newline=""), delimiter=sep)
+    records = []
+    try:
+        for row in reader:
+            if len(row) > 1 or (row and row[0].strip()):  # pandas skips blank lines too
+                records.append((reader.line_num, row))
+    except csv.Error:  # e.g. a field over csv's size limit: judge on the records before it
+        pass
+    return records
+
+
+def _sniff(head: str) -> str:
+    """Guess the delimiter of ``head`` among ``, ; TAB |``.
+
+    csv.Sniffer's guess is kept when every record then has the header's field count (> 1);
+    otherwise the candidate under which most records match a multi-field header wins, which
+    also copes with a ragged row, and a one-column file gets a delimiter that splits nothing.
+    """
+    counts = {sep: [len(row) for _, row in _records(head, sep)] for sep in _DELIMITERS}
+    try:
+        sniffed = csv.Sniffer().sniff(head, delimiters="".join(_DELIMITERS)).delimiter
+    except csv.Error:
+        sniffed = ""
+    fields = counts.get(sniffed, [])
+    if fields and fields[0] > 1 and all(n == fields[0] for n in fields):
+        return sniffed
+
+    def score(sep: str) -> tuple[bool, int, int]:
+        header, *rows = counts[sep] or [0]
+        return header > 1, sum(n == header for n in rows), header
+
+    return max(_DELIMITERS, key=score)
+
+
+def _check_header(name: str, header: list[str], usecols: Sequence[str] | None) -> None:
+    """Reject repeated header names (pandas would rename them) and unknown ``usecols``."""
+    # Empty names are not repeats: pandas names them "Unnamed: <position>".
+    repeated = [c for c, n in Counter(header).items() if n > 1 and c]
+    if repeated:
+        raise InputFileError(
+            f"{name}: the header repeats column name{'s' if len(repeated) > 1 else ''} "
+            f"{', '.join(map(repr, repeated))}; rename the columns so that each name is unique"
+        )
+    missing = [c for c in usecols or () if c not in header]
+    if missing:
+        raise ColumnNotFoundError(missing, header)
+
+
+def _check_rows(name: str, records: list[tuple[int, list[str]]], sep: str) -> None:
+    """Reject a row of the sample with more fields than the header.
+
+    pandas' C parser reports such rows, except the first data row: with one extra field it
+    would silently drop it (or make the first column the index).
+    """
+    if not records:
+        return
+    expected = len(records[0][1])
+    for line, row in records[1:]:
+        if len(row) > expected:
+            raise _ragged_error(name, line, expected, len(row), sep)
+
+
+def _ragged_error(name: str, line: int, expected: int, found: int, sep: str) -> InputFileError:
+    """The error for a row with more fields than the header; it never quotes the row."""
+    return InputFileError(
+        f"{name}: line {line} has {found} fields but the header has {expected} "
+        f"(delimiter {sep!r}); quote values that contain the delimiter, or pass --sep "
+        "if that is not the delimiter"
+    )
+
+
+def _parse(
+    name: str, compression: str | None, sep: str, encoding: str, as_text: bool
+) -> pd.DataFrame:
+    """Parse the whole file with pandas' C engine, inferring each column's dtype once.
+
+    pandas infers dtypes per chunk by default, which can leave a column holding both 1 and
+    "1" (a different value for equality): if it warns about that, re-read in one piece.
+    """
+    if as_text:
+        return _read_csv(name, compression, sep, encoding, low_memory=True, dtype=str)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.DtypeWarning)
+        try:
+            return _read_csv(name, compression, sep, encoding, low_memory=True)
+        except pd.errors.DtypeWarning:
+            pass
+    return _read_csv(name, compression, sep, encoding, low_memory=False)
+
+
+def _read_csv(
+    name: str, compression: str | None, sep: str, encoding: str, *, low_memory: bool,
+    dtype: type | None = None,
+) -> pd.DataFrame:
+    """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
+
+    Plain and gzip/bz2/xz files go to pandas by name (it streams them, and may read plain
+    UTF-8 in parallel); a zip member is streamed from the handle opened here.
+    """
+    options = {
+        "sep": sep,
+        "encoding": encoding,
+        "engine": "c",
+        "keep_default_na": False,
+        "na_values": [""],
+        "index_col": False,
+        "low_memory": low_memory,
+        "dtype": dtype,
+    }
+    try:
+        if compression == "zip":
+            with _open_binary(name, compression) as member:
+                return pd.read_csv(member, compression=None, **options)
+        return pd.read_csv(name, compression=compression, **options)
+    except pd.errors.EmptyDataError:
+        raise InputFileError(f"{name} is empty; pass a file with a header row") from None
+    except pd.errors.ParserError as exc:
+        raise _parser_error(name, str(exc), sep) from None
+
+
+def _parser_error(name: str, message: str, sep: str) -> InputFileError:
+    """Rephrase a pandas ParserError without any text of the file."""
+    if ragged := _RAGGED.search(message):
+        expected, line, found = map(int, ragged.groups())
+        return _ragged_error(name, line, expected, found, sep)
+    if open_quote := _OPEN_QUOTE.search(message):
+        line = int(open_quote.group(1)) + 1  # pandas counts rows from 0, lines from 1
+        return InputFileError(
+            f"{name}: the quoted field starting on line {line} is never closed; "
+            'check that line for a stray double quote (")'
+        )
+    return InputFileError(
+        f"{name} cannot be parsed as a table with delimiter {sep!r}; check its quoting, "
+        "or pass --sep"
+    )

@@ -1,0 +1,132 @@
+"""The pandas-anon command, called through main(argv) for every exit path."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pandas as pd
+import pytest
+
+from conftest import SEED_QID
+from pandas_anon.cli import main
+from verify import naive_counts, naive_election
+
+
+@pytest.fixture
+def latin1_csv(tmp_path, licences):
+    """A slice of the real data written the way Italian open data often is: ';' and Latin-1."""
+    part = licences[SEED_QID + ["provincia_residenza"]].iloc[:20_000].copy()
+    part.loc[part.index[:50], "comune_residenza"] = "SAINT-RHÉMY-EN-BOSSES"
+    path = tmp_path / "patenti.csv"
+    part.to_csv(path, sep=";", index=False, encoding="latin-1")
+    return path, part
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_demo_reproduces_the_seed_figures(capsys):
+    code, out, err = run(capsys, "demo")
+    assert code == 0 and err == ""
+    for figure in ("87,464", "1,684", "1.93", "9,174", "(anno_nascita, comune_residenza, sesso)"):
+        assert figure in out
+    assert "│ NO" not in out and out.count("│ yes") == 5
+    assert "(id)" in out
+
+
+def test_demo_json(capsys):
+    code, out, _ = run(capsys, "demo", "--format", "json")
+    payload = json.loads(out)
+    assert code == 0
+    assert payload["singletons"]["singletons"] == 1_684
+    assert payload["singletons"]["distinct"] == 9_174
+    assert payload["best_qid"]["columns"] == SEED_QID
+    assert payload["identifiers"] == [["id"]]
+
+
+def test_scan_with_a_qid_on_a_latin1_semicolon_file(capsys, latin1_csv):
+    path, part = latin1_csv
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    code, out, err = run(capsys, "scan", str(path), "--qid", ",".join(SEED_QID), "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)["singletons"]
+    expected = naive_counts(part, SEED_QID)
+    assert (found["singletons"], found["distinct"], found["dropped"]) == (
+        expected["singletons"], expected["distinct"], expected["dropped"])
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest  # never modifies files
+
+
+def test_scan_elects_the_qid_when_none_is_given(capsys, latin1_csv):
+    path, part = latin1_csv
+    code, out, _ = run(capsys, "scan", str(path), "--format", "json", "--max-size", "2")
+    payload = json.loads(out)
+    winner, top, *_ = naive_election(part, list(part.columns), 2)
+    assert code == 0
+    assert payload["best_qid"]["columns"] == list(winner)
+    assert payload["best_qid"]["singletons"] == top  # rows complete on every candidate
+    # the report on the elected QID examines the rows complete on that QID
+    assert payload["singletons"]["singletons"] == naive_counts(part, list(winner))["singletons"]
+    code, out, _ = run(capsys, "scan", str(path), "--columns", "anno_nascita,sesso")
+    assert code == 0 and "(anno_nascita, sesso)" in out
+
+
+def test_scan_table_shows_no_quasi_identifier_values(capsys, tmp_path):
+    frame = pd.DataFrame({
+        "town": [f"SECRET_TOWN_{i}" for i in range(6)] + ["COMMON"] * 6,
+        "year": [f"Y{1900 + i}Q" for i in range(6)] + ["Y1999Q"] * 6,
+    })
+    path = tmp_path / "people.csv"
+    frame.to_csv(path, index=False)
+    for argv in (["--qid", "town,year"], [], ["--format", "json"], ["--keep-missing"]):
+        code, out, err = run(capsys, "scan", str(path), *argv)
+        assert code == 0
+        assert "6" in out  # six singletons reported ...
+        assert "SECRET" not in out + err and "Y190" not in out + err  # ... none shown
+
+
+@pytest.mark.parametrize(
+    ("content", "argv", "expected"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00binary", [], "binary"),
+        (b"", [], "empty"),
+        (b"a,b\n1,2\n3,4\n", ["--qid", "a,nope"], "'nope' not found"),
+        (b"a,b\n1,\n3,\n", ["--qid", "a,b"], "'b' holds only missing values"),
+        (b"a,b\n1,2\n3,4,5\n", [], "line 3"),
+    ],
+    ids=["png", "empty", "unknown-column", "all-missing", "ragged"],
+)
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path, content, argv, expected):
+    path = tmp_path / "input.csv"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "scan", str(path), *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert expected in err and "input.csv" in err
+
+
+def test_values_are_compared_as_written(capsys, tmp_path):
+    path = tmp_path / "zips.csv"
+    path.write_text("cap,sex\n0100,F\n100,F\n100,F\n")  # two codes, not one
+    code, out, _ = run(capsys, "scan", str(path), "--qid", "cap,sex", "--format", "json")
+    assert code == 0 and json.loads(out)["singletons"]["singletons"] == 1
+
+
+def test_missing_file_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, "scan", str(tmp_path / "absent.csv"))
+    assert code == 2 and "absent.csv" in err
+
+
+@pytest.mark.parametrize("argv", [[], ["scan"], ["scan", "x.csv", "--max-size", "0"],
+                                  ["scan", "x.csv", "--qid", ","], ["nonsense"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "usage" in err
+
+
+def test_help_exits_0(capsys):
+    code, out, _ = run(capsys, "scan", "--help")
+    assert code == 0 and "--qid" in out

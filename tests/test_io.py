@@ -1,0 +1,395 @@
+"""Tests for pandas_anon.io.read_table: format detection, and a clear error for every bad file."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import string
+import warnings
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pandas_anon import io as anon_io
+from pandas_anon.errors import ColumnNotFoundError, InputFileError
+from pandas_anon.io import read_table
+
+SECRET = "SECRET_VALUE_123"
+COMUNI = ["Saint-Rhémy-en-Bosses", "Forlì", "Napoli"]
+
+
+def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    """Write ``text`` byte for byte (no newline translation)."""
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def input_error(path: Path, **options: Any) -> str:
+    """Read ``path`` expecting an InputFileError; return its message after common checks."""
+    with pytest.raises(InputFileError) as info:
+        read_table(path, **options)
+    message = str(info.value)
+    assert str(path) in message
+    assert SECRET not in message
+    assert "\n" not in message
+    return message
+
+
+# -- formats that read ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+def test_detects_each_delimiter(tmp_path: Path, sep: str) -> None:
+    # Each value holds another candidate delimiter, so a wrong guess changes the shape.
+    others = "".join(c for c in ",;|" if c != sep)
+    rows = ["comune", "nota", "eta"], ["Roma", f"x{others}y", "30"], ["Milano", "z", "41"]
+    path = write(tmp_path / "t.csv", "".join(sep.join(row) + "\n" for row in rows))
+    df = read_table(path)
+    assert list(df.columns) == ["comune", "nota", "eta"]
+    assert df["nota"].tolist() == [f"x{others}y", "z"]
+    assert df["eta"].tolist() == [30, 41]
+
+
+def test_decimal_commas_in_a_semicolon_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "comune;reddito\nRoma;3,5\nMilano;4,25\n")
+    assert read_table(path)["reddito"].tolist() == ["3,5", "4,25"]
+
+
+def test_quoted_delimiters_and_newlines(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", 'a,b\n"x, y",1\n"two\nlines",2\n')
+    df = read_table(path)
+    assert df["a"].tolist() == ["x, y", "two\nlines"]
+    assert df["b"].tolist() == [1, 2]
+
+
+def test_crlf_line_endings(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "a;b\r\n1;x\r\n2;y\r\n")
+    df = read_table(path)
+    assert list(df.columns) == ["a", "b"]
+    assert df["b"].tolist() == ["x", "y"]
+
+
+def test_tsv_name_means_tab(tmp_path: Path) -> None:
+    # Comma and tab both split this consistently; the .tsv name decides.
+    path = write(tmp_path / "t.tsv", "a,b\tc\n1,2\t3\n")
+    assert list(read_table(path).columns) == ["a,b", "c"]
+
+
+def test_explicit_sep_overrides_detection(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "a,b;c\n1,2;3\n")
+    assert list(read_table(path, sep=";").columns) == ["a,b", "c"]
+    assert list(read_table(path, sep=",").columns) == ["a", "b;c"]
+
+
+def test_one_column_file(tmp_path: Path) -> None:
+    # Unquoted commas in the values must not be taken for a delimiter.
+    path = write(tmp_path / "t.csv", "comune\nRoma\nForlì, FC\nMilano\n")
+    df = read_table(path)
+    assert list(df.columns) == ["comune"]
+    assert df["comune"].tolist() == ["Roma", "Forlì, FC", "Milano"]
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "utf-8"])
+def test_accented_names(tmp_path: Path, encoding: str) -> None:
+    path = write(tmp_path / "t.csv", "comune;n\n" + "".join(f"{c};1\n" for c in COMUNI), encoding)
+    assert read_table(path)["comune"].tolist() == COMUNI
+
+
+def test_cp1252_is_preferred_to_latin1(tmp_path: Path) -> None:
+    # 0x92 is a right single quote in cp1252 but a control character in latin-1.
+    path = write(tmp_path / "t.csv", "comune\nSant’Agata de’ Goti\n", "cp1252")
+    assert read_table(path)["comune"].tolist() == ["Sant’Agata de’ Goti"]
+
+
+def test_utf8_cut_at_the_sample_boundary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A two-byte "ì" straddling the end of the sample must not make UTF-8 look invalid.
+    head = "comune;n\nForl"
+    monkeypatch.setattr(anon_io, "SAMPLE_BYTES", len(head) + 1)
+    path = write(tmp_path / "t.csv", head + "ì;1\nRoma;2\n")
+    assert read_table(path)["comune"].tolist() == ["Forlì", "Roma"]
+
+
+@pytest.mark.parametrize("encoding", [None, "utf-8"])
+def test_utf8_bom_is_stripped(tmp_path: Path, encoding: str | None) -> None:
+    path = write(tmp_path / "t.csv", "\ufeffcomune;n\nForlì;1\n")
+    df = read_table(path, usecols=["comune"], encoding=encoding)
+    assert list(df.columns) == ["comune"]
+    assert df["comune"].tolist() == ["Forlì"]
+
+
+def test_utf16_with_bom(tmp_path: Path) -> None:
+    # What Excel saves as "Unicode text".
+    path = tmp_path / "t.txt"
+    path.write_text("comune\tn\nForlì\t1\n", encoding="utf-16")
+    assert read_table(path)["comune"].tolist() == ["Forlì"]
+
+
+def test_explicit_encoding(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "comune\nForlì\n", "latin-1")
+    assert read_table(path, encoding="latin-1")["comune"].tolist() == ["Forlì"]
+    assert "utf-8" in input_error(path, encoding="utf-8")
+
+
+def compress(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` compressed as its name says."""
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("dati/comuni.csv", data)
+    else:
+        compressors: dict[str, Callable[[bytes], bytes]] = {
+            ".gz": gzip.compress,
+            ".bz2": bz2.compress,
+            ".xz": lzma.compress,
+        }
+        path.write_bytes(compressors[path.suffix](data))
+
+
+@pytest.mark.parametrize("name", ["t.csv.gz", "t.csv.bz2", "t.csv.xz", "t.csv.zip", "t.zip"])
+def test_compressed(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    compress(path, ("comune;sigla\n" + "".join(f"{c};X\n" for c in COMUNI)).encode("latin-1"))
+    df = read_table(path)
+    assert df["comune"].tolist() == COMUNI
+
+
+def test_compressed_tsv_means_tab(tmp_path: Path) -> None:
+    path = tmp_path / "t.tsv.gz"
+    compress(path, b"a,b\tc\n1,2\t3\n")
+    assert list(read_table(path).columns) == ["a,b", "c"]
+
+
+def test_zip_ignores_folders_and_macos_metadata(tmp_path: Path) -> None:
+    path = tmp_path / "t.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("dati/", b"")
+        archive.writestr("dati/t.csv", b"a;b\n1;2\n")
+        archive.writestr("__MACOSX/dati/._t.csv", b"\x00\x05\x16\x07")
+    assert read_table(path).to_dict("list") == {"a": [1], "b": [2]}
+
+
+def test_only_empty_fields_are_missing(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "comune;sigla;nome\nNapoli;NA;NaN\nRoma;;null\nX;RM;N/A\n")
+    df = read_table(path)
+    assert df["sigla"].isna().tolist() == [False, True, False]
+    assert df["sigla"].iloc[0] == "NA"
+    assert df["nome"].tolist() == ["NaN", "null", "N/A"]
+
+
+def test_dtypes_are_inferred(tmp_path: Path) -> None:
+    df = read_table(write(tmp_path / "t.csv", "n;x;s\n1;1.5;a\n2;2.5;b\n"))
+    assert df["n"].dtype == "int64"
+    assert df["x"].dtype == "float64"
+    assert pd.api.types.is_string_dtype(df["s"])
+
+
+def test_one_type_per_column_in_a_large_file(tmp_path: Path) -> None:
+    # pandas infers per chunk by default: a late non-number would leave the column holding
+    # both 1 and "1", which count as different values.
+    lines = [f"{i % 100};a" for i in range(300_000)] + ["z;a"]
+    path = write(tmp_path / "t.csv", "x;y\n" + "\n".join(lines) + "\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = read_table(path)["x"]
+    assert not caught
+    assert {type(v) for v in x} == {str}
+    assert (x == "1").sum() == 3000
+
+
+def test_header_only_gives_an_empty_frame(tmp_path: Path) -> None:
+    df = read_table(write(tmp_path / "t.csv", "comune;sigla;n\n"))
+    assert list(df.columns) == ["comune", "sigla", "n"]
+    assert len(df) == 0
+
+
+def test_trailing_delimiters_are_unnamed_columns_not_repeats(tmp_path: Path) -> None:
+    df = read_table(write(tmp_path / "t.csv", "a;b;;\n1;2;;\n"))
+    assert list(df.columns)[:2] == ["a", "b"]
+    assert df.shape == (1, 4)
+
+
+def test_usecols_selects_in_the_order_asked(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "a;b;c\n1;2;3\n")
+    df = read_table(path, usecols=["c", "a", "c"])
+    assert list(df.columns) == ["c", "a"]
+    assert df.values.tolist() == [[3, 1]]
+
+
+def test_accepts_pathlike_and_str(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "a;b\n1;2\n")
+    assert read_table(str(path)).equals(read_table(path))
+
+
+alphabet = string.ascii_letters + " ,;|\t\"'àìé€"
+# Cells stay text: not blank (pandas skips blank lines), not words pandas reads as bool or float.
+cells = st.text(alphabet, min_size=1, max_size=8).filter(
+    lambda s: s.strip() and s.strip().lower() not in {"true", "false", "inf", "infinity", "nan"}
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.integers(0, 6).flatmap(
+        lambda width: st.lists(st.lists(cells, min_size=width + 1, max_size=width + 1), max_size=8)
+    ),
+    sep=st.sampled_from([",", ";", "\t", "|"]),
+    encoding=st.sampled_from(["utf-8", "cp1252"]),
+)
+def test_roundtrip(tmp_path: Path, rows: list[list[str]], sep: str, encoding: str) -> None:
+    width = len(rows[0]) if rows else 1
+    frame = pd.DataFrame(rows, columns=[f"c{i}" for i in range(width)], dtype=object)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, sep=sep, index=False, encoding=encoding)
+    result = read_table(path)
+    assert list(result.columns) == list(frame.columns)
+    assert result.astype(object).values.tolist() == frame.values.tolist()
+
+
+# -- files that do not read -------------------------------------------------------------------
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert "no such file" in input_error(tmp_path / "nope.csv")
+
+
+def test_directory(tmp_path: Path) -> None:
+    path = tmp_path / "dir.csv"
+    path.mkdir()
+    assert "directory" in input_error(path)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "a\n1\n")
+    path.chmod(0)
+    try:
+        assert "permission denied" in input_error(path)
+    finally:
+        path.chmod(0o600)
+
+
+def test_permission_error_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The chmod test above is skipped when running as root (as in many CI containers).
+    def refuse(name: str, mode: str) -> None:
+        raise PermissionError(13, "Permission denied", name)
+
+    monkeypatch.setattr(anon_io, "open", refuse, raising=False)  # shadows the builtin
+    assert "permission denied" in input_error(write(tmp_path / "t.csv", "a\n1\n"))
+
+
+@pytest.mark.parametrize("content", [b"", b"  \n\t\r\n", "\ufeff\n".encode()])
+def test_empty_file(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "t.csv"
+    path.write_bytes(content)
+    assert input_error(path) == f"{path} is empty; pass a file with a header row"
+
+
+def test_png_named_csv(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + SECRET.encode())
+    message = input_error(path)
+    assert "does not look like a text table (binary content" in message
+    assert "PNG" in message
+
+
+def test_nul_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"a,b\n1,\x00" + SECRET.encode() + b"\n")
+    assert "binary content" in input_error(path)
+
+
+def test_binary_inside_a_gzip(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv.gz"
+    compress(path, b"\x00\x01\x02" + SECRET.encode())
+    assert "binary content" in input_error(path)
+
+
+def test_undecodable_after_the_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(anon_io, "SAMPLE_BYTES", 64)
+    path = write(tmp_path / "t.csv", "comune;n\n" + "Roma;1\n" * 20 + "Forlì;2\n", "latin-1")
+    message = input_error(path)
+    assert "utf-8" in message and "--encoding" in message
+    assert "Forl" not in message
+
+
+@pytest.mark.parametrize("name", ["t.csv.gz", "t.csv.bz2", "t.csv.xz", "t.zip"])
+def test_not_actually_compressed(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path / name, f"a,b\n1,{SECRET}\n")
+    assert "not a valid" in input_error(path)
+
+
+def test_truncated_gzip(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv.gz"
+    compress(path, ("a;b\n" + f"1;{SECRET}\n" * 1000).encode())
+    path.write_bytes(path.read_bytes()[:-20])
+    assert "corrupt or truncated" in input_error(path)
+
+
+@pytest.mark.parametrize("members", [0, 2])
+def test_zip_without_exactly_one_file(tmp_path: Path, members: int) -> None:
+    path = tmp_path / "t.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for i in range(members):
+            archive.writestr(f"t{i}.csv", f"a\n{SECRET}\n")
+    assert f"contains {members} files" in input_error(path)
+
+
+@pytest.mark.parametrize("line", [2, 4])
+def test_row_with_more_fields_than_the_header(tmp_path: Path, line: int) -> None:
+    # A first data row with one extra field would otherwise become the index silently.
+    rows = ["Roma;RM", "Milano;MI", "Napoli;NA"]
+    rows.insert(line - 2, f"Forlì;{SECRET};FC")
+    path = write(tmp_path / "t.csv", "comune;sigla\n" + "\n".join(rows) + "\n")
+    message = input_error(path)
+    assert f"line {line} has 3 fields but the header has 2" in message
+    assert "Forl" not in message
+
+
+def test_ragged_row_beyond_the_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by pandas' parser rather than the sample check; also with usecols.
+    monkeypatch.setattr(anon_io, "SAMPLE_BYTES", 100)
+    rows = ["Roma;RM"] * 200 + [f"Forlì;{SECRET};FC;X"]
+    path = write(tmp_path / "t.csv", "comune;sigla\n" + "\n".join(rows) + "\n")
+    for usecols in (None, ["comune"]):
+        message = input_error(path, usecols=usecols)
+        assert "line 202 has 4 fields but the header has 2" in message
+
+
+def test_unclosed_quote(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", f'a,b\n1,2\n3,"{SECRET}\n4,5\n')
+    assert "starting on line 3 is never closed" in input_error(path)
+
+
+def test_duplicate_header_names(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", f"comune;eta;comune;eta;sesso\nRoma;1;{SECRET};2;F\n")
+    message = input_error(path)
+    assert "'comune', 'eta'" in message
+    assert "'sesso'" not in message
+
+
+def test_usecols_not_in_header(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", f"comune;eta\n{SECRET};1\n")
+    with pytest.raises(ColumnNotFoundError) as info:
+        read_table(path, usecols=["comune", "sesso"])
+    assert info.value.missing == ["sesso"]
+    assert info.value.available == ["comune", "eta"]
+    assert SECRET not in str(info.value)
+
+
+def test_usecols_must_not_be_a_string(tmp_path: Path) -> None:
+    with pytest.raises(TypeError):
+        read_table(write(tmp_path / "t.csv", "ab\n1\n"), usecols="ab")
+
+
+@pytest.mark.parametrize("option", [{"sep": ";;"}, {"sep": ""}, {"encoding": "no-such-codec"}])
+def test_bad_options(tmp_path: Path, option: dict[str, str]) -> None:
+    input_error(write(tmp_path / "t.csv", "a;b\n1;2\n"), **option)
