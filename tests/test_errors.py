@@ -87,7 +87,7 @@ def test_unhashable_cells_name_the_column_but_not_the_value(people):
     assert isinstance(caught.value, TypeError)
 
 
-@pytest.mark.parametrize("dtype", ["float64", "str", "category", "Int64", "object"])
+@pytest.mark.parametrize("dtype", ["float64", "string", "category", "Int64", "object"])
 def test_all_missing_column(people, dtype):
     people["empty"] = pd.Series([np.nan] * 4).astype(dtype)
     if dtype == "category":
