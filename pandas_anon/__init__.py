@@ -25,6 +25,7 @@ from .errors import (
     EmptyDataError,
     IncompleteRowsWarning,
     InputFileError,
+    InvalidParameterError,
     InvalidQIDError,
     UnhashableValueError,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "FrequencySet",
     "Grouping",
     "InputFileError",
+    "InvalidParameterError",
     "InvalidQIDError",
     "Risk",
     "Singletons",

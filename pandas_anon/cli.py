@@ -12,14 +12,15 @@ import json
 import os
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 
 import pandas as pd
 
 from . import __version__, report
-from .detect import risk, singletons
+from .detect import risk
 from .election import best_qid
-from .errors import AnonError
+from .errors import AnonError, AnonWarning
 from .io import read_table
 
 #: Largest column subsets ``scan`` examines when it has to elect the QID itself.
@@ -36,7 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # argparse exits 2 on usage errors, 0 on --help
         return int(stop.code or 0)
     try:
-        return args.run(args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AnonWarning)
+            code = args.run(args)
+        for message in dict.fromkeys(str(w.message) for w in caught):
+            print(f"pandas-anon: warning: {message}", file=sys.stderr)
+        return code
     except AnonError as error:
         where = str(getattr(args, "file", "") or "")
         prefix = f"{where}: " if where and where not in str(error) else ""
@@ -116,8 +122,9 @@ def scan_frame(
         elected = best_qid(frame, columns, max_size=max_size, dropna=dropna)
         result["best_qid"] = elected.to_dict()
         qid = list(elected.columns)
-    result["singletons"] = singletons(frame, qid, dropna=dropna).to_dict()
-    result["risk"] = risk(frame, qid, dropna=dropna).to_dict()
+    measured = risk(frame, qid, dropna=dropna)
+    result["singletons"] = measured.singletons.to_dict()
+    result["risk"] = measured.to_dict()
     return result
 
 
@@ -169,7 +176,7 @@ def _seed_comparison(result: dict) -> str:
 
 def _emit(result: dict, fmt: str) -> None:
     if fmt == "json":
-        print(json.dumps(result, indent=2, default=str))
+        print(json.dumps(result, indent=2, default=str, ensure_ascii=False))
         return
     print(render_scan(result))
 
@@ -185,8 +192,9 @@ def render_scan(result: dict) -> str:
                 ("candidates", report.columns(elected["candidates"])),
                 ("max size", elected["max_size"]),
                 ("best QID", report.columns(elected["columns"])),
-                ("singletons (rows complete on all candidates)",
-                 f"{report.count(elected['singletons'])} of {report.count(elected['examined'])}"),
+                ("singletons", report.count(elected["singletons"])),
+                ("rows examined / dropped",
+                 f"{report.count(elected['examined'])} / {report.count(elected['dropped'])}"),
                 ("ties", report.column_sets(elected["ties"])),
                 ("identifiers (excluded)", report.column_sets(elected["identifiers"])),
                 ("subsets counted / derived", f"{elected['evaluated']:,} / {elected['derived']:,}"),

@@ -9,9 +9,14 @@ import pandas as pd
 from .errors import ColumnNotFoundError, DuplicateColumnsError, InvalidQIDError
 
 
-def as_label_list(columns: Iterable[Hashable] | Hashable) -> list[Hashable]:
-    """A single label (``"sex"``) or an iterable of labels, as a list."""
+def as_label_list(
+    columns: Iterable[Hashable] | Hashable, labels: Iterable[Hashable] = ()
+) -> list[Hashable]:
+    """A single label (``"sex"``, or a tuple that is one of ``labels``, as with MultiIndex
+    columns) or an iterable of labels, as a list."""
     if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
+        return [columns]
+    if isinstance(columns, tuple) and columns in set(labels):
         return [columns]
     return list(columns)
 
@@ -23,7 +28,8 @@ def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable)
     :class:`ColumnNotFoundError` (listing the available columns) for unknown names and
     :class:`DuplicateColumnsError` when a selected name labels several columns of the frame.
     """
-    requested = as_label_list(columns)
+    available = list(frame.columns)
+    requested = as_label_list(columns, available)
     if not requested:
         raise InvalidQIDError("the quasi-identifier is empty: name at least one column")
     repeated = sorted({repr(c) for c in requested if requested.count(c) > 1})
@@ -32,8 +38,7 @@ def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable)
             f"column{'s' if len(repeated) > 1 else ''} {', '.join(repeated)} named more than "
             f"once in the quasi-identifier; list each column once"
         )
-    available = list(frame.columns)
-    missing = [c for c in requested if c not in frame.columns]
+    missing = [c for c in requested if c not in available]  # exact labels, not MultiIndex levels
     if missing:
         raise ColumnNotFoundError(missing, available)
     ambiguous = [c for c in requested if available.count(c) > 1]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
-import numpy as np
 import pandas as pd
 
 from .columns import all_columns, resolve_columns
@@ -26,7 +25,10 @@ def singletons(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Singlet
     With ``dropna=True`` rows missing any QID value are dropped first and reported in
     ``.dropped``; with ``dropna=False`` missing is a value like any other.
     """
-    encoded = EncodedFrame(frame, qid, dropna=dropna)
+    return _singletons(frame, EncodedFrame(frame, qid, dropna=dropna))
+
+
+def _singletons(frame: pd.DataFrame, encoded: EncodedFrame) -> Singletons:
     grouping = encoded.grouping()
     return Singletons(
         qid=encoded.columns,
@@ -59,8 +61,9 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     """Risk figures of ``qid``: sample uniques, prosecutor and marketer risk, class sizes,
     and how many singletons disappear when each column is dropped from the QID."""
     encoded = EncodedFrame(frame, qid, dropna=dropna)
-    sizes = encoded.grouping().class_sizes
-    uniques = int(np.count_nonzero(sizes == 1))
+    found = _singletons(frame, encoded)
+    sizes = found._grouping.class_sizes
+    uniques = found.count
     without = {
         column: encoded.grouping([c for c in encoded.columns if c != column]).singletons
         for column in encoded.columns
@@ -74,11 +77,7 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     )
     smallest = int(sizes.min())
     return Risk(
-        qid=encoded.columns,
-        examined=encoded.n_examined,
-        dropped=encoded.n_dropped,
-        classes=len(sizes),
-        sample_uniques=uniques,
+        singletons=found,
         smallest_class=smallest,
         highest_risk_records=int(sizes[sizes == smallest].sum()),
         class_sizes=class_size_table(sizes),

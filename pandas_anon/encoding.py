@@ -217,7 +217,8 @@ class EncodedFrame:
         worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
         warn(
             f"only {kept:,} of {self.n_rows:,} rows are complete on the examined columns; "
-            f"emptiest: {worst}. Leave such columns out or pass dropna=False",
+            f"emptiest: {worst}. Leave such columns out, or count missing as a value "
+            f"(dropna=False; --keep-missing on the command line)",
             IncompleteRowsWarning,
         )
 
@@ -232,7 +233,8 @@ class EncodedFrame:
         return self.n_rows - self.n_examined
 
     def cardinality(self, column: Hashable) -> int:
-        """Number of codes of a column (its distinct values, plus missing if kept)."""
+        """Number of codes of a column: its distinct values (for a whole-number column coded
+        by subtraction, every value of its min..max range), plus missing if kept."""
         return len(self.values[column])
 
     def grouping(self, columns: Sequence[Hashable] | None = None) -> Grouping:

@@ -56,6 +56,10 @@ class UnhashableValueError(AnonError, TypeError):
     """A column holds values (lists, dicts, sets) that cannot be compared for equality."""
 
 
+class InvalidParameterError(AnonError, ValueError):
+    """An argument other than the data is out of range (``max_size=0``, ``k=0``)."""
+
+
 class InputFileError(AnonError):
     """A file given on the command line cannot be read as a delimited text table."""
 

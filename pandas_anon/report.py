@@ -37,9 +37,12 @@ def column_sets(sets: Sequence[Iterable[Hashable]], limit: int = 4) -> str:
 
 def render(title: str, fields: Sequence[tuple[str, object]], *tables: tuple[str, pd.DataFrame]) -> str:
     """A titled two-column table of ``fields``, then optional titled sub-tables."""
-    parts = [title, tabulate([(k, v) for k, v in fields], tablefmt="simple_outline")]
+    parts = [title]
+    if fields:
+        parts.append(tabulate([(k, v) for k, v in fields], tablefmt="simple_outline"))
     for caption, table in tables:
-        parts.append(caption)
+        if caption:
+            parts.append(caption)
         parts.append(tabulate(table, headers="keys", tablefmt="simple_outline", showindex=False,
                               intfmt=",", floatfmt=".4f"))
     return "\n".join(parts)

@@ -135,15 +135,31 @@ class Risk:
     classes / rows.
     """
 
-    qid: tuple[Hashable, ...]
-    examined: int
-    dropped: int
-    classes: int
-    sample_uniques: int
+    singletons: Singletons
     smallest_class: int
     highest_risk_records: int
     class_sizes: pd.DataFrame = field(compare=False)
     contributions: pd.DataFrame = field(compare=False)
+
+    @property
+    def qid(self) -> tuple[Hashable, ...]:
+        return self.singletons.qid
+
+    @property
+    def examined(self) -> int:
+        return self.singletons.examined
+
+    @property
+    def dropped(self) -> int:
+        return self.singletons.dropped
+
+    @property
+    def classes(self) -> int:
+        return self.singletons.distinct
+
+    @property
+    def sample_uniques(self) -> int:
+        return self.singletons.count
 
     @property
     def sample_uniques_fraction(self) -> float:

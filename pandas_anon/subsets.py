@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .encoding import EncodedFrame, Grouping, group_labels
+from .errors import InvalidParameterError
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
 
@@ -54,6 +55,10 @@ class SubsetSearch:
     """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns."""
 
     def __init__(self, encoded: EncodedFrame, max_size: int | None = None) -> None:
+        if max_size is not None and max_size < 1:
+            raise InvalidParameterError(
+                f"max_size must be at least 1 (a subset has one column or more), got {max_size}"
+            )
         self.encoded = encoded
         self.names = encoded.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))

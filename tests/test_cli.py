@@ -130,3 +130,19 @@ def test_usage_errors_exit_2(capsys, argv):
 def test_help_exits_0(capsys):
     code, out, _ = run(capsys, "scan", "--help")
     assert code == 0 and "--qid" in out
+
+
+def test_warnings_are_one_line_with_the_command_line_advice(capsys, tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("year,town,note\n1950,A,\n1950,A,\n1960,B,x\n")
+    code, out, err = run(capsys, "scan", str(path), "--qid", "year,town,note")
+    assert code == 0 and "Singletons" in out
+    assert err.startswith("pandas-anon: warning: only 1 of 3 rows are complete")
+    assert "--keep-missing" in err and err.count("\n") == 1
+
+
+def test_json_keeps_accented_names(capsys, tmp_path):
+    path = tmp_path / "città.csv"
+    path.write_text("città,anno\nAosta,1950\nAosta,1950\nNus,1960\n", encoding="utf-8")
+    code, out, _ = run(capsys, "scan", str(path), "--qid", "città,anno", "--format", "json")
+    assert code == 0 and '"città"' in out

@@ -118,3 +118,19 @@ def test_function_api_raises_the_same_errors(people):
         pandas_anon.singletons(people, "nope")
     with pytest.raises(InvalidQIDError):
         pandas_anon.best_qid(people, [])
+
+
+def test_multiindex_labels_are_exact():
+    frame = pd.DataFrame({("p", "a"): [1, 1, 2], ("p", "b"): ["x", "y", "y"]})
+    with pytest.raises(ColumnNotFoundError, match="'p' not found"):
+        frame.anon.singletons("p")  # a level is not a column
+    assert frame.anon.singletons(("p", "a")).qid == (("p", "a"),)  # a tuple label
+    assert frame.anon.singletons([("p", "a"), ("p", "b")]).count == 3
+
+
+@pytest.mark.parametrize("size", [0, -1])
+def test_max_size_must_be_positive(people, size):
+    with pytest.raises(pandas_anon.InvalidParameterError, match="max_size must be at least 1"):
+        people.anon.best_qid(max_size=size)
+    with pytest.raises(pandas_anon.InvalidParameterError):
+        people.anon.identifiers(max_size=size)
