@@ -12,7 +12,9 @@ how many); with ``dropna=False`` missing is one more value of the column, equal 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -33,6 +35,9 @@ from .errors import (
 DENSE_LABELS_PER_ROW = 4
 _DENSE_MIN_LABELS = 1 << 16
 _KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+
+#: Frames with at least this many rows have their columns encoded in parallel threads.
+PARALLEL_MIN_ROWS = 500_000
 
 #: Integer and integral float columns whose value range is at most this many times the row
 #: count are coded arithmetically (value - min) instead of through a hash table.
@@ -154,6 +159,15 @@ def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
     return new_id[grouping.labels], int(new_id[-1]) + 1
 
 
+def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...]) -> list:
+    """Encode columns, in parallel threads on large frames (hashing releases the GIL)."""
+    workers = min(len(columns), os.cpu_count() or 1)
+    if workers < 2 or len(frame) < PARALLEL_MIN_ROWS:
+        return [encode_column(frame[column]) for column in columns]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda column: encode_column(frame[column]), columns))
+
+
 class EncodedFrame:
     """Columns of a frame encoded once, restricted to the rows examined.
 
@@ -171,8 +185,7 @@ class EncodedFrame:
             raise EmptyDataError("the frame has no rows: there is nothing to examine")
         raw: dict[Hashable, np.ndarray] = {}
         self.values: dict[Hashable, pd.Index] = {}
-        for column in self.columns:
-            codes, values = encode_column(frame[column])
+        for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):
             if not (codes >= 0).any():
                 raise AllMissingColumnError(
                     f"column {column!r} holds only missing values, so it cannot tell rows "

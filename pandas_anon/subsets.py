@@ -5,9 +5,11 @@ by size (1, 2, ...), each one built from its prefix (the subset without its last
 refining that prefix's partition with one more column. Three facts keep the search cheap:
 
 1. **Singletons never merge.** Refining a partition (adding a column) never removes a
-   singleton, so a node carries forward only the rows that are *not yet* singletons; its
-   children refine those rows alone and add the new singletons to the inherited count.
-   Deep in the search most rows are already unique and the work shrinks with them.
+   singleton, so once many rows are singletons a node carries forward only the rows that
+   are not; its children refine those rows alone and add the new singletons to the count
+   set aside. Deep in the search most rows are already unique and the work shrinks with
+   them. (While few rows are singletons, dropping them would copy nearly every row for
+   nothing, so a node keeps them until a quarter of its rows are singletons.)
 2. **Identifiers end their branch.** A subset whose rows are all distinct is an identifier;
    it and every superset are left out (reported, never elected), as the seed paper
    ``000_0310320b2aa81de3.txt`` separates IDs from QIDs.
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .encoding import EncodedFrame, Grouping, group_labels
+from .encoding import EncodedFrame, Grouping, compress, group_labels
 from .errors import InvalidParameterError
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
@@ -42,9 +44,10 @@ class Node:
     singletons: int
     distinct: int
     status: str
-    rows: np.ndarray | None = None  # examined rows not yet singletons (None: all rows)
-    classes: np.ndarray | None = None  # class of each of those rows
+    rows: np.ndarray | None = None  # examined rows still to split (None: all of them)
+    classes: np.ndarray | None = None  # class of each of those rows (None: a single class)
     n_classes: int = 1
+    outside: int = 0  # singletons already counted whose rows were dropped from ``rows``
 
     @property
     def size(self) -> int:
@@ -116,12 +119,15 @@ class SubsetSearch:
         best, missing = prefix, columns[-1]
         for position in columns[:-1]:
             parent = self.nodes[tuple(c for c in columns if c != position)]
-            if len(parent.rows) < len(best.rows):
+            if self._open_rows(parent) < self._open_rows(best):
                 best, missing = parent, position
         return best, missing
 
+    def _open_rows(self, node: Node) -> int:
+        return self.n if node.rows is None else len(node.rows)
+
     def _refine(self, node: Node, position: int) -> Node:
-        """Split the non-singleton rows of ``node`` by the column at ``position``."""
+        """Split the rows of ``node`` still to split by the column at ``position``."""
         assert node.status == COUNTED, "supersets of derived nodes are derived too"
         name = self.names[position]
         codes = self.encoded.codes[name]
@@ -131,14 +137,13 @@ class SubsetSearch:
         labels = codes if node.classes is None else node.classes * cardinality + codes
         grouping = group_labels(labels, node.n_classes * cardinality)
         columns = tuple(sorted(node.columns + (position,)))
-        singletons = node.singletons + grouping.singletons
-        distinct = node.singletons + grouping.distinct
+        singletons = node.outside + grouping.singletons
+        distinct = node.outside + grouping.distinct
         if singletons == self.n:
             self.identifiers.append(columns)
             return Node(columns, singletons, distinct, IDENTIFIER)
         self._record_dependencies(columns, distinct)
-        rows, classes, n_classes = _shared_rows(grouping, node.rows)
-        return Node(columns, singletons, distinct, COUNTED, rows, classes, n_classes)
+        return Node(columns, singletons, distinct, COUNTED, *_carry(grouping, node))
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
@@ -151,7 +156,8 @@ class SubsetSearch:
                 self._dependencies.append((frozenset(), dependent))
 
     def _release_parents(self, level: list[Node]) -> None:
-        """Free the row arrays of the previous level: only the newest level refines."""
+        """Free the row arrays of the previous level: only the newest level refines (a
+        released node is never refined again, so its ``rows=None`` is never read)."""
         size = level[0].size - 1 if level else 0
         for node in self.nodes.values():
             if node.size == size:
@@ -163,13 +169,23 @@ class SubsetSearch:
         return self.encoded.grouping(kept).singletons
 
 
-def _shared_rows(
-    grouping: Grouping, rows: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Rows still sharing a class after a refinement, with dense ids of their classes."""
+#: A refinement drops its singleton rows from what it passes on once they are this share of
+#: its rows; below it, copying the other rows would cost more than splitting them again.
+COMPACT_SHARE = 0.25
+
+
+def _carry(
+    grouping: Grouping, parent: Node
+) -> tuple[np.ndarray | None, np.ndarray, int, int]:
+    """What a refinement passes to its children: rows, dense class ids, classes, outside."""
+    if grouping.singletons < COMPACT_SHARE * len(grouping.labels):
+        if 2 * grouping.distinct >= len(grouping.label_counts):  # labels mostly used: keep
+            return parent.rows, grouping.labels, len(grouping.label_counts), parent.outside
+        classes, n_classes = compress(grouping)
+        return parent.rows, classes, n_classes, parent.outside
     shared = grouping.label_counts >= 2
-    keep = shared[grouping.labels]
-    new_id = np.cumsum(shared) - 1
-    positions = np.flatnonzero(keep)
-    kept_rows = positions if rows is None else rows[positions]
-    return kept_rows, new_id[grouping.labels[positions]], int(shared.sum())
+    class_of_row = np.where(shared, np.cumsum(shared) - 1, -1)[grouping.labels]
+    positions = np.flatnonzero(class_of_row >= 0)
+    rows = positions if parent.rows is None else parent.rows[positions]
+    n_classes = int(np.count_nonzero(shared))
+    return rows, class_of_row[positions], n_classes, parent.outside + grouping.singletons

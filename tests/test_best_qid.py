@@ -89,3 +89,15 @@ def test_input_is_not_mutated(licences):
     with pytest.warns(pandas_anon.IncompleteRowsWarning):
         licences.anon.best_qid(max_size=2)
     pd.testing.assert_frame_equal(licences, before)
+
+
+@pytest.mark.parametrize("share", [0.0, 2.0], ids=["always-compact", "never-compact"])
+def test_row_compaction_never_changes_the_figures(licences, monkeypatch, share):
+    from pandas_anon import subsets
+
+    monkeypatch.setattr(subsets, "COMPACT_SHARE", share)
+    result = licences.anon.best_qid(ELEVEN[:8], max_size=3, exhaustive=True)
+    winner, top, ties, ids, table = naive_election(licences, ELEVEN[:8], 3)
+    assert (result.columns, result.singletons, list(result.ties)) == (winner, top, ties)
+    counted = result.table[result.table["status"] != "identifier"]
+    assert {r.columns: (r.singletons, r.distinct) for r in counted.itertuples()} == table

@@ -106,3 +106,16 @@ def test_wide_keys_are_compressed_instead_of_overflowing():
     frame = pd.DataFrame(columns)  # 100,000**6 does not fit in int64
     result = frame.anon.singletons(list(columns))
     assert result.count == naive_counts(frame, list(columns))["singletons"]
+
+
+def test_parallel_encoding_gives_the_same_codes(licences, monkeypatch):
+    from pandas_anon import encoding
+
+    serial = encoding.EncodedFrame(licences, SEED_QID)
+    monkeypatch.setattr(encoding, "PARALLEL_MIN_ROWS", 1)
+    parallel = encoding.EncodedFrame(licences, SEED_QID)
+    for column in SEED_QID:
+        assert (serial.codes[column] == parallel.codes[column]).all()
+        assert serial.values[column].equals(parallel.values[column])
+    with pytest.raises(pandas_anon.UnhashableValueError):  # errors cross the thread pool
+        encoding.EncodedFrame(licences.assign(sesso=[[1]] * len(licences)), SEED_QID)

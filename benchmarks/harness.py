@@ -1,0 +1,113 @@
+"""Shared helpers of the benchmark scripts: import path, best-of-N timing, result table.
+
+Importing this module puts the repository root first on ``sys.path``, so the benchmarks
+measure the checkout they live in (not some other installed copy of pandas-anon).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tabulate import tabulate  # noqa: E402
+
+#: Repeats of a slow baseline (a full best-QID election done with one groupby per subset).
+SLOW_REPEAT = 2
+
+
+class Mismatch(AssertionError):
+    """pandas-anon and the plain-pandas baseline disagree: the timing would be meaningless."""
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Run ``fn`` once to warm up, then ``repeat`` times; return the best time and the result."""
+    result = fn()
+    best = float("inf")
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def require_same(what: str, ours: Any, baseline: Any) -> None:
+    """Abort loudly when the two implementations give different answers."""
+    if ours != baseline:
+        raise Mismatch(f"{what}: pandas-anon gives {ours!r}, plain pandas gives {baseline!r}")
+
+
+@dataclass
+class Case:
+    """One timed comparison. ``min_ratio`` / ``max_seconds`` are the targets (None: info)."""
+
+    name: str
+    ours: float
+    baseline: float | None
+    min_ratio: float | None = None
+    max_seconds: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.baseline is None else self.baseline / self.ours
+
+    @property
+    def target(self) -> str:
+        if self.min_ratio is not None:
+            return f"ratio >= {self.min_ratio:g}"
+        if self.max_seconds is not None:
+            return f"ours < {self.max_seconds * 1000:g} ms"
+        return "info"
+
+    @property
+    def passed(self) -> bool | None:
+        if self.min_ratio is not None:
+            return self.ratio is not None and self.ratio >= self.min_ratio
+        if self.max_seconds is not None:
+            return self.ours < self.max_seconds
+        return None
+
+    def summary(self) -> tuple[str, str, str]:
+        return self.name, self.target, verdict(self.passed)
+
+
+def verdict(passed: bool | None) -> str:
+    return "-" if passed is None else ("PASS" if passed else "FAIL")
+
+
+def case_table(cases: Sequence[Case]) -> str:
+    """The side-by-side table every script prints."""
+    rows = [
+        [
+            c.name,
+            f"{c.ours:.4f}",
+            "-" if c.baseline is None else f"{c.baseline:.4f}",
+            "-" if c.ratio is None else f"{c.ratio:.2f}",
+            c.target,
+            verdict(c.passed),
+        ]
+        for c in cases
+    ]
+    headers = ["case", "pandas-anon (s)", "baseline (s)", "ratio (baseline / ours)", "target",
+               "PASS/FAIL"]
+    return tabulate(rows, headers=headers, disable_numparse=True)
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """Command-line options shared by the scripts."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--repeat", type=int, default=5,
+                   help="timed repeats after one warm-up; the best is kept (default 5; "
+                        f"slow baselines use at most {SLOW_REPEAT})")
+    p.add_argument("--rows", type=int, default=6_400_000,
+                   help="rows of the synthetic Lombardia-like table (default 6,400,000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic table")
+    return p

@@ -1,0 +1,36 @@
+"""Run every benchmark in this process, one after the other, then print a summary.
+
+Options (--repeat, --rows, --seed) are passed on to each script.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+import numpy as np
+import pandas as pd
+from tabulate import tabulate
+
+import harness
+import bench_best_qid
+import bench_singletons
+import synthetic
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
+    forwarded = ["--repeat", str(args.repeat), "--rows", str(args.rows), "--seed", str(args.seed)]
+    print(f"python {platform.python_version()}, pandas {pd.__version__}, numpy {np.__version__}, "
+          f"{platform.machine()}, machine-dependent timings: compare the ratios\n")
+    synthetic.main(forwarded)
+    summary = bench_singletons.main(forwarded) + bench_best_qid.main(forwarded)
+    print("\n== summary ==")
+    print(tabulate(summary, headers=["case", "target", "PASS/FAIL"], disable_numparse=True))
+    failed = sum(verdict == "FAIL" for _, _, verdict in summary)
+    print(f"\n{failed} target(s) missed" if failed else "\nevery target met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
