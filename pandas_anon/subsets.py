@@ -25,7 +25,7 @@ a multiply-add on integer codes and one ``np.bincount``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,17 +70,15 @@ class SubsetSearch:
         self.identifiers: list[tuple[int, ...]] = []
         self._dependencies: list[tuple[frozenset[int], int]] = []
 
-    def levels(self, on_level: Callable[[int, int], None] | None = None) -> Iterator[list[Node]]:
-        """Yield the nodes of each size in turn (``on_level(size, nodes)`` reports progress)."""
+    def levels(self) -> Iterator[list[Node]]:
+        """Yield the nodes of each size in turn, up to ``max_size`` columns."""
         root = Node((), 0, 1, COUNTED)  # every row still to split, none counted yet
         level = [root]
-        for size in range(1, self.max_size + 1):
+        for _ in range(self.max_size):
             level = [child for node in level for child in self._children(node)]
             for node in level:
                 self.nodes[node.columns] = node
             self._release_parents(level)
-            if on_level is not None:
-                on_level(size, len(level))
             if not level:
                 return
             yield level
