@@ -8,12 +8,13 @@ are safe to print in a public CI log.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pandas as pd
 
@@ -36,13 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse exits 2 on usage errors, 0 on --help
         return int(stop.code or 0)
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a name or a box
+        if hasattr(stream, "reconfigure"):  # character gets an escape, not a traceback
+            stream.reconfigure(errors="backslashreplace")
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", AnonWarning)
-            code = args.run(args)
-        for message in dict.fromkeys(str(w.message) for w in caught):
-            print(f"pandas-anon: warning: {message}", file=sys.stderr)
-        return code
+        with _warnings_as_lines():
+            return args.run(args)
     except AnonError as error:
         where = str(getattr(args, "file", "") or "")
         prefix = f"{where}: " if where and where not in str(error) else ""
@@ -51,6 +51,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head`: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return 0
+
+
+@contextlib.contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Print our warnings as one ``pandas-anon: warning:`` line each (even if the command
+    then fails); leave other libraries' warnings to Python's usual display."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AnonWarning)
+            yield
+    finally:
+        ours = [w for w in caught if issubclass(w.category, AnonWarning)]
+        for message in dict.fromkeys(str(w.message) for w in ours):
+            print(f"pandas-anon: warning: {message}", file=sys.stderr)
+        for w in caught:
+            if w not in ours:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -123,7 +141,7 @@ def scan_frame(
         result["best_qid"] = elected.to_dict()
         qid = list(elected.columns)
     measured = risk(frame, qid, dropna=dropna)
-    result["singletons"] = measured.singletons.to_dict()
+    result["singletons"] = measured.uniques.to_dict()
     result["risk"] = measured.to_dict()
     return result
 

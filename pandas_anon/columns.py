@@ -16,9 +16,16 @@ def as_label_list(
     columns) or an iterable of labels, as a list."""
     if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
         return [columns]
-    if isinstance(columns, tuple) and columns in set(labels):
+    if isinstance(columns, tuple) and _is_label(columns, labels):
         return [columns]
     return list(columns)
+
+
+def _is_label(candidate: tuple, labels: Iterable[Hashable]) -> bool:
+    try:
+        return candidate in set(labels)
+    except TypeError:  # a tuple holding a list is no label
+        return False
 
 
 def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable) -> tuple:

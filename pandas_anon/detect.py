@@ -14,7 +14,7 @@ import pandas as pd
 from .columns import all_columns, resolve_columns
 from .encoding import EncodedFrame
 from .results import Risk, Singletons, class_size_table
-from .subsets import SubsetSearch
+from .subsets import SubsetSearch, check_max_size
 
 QID = Iterable[Hashable] | Hashable
 
@@ -50,6 +50,7 @@ def identifiers(
     Every row counts: a missing value is a value, so a column with two empty cells is not an
     identifier. Columns with no value at all are skipped when ``columns`` is None.
     """
+    check_max_size(max_size)
     encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=False)
     search = SubsetSearch(encoded, max_size=max_size)
     for _ in search.levels():
@@ -77,7 +78,7 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     )
     smallest = int(sizes.min())
     return Risk(
-        singletons=found,
+        uniques=found,
         smallest_class=smallest,
         highest_risk_records=int(sizes[sizes == smallest].sum()),
         class_sizes=class_size_table(sizes),

@@ -23,7 +23,7 @@ from .encoding import EncodedFrame
 from .errors import InvalidQIDError
 from .progress import Progress
 from .results import BestQID
-from .subsets import IDENTIFIER, Node, SubsetSearch
+from .subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
 
 
 def best_qid(
@@ -41,6 +41,7 @@ def best_qid(
     rows missing a candidate value are dropped first, as the seed paper does.
     ``progress`` reports each subset size on stderr (default: only on a terminal).
     """
+    check_max_size(max_size)
     encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=dropna)
     search = SubsetSearch(encoded, max_size=max_size)
     names = encoded.columns
@@ -48,7 +49,7 @@ def best_qid(
     bound: int | None = None
     with Progress("best_qid", total=search.max_size, unit="size", enabled=progress) as bar:
         for level in search.levels():
-            bar.advance(f"{len(level)} subsets")
+            bar.advance(f"{len(level)} subset{'s' if len(level) != 1 else ''}")
             electable = [n for n in level if n.status != IDENTIFIER]
             leader = max(electable, key=lambda n: n.singletons, default=None)
             if leader is not None and (best is None or leader.singletons > best.singletons):

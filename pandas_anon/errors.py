@@ -57,7 +57,7 @@ class UnhashableValueError(AnonError, TypeError):
 
 
 class InvalidParameterError(AnonError, ValueError):
-    """An argument other than the data is out of range (``max_size=0``, ``k=0``)."""
+    """An argument other than the data is out of range (``max_size=0``)."""
 
 
 class InputFileError(AnonError):

@@ -129,13 +129,14 @@ class BestQID:
 class Risk:
     """Re-identification risk of a quasi-identifier, measured on its equivalence classes.
 
-    Without a population model the sample is taken as the population: prosecutor risk of a
+    ``uniques`` is the :class:`Singletons` result of the same QID (its ``.mask`` locates the
+    sample uniques). Without a population model the sample is taken as the population: prosecutor risk of a
     row is 1 / (size of its class); the average prosecutor risk and the marketer risk (the
     expected share of rows an attacker linking everyone re-identifies) are both
     classes / rows.
     """
 
-    singletons: Singletons
+    uniques: Singletons
     smallest_class: int
     highest_risk_records: int
     class_sizes: pd.DataFrame = field(compare=False)
@@ -143,23 +144,23 @@ class Risk:
 
     @property
     def qid(self) -> tuple[Hashable, ...]:
-        return self.singletons.qid
+        return self.uniques.qid
 
     @property
     def examined(self) -> int:
-        return self.singletons.examined
+        return self.uniques.examined
 
     @property
     def dropped(self) -> int:
-        return self.singletons.dropped
+        return self.uniques.dropped
 
     @property
     def classes(self) -> int:
-        return self.singletons.distinct
+        return self.uniques.distinct
 
     @property
     def sample_uniques(self) -> int:
-        return self.singletons.count
+        return self.uniques.count
 
     @property
     def sample_uniques_fraction(self) -> float:

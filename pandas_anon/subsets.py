@@ -19,7 +19,8 @@ refining that prefix's partition with one more column. Three facts keep the sear
    are copied from ``T - c`` (same counts, one column more: it can never win an election).
    A constant column (a single province in a regional file) is the common case.
 
-Every column is encoded once (:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is
+Each subset is refined from whichever of its (size - 1)-subsets has the fewest rows left to
+split: any of them gives the same partition. Every column is encoded once (:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is
 a multiply-add on integer codes and one ``np.bincount``.
 """
 
@@ -54,14 +55,22 @@ class Node:
         return len(self.columns)
 
 
+def check_max_size(max_size: object) -> None:
+    """Refuse a ``max_size`` that is not a positive integer (or None: no limit)."""
+    if max_size is None:
+        return
+    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or max_size < 1:
+        raise InvalidParameterError(
+            f"max_size must be a whole number of at least 1 (a subset has one column or "
+            f"more), got {max_size!r}"
+        )
+
+
 class SubsetSearch:
     """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns."""
 
     def __init__(self, encoded: EncodedFrame, max_size: int | None = None) -> None:
-        if max_size is not None and max_size < 1:
-            raise InvalidParameterError(
-                f"max_size must be at least 1 (a subset has one column or more), got {max_size}"
-            )
+        check_max_size(max_size)
         self.encoded = encoded
         self.names = encoded.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))

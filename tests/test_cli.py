@@ -146,3 +146,27 @@ def test_json_keeps_accented_names(capsys, tmp_path):
     path.write_text("città,anno\nAosta,1950\nAosta,1950\nNus,1960\n", encoding="utf-8")
     code, out, _ = run(capsys, "scan", str(path), "--qid", "città,anno", "--format", "json")
     assert code == 0 and '"città"' in out
+
+
+def test_a_warning_before_an_error_is_still_shown(capsys, tmp_path):
+    path = tmp_path / "ids.csv"  # 2 complete rows of 5, on which every column is unique
+    path.write_text("id,note\n1,\n2,\n3,\n4,x\n5,y\n")
+    code, out, err = run(capsys, "scan", str(path))
+    lines = err.splitlines()
+    assert code == 2 and out == "" and len(lines) == 2
+    assert lines[0].startswith("pandas-anon: warning: only 2 of 5 rows are complete")
+    assert lines[1].startswith("pandas-anon: error:") and "identifier" in lines[1]
+
+
+def test_output_survives_a_terminal_that_cannot_encode_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "città.csv"
+    path.write_text("città,anno\nAosta,1950\nAosta,1950\nNus,1960\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    done = subprocess.run([sys.executable, "-m", "pandas_anon.cli", "scan", str(path)],
+                          capture_output=True, env=env, text=False)
+    assert done.returncode == 0, done.stderr
+    assert b"citt\\xe0" in done.stdout

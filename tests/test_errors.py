@@ -130,7 +130,18 @@ def test_multiindex_labels_are_exact():
 
 @pytest.mark.parametrize("size", [0, -1])
 def test_max_size_must_be_positive(people, size):
-    with pytest.raises(pandas_anon.InvalidParameterError, match="max_size must be at least 1"):
+    with pytest.raises(pandas_anon.InvalidParameterError, match="max_size must be a whole number of at least 1"):
         people.anon.best_qid(max_size=size)
     with pytest.raises(pandas_anon.InvalidParameterError):
         people.anon.identifiers(max_size=size)
+
+
+@pytest.mark.parametrize("size", ["3", 2.5, True])
+def test_max_size_must_be_a_whole_number_checked_before_any_work(people, size):
+    with pytest.raises(pandas_anon.InvalidParameterError, match="whole number"):
+        people.anon.best_qid(["year", "nope"], max_size=size)  # before the column check
+
+
+def test_a_tuple_holding_a_list_is_an_unknown_column(people):
+    with pytest.raises(ColumnNotFoundError):
+        people.anon.singletons((["sex"],))
