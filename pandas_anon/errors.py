@@ -60,6 +60,10 @@ class InvalidParameterError(AnonError, ValueError):
     """An argument other than the data is out of range (``max_size=0``)."""
 
 
+class HierarchyError(AnonError, ValueError):
+    """A generalization hierarchy is malformed or does not cover the data."""
+
+
 class InputFileError(AnonError):
     """A file given on the command line cannot be read as a delimited text table."""
 

@@ -1,0 +1,266 @@
+"""A generalization hierarchy: the levels of one column, as integer lookup arrays.
+
+Level 0 holds the original values, each higher level a coarser label for every value
+(municipality -> province -> region), and the top level a single value (``*``, suppressed).
+Each level is stored as ``codes(level)``, an integer array giving, for each level-0 value,
+the position of its label in ``labels(level)``; generalizing a frequency set is then one
+array lookup per column (``DESIGN.md``), and the rows are touched once, at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from os import PathLike
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ColumnNotFoundError, HierarchyError
+
+#: Label of the top level appended when a hierarchy's last level has several labels.
+TOP = "*"
+#: How many values an error message lists before saying how many more there are.
+_LISTED = 10
+
+
+class Hierarchy:
+    """Levels of generalization for one column.
+
+    ``values`` are the level-0 values; ``levels`` gives, for each level above 0, the label
+    of every value (same order and length as ``values``). Exact duplicate rows are merged;
+    a value listed twice with different labels, a missing label, or a label that splits
+    again at a higher level (one province in two regions) raises :class:`HierarchyError`.
+    When the last level has more than one label, a top level ``*`` is added.
+    """
+
+    def __init__(
+        self,
+        values: Sequence[Hashable] | pd.Index | pd.Series,
+        levels: Sequence[Sequence[Hashable] | pd.Index | pd.Series] = (),
+        *,
+        name: str | None = None,
+        level_names: Sequence[str] | None = None,
+    ) -> None:
+        self.name = name
+        table = _level_table(values, levels)
+        table = _merge_duplicates(table, name)
+        if table.iloc[:, -1].nunique() > 1 or table.shape[1] == 1:
+            table[len(table.columns)] = TOP
+        self._labels: list[pd.Index] = []
+        self._codes: list[np.ndarray] = []
+        for j in range(table.shape[1]):
+            codes, labels = pd.factorize(table.iloc[:, j], sort=False)
+            self._codes.append(np.asarray(codes, dtype=np.int64))
+            self._labels.append(pd.Index(labels))
+        self._check_monotone()
+        names = list(level_names) if level_names is not None else []
+        self.level_names = tuple(names + [f"level_{j}" for j in range(len(names), self.n_levels)])
+
+    # -- structure -------------------------------------------------------------------------
+
+    @property
+    def values(self) -> pd.Index:
+        """The level-0 values, each once."""
+        return self._labels[0]
+
+    @property
+    def n_levels(self) -> int:
+        """Number of levels, level 0 and the top level included."""
+        return len(self._labels)
+
+    @property
+    def height(self) -> int:
+        """Index of the top level (``n_levels - 1``)."""
+        return self.n_levels - 1
+
+    def labels(self, level: int) -> pd.Index:
+        """The distinct labels of ``level``."""
+        return self._labels[self._level(level)]
+
+    def codes(self, level: int) -> np.ndarray:
+        """For each level-0 value (by position), the position of its label at ``level``."""
+        return self._codes[self._level(level)]
+
+    def _level(self, level: int) -> int:
+        if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+            raise HierarchyError(f"level must be a whole number, got {level!r}")
+        if not 0 <= level < self.n_levels:
+            raise HierarchyError(
+                f"hierarchy {self.name or '(unnamed)'} has levels 0..{self.height}; level "
+                f"{level} does not exist"
+            )
+        return int(level)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per level-0 value, one column per level (the table form)."""
+        return pd.DataFrame(
+            {name: self.labels(j).take(self.codes(j)) for j, name in enumerate(self.level_names)}
+        )
+
+    def __repr__(self) -> str:
+        sizes = " -> ".join(f"{len(labels):,}" for labels in self._labels)
+        return f"Hierarchy({self.name or 'unnamed'}: {self.n_levels} levels, labels {sizes})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hierarchy):
+            return NotImplemented
+        return self.to_frame().equals(other.to_frame())
+
+    __hash__ = None  # type: ignore[assignment]  (mutable-looking value object)
+
+    # -- matching data --------------------------------------------------------------------
+
+    def positions(self, data_values: pd.Index, *, column: Hashable = None,
+                  counts: np.ndarray | None = None) -> np.ndarray:
+        """Level-0 position of each of ``data_values`` (distinct values of a column).
+
+        Values are matched exactly; when the hierarchy holds text and the column does not
+        (ages read as numbers, a hierarchy read from CSV), they are matched by their text
+        (``1944.0`` as ``"1944"``). Missing values map to -1. A present value that the
+        hierarchy lacks raises :class:`HierarchyError` naming it (with its row count when
+        ``counts`` is given) and how to fix it.
+        """
+        found = self.values.get_indexer(data_values)
+        absent = (found < 0) & ~pd.isna(data_values)
+        if absent.any() and _is_text(self.values) and not _is_text(data_values):
+            found = self.values.get_indexer(_as_text(data_values))
+            absent = (found < 0) & ~pd.isna(data_values)
+        if absent.any():
+            raise self._not_covered(data_values[absent], column,
+                                    None if counts is None else counts[absent])
+        return found
+
+    def _not_covered(self, missing: pd.Index, column: Hashable,
+                     counts: np.ndarray | None) -> HierarchyError:
+        shown = [
+            f"{value!r}" + ("" if counts is None else f" ({int(n):,} rows)")
+            for value, n in zip(missing[:_LISTED], counts if counts is not None else missing)
+        ]
+        more = f" and {len(missing) - _LISTED:,} more" if len(missing) > _LISTED else ""
+        where = f" of column {column!r}" if column is not None else ""
+        rows = f", {int(counts.sum()):,} rows" if counts is not None else ""
+        return HierarchyError(
+            f"{len(missing):,} value(s){where}{rows} missing from hierarchy "
+            f"{self.name or '(unnamed)'}: {', '.join(shown)}{more}; add them to the hierarchy "
+            f"or clean the column"
+        )
+
+    def generalize(self, series: pd.Series, level: int) -> pd.Series:
+        """``series`` with every value replaced by its label at ``level`` (missing stays
+        missing); same index and name."""
+        level = self._level(level)
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        where = self.positions(pd.Index(uniques), column=series.name, counts=counts)
+        label_codes = self.codes(level)[where][codes]
+        out = pd.Series(self.labels(level).take(label_codes), index=series.index, name=series.name)
+        return out.mask(codes < 0) if (codes < 0).any() else out
+
+    # -- builders from tables ---------------------------------------------------------------
+
+    @classmethod
+    def from_frame(cls, table: pd.DataFrame, *, name: str | None = None) -> Hierarchy:
+        """One row per value, one column per level (column 0 the values themselves)."""
+        if table.shape[1] == 0 or len(table) == 0:
+            raise HierarchyError("a hierarchy table needs at least one row and one column")
+        columns = [table.iloc[:, j] for j in range(table.shape[1])]
+        names = [str(c) for c in table.columns] if not _default_names(table) else None
+        return cls(columns[0], columns[1:], name=name, level_names=names)
+
+    @classmethod
+    def from_csv(
+        cls, path: str | PathLike[str], *, sep: str = ";", encoding: str = "utf-8",
+        header: bool = False, name: str | None = None,
+    ) -> Hierarchy:
+        """Read the one-row-per-value, one-column-per-level format (ARX's, used by the Adult
+        hierarchies): values are kept as text, "NA" included."""
+        table = pd.read_csv(path, sep=sep, encoding=encoding, header=0 if header else None,
+                            dtype=str, keep_default_na=False)
+        return cls.from_frame(table, name=name)
+
+    @classmethod
+    def from_columns(
+        cls, frame: pd.DataFrame, columns: Sequence[Hashable], *, name: str | None = None
+    ) -> Hierarchy:
+        """Levels taken from columns of the data itself, finest first
+        (``["comune_residenza", "provincia_residenza"]``), topped by ``*``; incomplete rows
+        are ignored."""
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise ColumnNotFoundError(missing, frame.columns)
+        table = frame[list(columns)].dropna().drop_duplicates()
+        if len(table) == 0:
+            raise HierarchyError(f"columns {list(columns)!r} have no complete row to learn from")
+        if not (table.iloc[:, -1] == TOP).all():
+            table = table.assign(**{TOP: TOP})
+        return cls.from_frame(table, name=name or str(columns[0]))
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def _check_monotone(self) -> None:
+        """Each label of a level has a single label at the next level."""
+        for j in range(1, self.n_levels - 1):
+            low, high = self._codes[j], self._codes[j + 1]
+            n_high = len(self._labels[j + 1])
+            pairs = np.unique(low * n_high + high)
+            parents = np.bincount(pairs // n_high, minlength=len(self._labels[j]))
+            split = np.flatnonzero(parents > 1)
+            if len(split):
+                names = ", ".join(repr(v) for v in self._labels[j].take(split[:_LISTED]))
+                raise HierarchyError(
+                    f"hierarchy {self.name or '(unnamed)'}: level {j} label(s) {names} fall under "
+                    f"several labels of level {j + 1}; a label must generalize to one parent"
+                )
+
+
+def _level_table(values: object, levels: Sequence[object]) -> pd.DataFrame:
+    columns = [pd.Series(values).reset_index(drop=True)]
+    for j, level in enumerate(levels, start=1):
+        column = pd.Series(level).reset_index(drop=True)
+        if len(column) != len(columns[0]):
+            raise HierarchyError(
+                f"level {j} has {len(column):,} labels for {len(columns[0]):,} values; give one "
+                f"label per value"
+            )
+        columns.append(column)
+    table = pd.concat(columns, axis=1, ignore_index=True)
+    if len(table) == 0:
+        raise HierarchyError("a hierarchy needs at least one value")
+    holes = table.isna()
+    if holes.to_numpy().any():
+        j = int(np.flatnonzero(holes.any(axis=0).to_numpy())[0])
+        rows = int(holes.iloc[:, j].sum())
+        raise HierarchyError(
+            f"level {j} of the hierarchy has {rows:,} missing label(s); every value needs a "
+            f"label at every level"
+        )
+    return table
+
+
+def _merge_duplicates(table: pd.DataFrame, name: str | None) -> pd.DataFrame:
+    """Drop exact duplicate rows; refuse a value listed with different labels."""
+    table = table.drop_duplicates(ignore_index=True)
+    repeated = table.iloc[:, 0].duplicated(keep=False)
+    if repeated.any():
+        values = ", ".join(repr(v) for v in table.iloc[:, 0][repeated].unique()[:_LISTED])
+        raise HierarchyError(
+            f"hierarchy {name or '(unnamed)'}: value(s) {values} listed more than once with "
+            f"different labels; keep one row per value"
+        )
+    return table
+
+
+def _is_text(index: pd.Index) -> bool:
+    return pd.api.types.is_string_dtype(index.dtype) or index.dtype == object
+
+
+def _as_text(values: pd.Index) -> pd.Index:
+    """Text form of non-text values, whole floats without their ``.0`` (years, ages)."""
+    if pd.api.types.is_float_dtype(values.dtype):
+        whole = values.notna() & (values == np.floor(values))
+        return pd.Index([str(int(v)) if w else str(v) for v, w in zip(values, whole)])
+    return values.astype(str)
+
+
+def _default_names(table: pd.DataFrame) -> bool:
+    return list(table.columns) == list(range(table.shape[1]))
