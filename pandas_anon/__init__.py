@@ -16,6 +16,10 @@ from . import datasets
 from .detect import identifiers, risk, singletons
 from .election import best_qid
 from .encoding import EncodedFrame, FrequencySet, Grouping
+from .generalize import generalize
+from .hierarchy import Hierarchy
+from .hierarchy.registry import get_hierarchy, hierarchies, plugin_status
+from .hookspecs import hookimpl
 from .errors import (
     AllMissingColumnError,
     AnonError,
@@ -23,13 +27,15 @@ from .errors import (
     ColumnNotFoundError,
     DuplicateColumnsError,
     EmptyDataError,
+    HierarchyError,
     IncompleteRowsWarning,
     InputFileError,
     InvalidParameterError,
     InvalidQIDError,
     UnhashableValueError,
 )
-from .results import BestQID, Risk, Singletons
+from .results import BestQID, Generalization, Risk, Singletons
+from .study import Study, study
 
 __version__ = "0.1.0"
 
@@ -44,16 +50,26 @@ __all__ = [
     "EncodedFrame",
     "IncompleteRowsWarning",
     "FrequencySet",
+    "Generalization",
     "Grouping",
+    "Hierarchy",
+    "HierarchyError",
     "InputFileError",
     "InvalidParameterError",
     "InvalidQIDError",
     "Risk",
     "Singletons",
+    "Study",
     "UnhashableValueError",
     "best_qid",
     "datasets",
+    "generalize",
+    "get_hierarchy",
+    "hierarchies",
+    "hookimpl",
     "identifiers",
     "risk",
+    "plugin_status",
     "singletons",
+    "study",
 ]

@@ -7,13 +7,18 @@ argument. The functions work without the accessor.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 
 import pandas as pd
 
 from . import detect, election
+from . import generalize as generalization
+from . import study as strategy_study
 from .detect import QID
-from .results import BestQID, Risk, Singletons
+from .generalize import Rows
+from .recode import HierarchyLike, SpecValue
+from .results import BestQID, Generalization, Risk, Singletons, report_of
+from .study import Study
 
 
 @pd.api.extensions.register_dataframe_accessor("anon")
@@ -45,3 +50,27 @@ class AnonAccessor:
     def risk(self, qid: QID, *, dropna: bool = True) -> Risk:
         """Risk figures of ``qid``; see :func:`pandas_anon.risk`."""
         return detect.risk(self._frame, qid, dropna=dropna)
+
+    def generalize(
+        self, spec: Mapping[Hashable, SpecValue], *, rows: Rows = "all",
+        qid: Sequence[Hashable] | None = None,
+    ) -> pd.DataFrame:
+        """A new frame with the ``spec`` columns generalized; see
+        :func:`pandas_anon.generalize`. Its change summary: ``out.anon.report()``."""
+        return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
+
+    def study(
+        self, qid: Sequence[Hashable] | None = None, *, year: Hashable, sex: Hashable,
+        place: Hashable, hierarchy: HierarchyLike | None = None, level: int = 1,
+        year_groups: int = 4,
+    ) -> Study:
+        """The seed paper's comparison of generalization strategies; see
+        :func:`pandas_anon.study`."""
+        return strategy_study.study(
+            self._frame, qid, year=year, sex=sex, place=place, hierarchy=hierarchy,
+            level=level, year_groups=year_groups,
+        )
+
+    def report(self) -> Generalization:
+        """The report this frame carries, if pandas-anon produced it."""
+        return report_of(self._frame)

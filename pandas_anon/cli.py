@@ -1,4 +1,5 @@
-"""The ``pandas-anon`` command: ``scan`` a CSV for singletons, ``demo`` on the embedded data.
+"""The ``pandas-anon`` command: ``scan`` a CSV for singletons, ``study`` the seed paper's
+strategies on it, ``demo`` on the embedded data, list ``plugins``.
 
 Exit codes: 0 done, 2 bad usage or unreadable input (one line on stderr naming the file or
 column). Reports hold counts and column names only, never quasi-identifier values, so they
@@ -21,7 +22,10 @@ import pandas as pd
 from . import __version__, report
 from .detect import risk
 from .election import best_qid
-from .errors import AnonError, AnonWarning
+from .errors import AnonError, AnonWarning, InvalidParameterError
+from .hierarchy import Hierarchy
+from .hierarchy.registry import add_plugins_command
+from .study import study
 from .io import read_table
 
 #: Largest column subsets ``scan`` examines when it has to elect the QID itself.
@@ -93,9 +97,30 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--format", choices=("table", "json"), default="table")
     scan.set_defaults(run=_scan)
 
+    study = commands.add_parser(
+        "study", help="compare the seed paper's generalization strategies (its Table 1) on a CSV"
+    )
+    study.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
+    study.add_argument("--year", required=True, help="year-of-birth column (numeric)")
+    study.add_argument("--sex", required=True, help="sex column")
+    study.add_argument("--place", required=True, help="place column (municipality)")
+    source = study.add_mutually_exclusive_group()
+    source.add_argument("--hierarchy", help="registered hierarchy for the place, e.g. it.comune")
+    source.add_argument("--place-parent", metavar="COLUMN",
+                        help="column holding each place's parent (e.g. the province)")
+    study.add_argument("--level", type=_positive, default=1,
+                       help="level M raises places to (default 1)")
+    study.add_argument("--year-groups", type=_positive, default=4,
+                       help="distinct years per Y_ran group and row runs of Y_avg (default 4)")
+    study.add_argument("--sep", help="field delimiter (default: detected)")
+    study.add_argument("--encoding", help="text encoding (default: detected)")
+    study.add_argument("--format", choices=("table", "json"), default="table")
+    study.set_defaults(run=_study)
+
     demo = commands.add_parser("demo", help="scan the embedded Valle d'Aosta driving-licence data")
     demo.add_argument("--format", choices=("table", "json"), default="table")
     demo.set_defaults(run=_demo)
+    add_plugins_command(commands)
     return parser
 
 
@@ -128,6 +153,35 @@ def _scan(args: argparse.Namespace) -> int:
     result["seconds"] = round(time.perf_counter() - started, 4)
     _emit(result, args.format)
     return 0
+
+
+def _study(args: argparse.Namespace) -> int:
+    columns = [args.year, args.place, args.sex] + ([args.place_parent] if args.place_parent else [])
+    frame = read_table(args.file, usecols=columns, sep=args.sep, encoding=args.encoding,
+                       as_text=True)
+    frame[args.year] = _numeric_years(frame[args.year])
+    hierarchy = (Hierarchy.from_columns(frame, [args.place, args.place_parent])
+                 if args.place_parent else args.hierarchy)
+    result = study(frame, [args.year, args.place, args.sex], year=args.year, sex=args.sex,
+                   place=args.place, hierarchy=hierarchy, level=args.level,
+                   year_groups=args.year_groups)
+    if args.format == "json":
+        print(json.dumps({"file": str(args.file), **result.to_dict()}, indent=2,
+                         ensure_ascii=False))
+    else:
+        print(repr(result))
+    return 0
+
+
+def _numeric_years(column: pd.Series) -> pd.Series:
+    years = pd.to_numeric(column, errors="coerce")
+    bad = years.isna() & column.notna()
+    if bad.any():
+        raise InvalidParameterError(
+            f"year column {column.name!r} has {int(bad.sum()):,} non-numeric value(s); "
+            f"the study groups years by number"
+        )
+    return years.astype("Int64") if (years.dropna() % 1 == 0).all() else years
 
 
 def scan_frame(

@@ -150,6 +150,21 @@ def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
     return Grouping(dense, np.bincount(dense))
 
 
+def group_codes(
+    codes: Sequence[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+) -> Grouping:
+    """Group rows by several code columns (codes ``0..cardinality-1``) through a
+    mixed-radix key, compressed whenever the key space would overflow int64."""
+    labels = np.zeros(n_rows, dtype=np.int64)
+    n_labels = 1
+    for column_codes, cardinality in zip(codes, cardinalities):
+        if n_labels * cardinality >= _KEY_LIMIT:
+            labels, n_labels = compress(group_labels(labels, n_labels))
+        labels = labels * cardinality + column_codes
+        n_labels *= cardinality
+    return group_labels(labels, n_labels)
+
+
 def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
     """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
     used = grouping.label_counts > 0
@@ -253,15 +268,10 @@ class EncodedFrame:
     def grouping(self, columns: Sequence[Hashable] | None = None) -> Grouping:
         """Group the examined rows by their values on ``columns`` (default: all encoded)."""
         columns = self.columns if columns is None else tuple(columns)
-        labels = np.zeros(self.n_examined, dtype=np.int64)
-        n_labels = 1
-        for column in columns:
-            cardinality = self.cardinality(column)
-            if n_labels * cardinality >= _KEY_LIMIT:
-                labels, n_labels = compress(group_labels(labels, n_labels))
-            labels = labels * cardinality + self.codes[column]
-            n_labels *= cardinality
-        return group_labels(labels, n_labels)
+        return group_codes(
+            [self.codes[c] for c in columns], [self.cardinality(c) for c in columns],
+            n_rows=self.n_examined,
+        )
 
     def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:
         """Distinct combinations of ``columns`` with their counts."""

@@ -15,6 +15,7 @@ import pandas as pd
 
 from . import report
 from .encoding import EncodedFrame, Grouping
+from .errors import AnonError
 
 
 @dataclass(frozen=True, repr=False)
@@ -229,3 +230,70 @@ def class_size_table(sizes: np.ndarray) -> pd.DataFrame:
         rows.append({"class size": label, "classes": int(inside.sum()),
                      "rows": int(sizes[inside].sum())})
     return pd.DataFrame(rows)
+
+
+#: Key of the report a transformed frame carries in ``DataFrame.attrs``.
+REPORT_KEY = "pandas_anon"
+
+
+@dataclass(frozen=True, repr=False)
+class Generalization:
+    """What a generalization changed: rows selected (touched), rows whose value changed in a
+    generalized column (modified), rows removed, and each column's hierarchy and level."""
+
+    rows: int
+    selection: str
+    qid: list[str] | None
+    touched: int
+    modified: int
+    removed: int
+    columns: dict[str, dict]
+
+    kind = "generalize"
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind, "rows": self.rows, "selection": self.selection, "qid": self.qid,
+            "touched": self.touched, "modified": self.modified, "removed": self.removed,
+            "columns": self.columns,
+        }
+
+    @classmethod
+    def from_dict(cls, payload: dict) -> Generalization:
+        return cls(**{k: v for k, v in payload.items() if k != "kind"})
+
+    def __repr__(self) -> str:
+        table = pd.DataFrame(
+            [{"column": c, **detail} for c, detail in self.columns.items()]
+        )
+        selection = self.selection + (f" on {report.columns(self.qid)}" if self.qid else "")
+        return report.render(
+            "Generalization",
+            [
+                ("rows", report.count(self.rows)),
+                ("rows selected", f"{selection}: {report.count(self.touched)}"),
+                ("rows modified", report.count(self.modified)),
+                ("rows removed", report.count(self.removed)),
+            ],
+            ("Columns", table),
+        )
+
+
+_REPORTS = {Generalization.kind: Generalization}
+
+
+def attach(frame: pd.DataFrame, result: Generalization) -> pd.DataFrame:
+    """Let ``result`` travel with ``frame`` (a new attrs dict: the input's is not touched)."""
+    frame.attrs = {**frame.attrs, REPORT_KEY: result.to_dict()}
+    return frame
+
+
+def report_of(frame: pd.DataFrame) -> Generalization:
+    """The report a frame produced by pandas-anon carries."""
+    payload = frame.attrs.get(REPORT_KEY)
+    if not isinstance(payload, dict) or payload.get("kind") not in _REPORTS:
+        raise AnonError(
+            "this frame carries no pandas-anon report: it did not come from generalize() or "
+            "kanon(), or an operation since (merge, concat) dropped DataFrame.attrs"
+        )
+    return _REPORTS[payload["kind"]].from_dict(payload)

@@ -170,3 +170,29 @@ def test_output_survives_a_terminal_that_cannot_encode_it(tmp_path):
                           capture_output=True, env=env, text=False)
     assert done.returncode == 0, done.stderr
     assert b"citt\\xe0" in done.stdout
+
+
+def test_study_on_the_raw_file_reproduces_table_1(capsys, tmp_path, licences):
+    path = tmp_path / "patenti.csv"
+    licences.to_csv(path, sep=";", index=False, encoding="latin-1")
+    code, out, err = run(capsys, "study", str(path), "--year", "anno_nascita", "--sex", "sesso",
+                         "--place", "comune_residenza", "--place-parent", "provincia_residenza",
+                         "--format", "json")
+    assert code == 0, err
+    payload = json.loads(out)
+    rows = {row["strategy"]: row for row in payload["table"]}
+    assert (rows["M_loc"]["singletons"], rows["M_loc"]["modified"], rows["M_loc"]["distinct"]) == (4, 1_679, 7_501)
+    assert (rows["Y_avg"]["singletons"], rows["Y_avg"]["distinct"]) == (9, 607)
+    assert payload["best"] == "M, Y_avg"
+    code, out, _ = run(capsys, "study", str(path), "--year", "anno_nascita", "--sex", "sesso",
+                       "--place", "comune_residenza", "--place-parent", "provincia_residenza")
+    assert code == 0 and "S, M_loc" in out and "M, Y_avg" in out
+    assert "GIGNOD" not in out  # counts only
+
+
+def test_study_refuses_text_years(capsys, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("year,town,prov,sex\nabc,A,P,F\n1950,B,P,M\n")
+    code, _, err = run(capsys, "study", str(path), "--year", "year", "--sex", "sex",
+                       "--place", "town", "--place-parent", "prov")
+    assert code == 2 and "non-numeric" in err and "'year'" in err

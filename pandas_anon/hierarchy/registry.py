@@ -1,0 +1,255 @@
+"""Named hierarchies contributed by plugins (hook ``register_hierarchies``), built-ins included.
+
+Each plugin's hook is called on its own, on first use, with a ``register`` callback of its
+own. A plugin whose hook raises is broken: none of its hierarchies is kept, a warning names
+it, the other plugins are unaffected. Collisions are never settled by load order: a name
+registered by two plugins cannot be used (:func:`get_hierarchy` says which plugins to
+choose from), and a column claimed by two names has no default (:func:`claimed_hierarchy`
+says so). Both are warned about once and shown by :func:`plugin_status`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import textwrap
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+import pluggy
+
+from .. import plugins, report
+from ..errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError, warn
+from ..hookspecs import Factory
+from .model import Hierarchy
+
+_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")
+_RESERVED = "builtin."
+_CHOOSE = (f"uninstall one of them, or load only one with {plugins.ALLOWLIST} "
+           "(`pandas-anon plugins` lists them)")
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One ``register(...)`` call of one plugin."""
+
+    name: str
+    hierarchy: Hierarchy | Factory
+    plugin: str
+    source: str
+    description: str = ""
+    columns: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "hierarchy" if isinstance(self.hierarchy, Hierarchy) else "factory"
+
+    @property
+    def origin(self) -> str:
+        return f"plugin {self.plugin} ({self.source})"
+
+
+def hierarchies() -> pd.DataFrame:
+    """Every hierarchy usable by name: ``name``, ``kind`` (``hierarchy`` or ``factory``),
+    ``plugin``, ``source`` (``built-in`` or the distribution and its version),
+    ``description`` and ``claims`` (the column names it claims). Names in collision are left
+    out: :func:`plugin_status` lists them."""
+    rows = [(r.name, r.kind, r.plugin, r.source, r.description, r.columns)
+            for found in _registry().names.values() if len(found) == 1 for r in found]
+    columns = ["name", "kind", "plugin", "source", "description", "claims"]
+    return pd.DataFrame(rows, columns=columns).sort_values("name", ignore_index=True)
+
+
+def plugin_status() -> pd.DataFrame:
+    """Every plugin with ``name``, ``source``, ``status`` (``ok``, ``broken``, ``disabled``,
+    ``not installed``) and ``problem``: why it is broken, or the collisions it is part of."""
+    registry = _registry()
+    rows = []
+    for record in plugins.records():
+        status, problems = record.status, [record.problem] if record.problem else []
+        if status == "ok":
+            if record.name in registry.broken:
+                status = "broken"
+                problems.append(registry.broken[record.name])
+            problems += [text for involved, text in registry.collisions if record.name in involved]
+        rows.append((record.name, record.source, status, "; ".join(problems)))
+    return pd.DataFrame(rows, columns=["name", "source", "status", "problem"])
+
+
+def get_hierarchy(name: str, data: pd.Series | None = None) -> Hierarchy:
+    """The hierarchy registered as ``name``; a factory is called with ``data`` (the column
+    the hierarchy is for, or ``None`` for the canonical hierarchy). An unnamed hierarchy is
+    named ``name``."""
+    found = _registry().names.get(name, [])
+    if not found:
+        raise UnknownNameError(name, hierarchies()["name"], kind="hierarchy name")
+    if len(found) > 1:
+        raise HierarchyError(
+            f"hierarchy name {name!r} is registered by {_and(r.origin for r in found)}; {_CHOOSE}"
+        )
+    registration = found[0]
+    built = registration.hierarchy
+    if not isinstance(built, Hierarchy):
+        built = _call(registration, data)
+    if built.name is None:
+        built.name = name
+    return built
+
+
+def claimed_hierarchy(column: Hashable) -> str | None:
+    """The name of the hierarchy claiming ``column`` (compared as in :func:`normalize`), or
+    ``None``; :class:`HierarchyError` when several names claim it."""
+    if not isinstance(column, str):
+        return None
+    names = _registry().claims.get(normalize(column), [])
+    if len(names) > 1:
+        raise HierarchyError(f"column {column!r} is claimed by hierarchies {_and(names)}: give "
+                             f"the hierarchy for it explicitly, or {_CHOOSE}")
+    return names[0] if names else None
+
+
+def normalize(column: str) -> str:
+    """How claims are compared: ``" Comune-Residenza "`` -> ``"comune_residenza"``."""
+    return re.sub(r"[\s_-]+", "_", column.strip()).casefold()
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def add_plugins_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``pandas-anon plugins`` to the CLI's subcommands."""
+    command = commands.add_parser(
+        "plugins", help="list the installed plugins and the hierarchies they provide")
+    command.add_argument("--format", choices=("table", "json"), default="table")
+    command.set_defaults(run=run_plugins_command)
+
+
+def run_plugins_command(args: argparse.Namespace) -> int:
+    """Print plugins and hierarchies; exit 0 even when a plugin is broken (it is listed)."""
+    status, named = plugin_status(), hierarchies()
+    if args.format == "json":
+        named["claims"] = named["claims"].map(list)
+        print(json.dumps({"plugins": status.to_dict("records"),
+                          "hierarchies": named.to_dict("records")}, indent=2, ensure_ascii=False))
+        return 0
+    status["problem"] = status["problem"].map(lambda text: _wrap(text, 60))
+    named = named.drop(columns="source")  # the plugins table says where each plugin is from
+    named["description"] = named["description"].map(lambda text: _wrap(text, 44))
+    named["claims"] = named["claims"].map(lambda claims: _wrap(", ".join(claims), 26))
+    print(report.render("Plugins", [], ("", status)))
+    print()
+    print(report.render("Hierarchies", [], ("", named)))
+    return 0
+
+
+# -- building the registry ----------------------------------------------------------------------
+
+@dataclass
+class _Registry:
+    names: dict[str, list[Registration]] = field(default_factory=dict)
+    claims: dict[str, list[str]] = field(default_factory=dict)  # normalized column -> names
+    broken: dict[str, str] = field(default_factory=dict)  # plugin -> its hook's error
+    collisions: list[tuple[set[str], str]] = field(default_factory=list)  # plugins, message
+
+    def add(self, registration: Registration) -> None:
+        self.names.setdefault(registration.name, []).append(registration)
+        for column in registration.columns:
+            names = self.claims.setdefault(normalize(column), [])
+            if registration.name not in names:
+                names.append(registration.name)
+
+    def find_collisions(self) -> None:
+        self.collisions = [
+            ({r.plugin for r in found},
+             f"hierarchy name {name!r} is registered by {_and(r.origin for r in found)}: "
+             f"it cannot be used")
+            for name, found in self.names.items() if len(found) > 1
+        ] + [
+            ({r.plugin for name in names for r in self.names[name]},
+             f"column {column!r} is claimed by {_and(names)}: it has no default hierarchy")
+            for column, names in self.claims.items() if len(names) > 1
+        ]
+
+
+class _Collector:
+    """The ``register`` callback of one plugin: checks each call and keeps it aside until the
+    plugin's hook has returned."""
+
+    def __init__(self, plugin: str, source: str) -> None:
+        self.plugin, self.source = plugin, source
+        self.registered: dict[str, Registration] = {}
+
+    def __call__(self, name: str, hierarchy: Hierarchy | Factory, *, description: str = "",
+                 columns: Sequence[str] = ()) -> None:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise InvalidParameterError(
+                f"register: name {name!r} is not a namespaced name like 'it.comune' (lowercase "
+                f"letters, digits, _ and -, parts joined by dots)")
+        if name.startswith(_RESERVED) and self.plugin != plugins.BUILTIN:
+            raise InvalidParameterError(f"register: {name!r}: the {_RESERVED} namespace is "
+                                        f"reserved to pandas-anon")
+        if name in self.registered:
+            raise InvalidParameterError(f"register: {name!r} registered twice by the same plugin")
+        if not isinstance(hierarchy, Hierarchy) and not callable(hierarchy):
+            raise InvalidParameterError(f"register: {name!r}: expected a Hierarchy or a factory "
+                                        f"function, got {type(hierarchy).__name__}")
+        if isinstance(columns, str) or not all(isinstance(c, str) and c.strip() for c in columns):
+            raise InvalidParameterError(f"register: {name!r}: columns must be a list of "
+                                        f"non-empty column names")
+        self.registered[name] = Registration(name, hierarchy, self.plugin, self.source,
+                                             str(description), tuple(columns))
+
+
+_cache: tuple[pluggy.PluginManager, set[object], _Registry] | None = None
+
+
+def _registry() -> _Registry:
+    """The registry of the current plugin manager, rebuilt when its plugins change."""
+    global _cache
+    pm = plugins.get_plugin_manager()
+    if _cache is None or _cache[0] is not pm or _cache[1] != pm.get_plugins():
+        _cache = (pm, pm.get_plugins(), _build(pm))
+    return _cache[2]
+
+
+def _build(pm: pluggy.PluginManager) -> _Registry:
+    registry, sources = _Registry(), plugins.sources()
+    for impl in pm.hook.register_hierarchies.get_hookimpls():
+        source = sources.get(impl.plugin_name, plugins.RUNTIME)
+        arguments = {"register": _Collector(impl.plugin_name, source)}
+        try:  # called as pluggy would, but one plugin at a time
+            impl.function(*[arguments[arg] for arg in impl.argnames])
+        except Exception as error:  # a plugin must not break the core, whatever it raises
+            registry.broken[impl.plugin_name] = plugins.one_line(error)
+            warn(f"plugin {impl.plugin_name!r} ({source}) failed to register its hierarchies and "
+                 f"is skipped: {plugins.one_line(error)}", AnonWarning)
+            continue
+        for registration in arguments["register"].registered.values():
+            registry.add(registration)
+    registry.find_collisions()
+    for _, message in registry.collisions:
+        warn(f"{message}; {_CHOOSE}", AnonWarning)
+    return registry
+
+
+def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
+    name = registration.name
+    try:
+        built = registration.hierarchy(data)
+    except Exception as error:
+        raise HierarchyError(f"hierarchy {name!r} of {registration.origin} could not be built: "
+                             f"{plugins.one_line(error)}") from error
+    if not isinstance(built, Hierarchy):
+        raise HierarchyError(f"hierarchy {name!r} of {registration.origin}: the factory returned "
+                             f"{type(built).__name__}, not a Hierarchy")
+    return built
+
+
+def _wrap(text: str, width: int) -> str:
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+def _and(names: Iterable[str]) -> str:
+    items = list(names)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)

@@ -1,0 +1,120 @@
+"""How a written comune name is reduced to a comparable form.
+
+The rules, applied in this order by :func:`normalize`:
+
+1. **Accents** are removed (Unicode NFKD decomposition, combining marks dropped), so
+   ``Rhêmes`` and ``RHEMES``, ``Jovençan`` and ``JOVENCAN``, ``Nabrežina`` and ``NABREZINA``
+   compare equal; the text is then upper-cased (``ß`` and ``ẞ`` become ``SS``).
+2. **An apostrophe after a word-final vowel is an accent** (the upper-case typewriter habit of
+   writing ``È`` as ``E'``): ``ANTEY-SAINT-ANDRE'`` is ``ANTEY SAINT ANDRE``,
+   ``PRE' SAINT DIDIER`` is ``PRE SAINT DIDIER``. Straight, curly and back-tick apostrophes
+   count.
+3. **Every other character that is not a letter or digit separates words**: apostrophes of
+   elision (``VALLE D'AOSTA``), hyphens (``SAINT-RHEMY-EN-BOSSES``), dots, slashes, commas,
+   brackets. Runs of separators and spaces become one space, trimmed at both ends.
+
+:func:`key`, the form names are matched on, also drops the spaces, so ``CHAMP DE PRAZ`` finds
+``Champdepraz`` and ``SANT ANGELO`` finds ``Sant'Angelo``.
+
+Abbreviations are not expanded by :func:`normalize` (``S.`` stands for several words); the
+matcher tries them only when a name does not match as written, through :func:`expansions`:
+
+===========  =====================================================================
+written      tried as
+===========  =====================================================================
+``S.``       ``SAN``, ``SANTA``, ``SANTO``, ``SANT`` (``S.GIULIANO`` = San Giuliano)
+``SS.``      ``SANTI`` (``SS. COSMA E DAMIANO``)
+``STA.``     ``SANTA``
+``STO.``     ``SANTO``
+``ST.``      ``SAINT``, ``SANKT`` (``ST. VINCENT`` = Saint-Vincent)
+``D.``       ``DI``, ``DEL``, ``DELLA``, ``DELLO``, ``DELL``, ``DEI``, ``DEGLI``, ``DELLE``
+``V.``       ``VAL``, ``VALLE`` (``MONTENERO V.COCCHIARA`` = Montenero Val Cocchiara)
+``M.``       ``MONTE`` (``M. SANT'ANGELO`` = Monte Sant'Angelo)
+===========  =====================================================================
+
+The dot may be missing (``S GIULIANO``) or glued to the next word (``S.GIULIANO``); each
+abbreviation is also tried as written (German names keep ``St.``: ``St. Ulrich``). Every
+combination is tried (at most 1,000 per name); a name counts as matched only if a combination
+is exactly (after :func:`key`) the name of a comune.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+
+__all__ = ["ABBREVIATIONS", "expansions", "key", "normalize", "strip_accents"]
+
+#: Abbreviation (upper case, without its dot) -> the words it is tried as, in order (and then
+#: as written).
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "S": ("SAN", "SANTA", "SANTO", "SANT"),
+    "SS": ("SANTI",),
+    "STA": ("SANTA",),
+    "STO": ("SANTO",),
+    "ST": ("SAINT", "SANKT"),
+    "D": ("DI", "DEL", "DELLA", "DELLO", "DELL", "DEI", "DEGLI", "DELLE"),
+    "V": ("VAL", "VALLE"),
+    "M": ("MONTE",),
+}
+#: At most this many readings of one name are tried: abbreviations are expanded from the left
+#: while the number of combinations stays within it (the rest are kept as written).
+_MAX_READINGS = 1_000
+
+_APOSTROPHES = "'\u2019\u2018`\u00b4\u02bc"
+_ACCENT_APOSTROPHE = re.compile(rf"(?<=[AEIOU])[{_APOSTROPHES}](?![A-Z0-9])")
+_SEPARATORS = re.compile(r"[^A-Z0-9]+")
+_TOKEN = re.compile(r"([A-Z0-9]+)(\.?)")
+
+
+def strip_accents(text: str) -> str:
+    """``text`` without diacritics (``Vallée`` -> ``Vallee``, ``Soči`` -> ``Soci``)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _upper(name: object) -> str:
+    text = strip_accents(str(name)).casefold().upper()  # casefold: ß and ẞ -> SS
+    return _ACCENT_APOSTROPHE.sub("", text)
+
+
+def normalize(name: object) -> str:
+    """The comparable form of a comune name: upper case, no accents, one space between words.
+
+    >>> normalize("Saint-Rhémy-en-Bosses")
+    'SAINT RHEMY EN BOSSES'
+    >>> normalize("GRESSONEY-LA-TRINITE'")
+    'GRESSONEY LA TRINITE'
+    >>> normalize("Valle d’Aosta/Vallée d'Aoste")
+    'VALLE D AOSTA VALLEE D AOSTE'
+    """
+    return _SEPARATORS.sub(" ", _upper(name)).strip()
+
+
+def key(name: object) -> str:
+    """:func:`normalize` without spaces: the form names are matched on."""
+    return _SEPARATORS.sub("", _upper(name))
+
+
+def expansions(name: object) -> list[str]:
+    """The :func:`key` of every reading of ``name``'s abbreviations, or ``[]`` if it has none.
+
+    >>> expansions("S.GIACOMO D.SCHIAVONI")[:2]
+    ['SANGIACOMODISCHIAVONI', 'SANGIACOMODELSCHIAVONI']
+    """
+    options: list[tuple[str, ...]] = []
+    readings = 1
+    for word, _dot in _TOKEN.findall(_upper(name)):
+        choices = (*ABBREVIATIONS[word], word) if word in ABBREVIATIONS else ()
+        if choices and readings * len(choices) <= _MAX_READINGS:
+            options.append(choices)
+            readings *= len(choices)
+        else:
+            options.append((word,))
+    if readings == 1:
+        return []
+    seen: dict[str, None] = {}
+    for words in itertools.product(*options):
+        seen.setdefault("".join(words), None)
+    return list(seen)
