@@ -1,0 +1,111 @@
+"""The Hierarchy model: real hierarchy tables, and each validation error on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_anon
+from pandas_anon import ColumnNotFoundError, HierarchyError
+from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult, load_adult_hierarchy
+from pandas_anon.hierarchy import TOP, Hierarchy
+
+DATA = Path(pandas_anon.datasets.__file__).parent / "data"
+
+
+@pytest.mark.parametrize("attribute", ADULT_HIERARCHY_ATTRIBUTES)
+def test_adult_hierarchies_cover_adult(attribute):
+    hierarchy = Hierarchy.from_csv(DATA / f"adult_hierarchy_{attribute}.csv", name=attribute)
+    table = load_adult_hierarchy(attribute)
+    assert hierarchy.n_levels == table.shape[1]
+    assert list(hierarchy.labels(hierarchy.height)) == [TOP]
+    column = load_adult()[attribute]
+    for level in range(hierarchy.n_levels):
+        out = hierarchy.generalize(column, level)
+        assert out.index.equals(column.index) and out.notna().all()
+        # every row's label is the table's label of its value (ages matched as text)
+        expected = column.astype(str).map(dict(zip(table.iloc[:, 0], table.iloc[:, level])))
+        assert (out.astype(str) == expected).all()
+
+
+def test_codes_and_labels_are_lookup_arrays():
+    age = Hierarchy.from_frame(load_adult_hierarchy("age"))
+    assert [len(age.labels(j)) for j in range(age.n_levels)] == [100, 20, 10, 5, 1]
+    codes = age.codes(2)
+    assert codes.dtype == np.int64 and len(codes) == 100
+    position = age.values.get_loc("39")
+    assert age.labels(2)[codes[position]] == "30-39"
+    assert age.to_frame().shape == (100, 5)
+
+
+def test_from_columns_learns_the_data_levels(licences):
+    places = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
+    assert places.n_levels == 3 and len(places.values) == 79
+    assert list(places.labels(1)) == ["AOSTA"] and list(places.labels(2)) == [TOP]
+    assert places.level_names == ("comune_residenza", "provincia_residenza", TOP)
+    with pytest.raises(ColumnNotFoundError):
+        Hierarchy.from_columns(licences, ["comune_residenza", "provincia"])
+
+
+def test_value_missing_from_the_hierarchy_is_named_with_its_rows():
+    sex = Hierarchy(["M"], name="sex")
+    data = pd.Series(["M", "F", "F", "X", None], name="sesso")
+    with pytest.raises(HierarchyError) as caught:
+        sex.generalize(data, 1)
+    message = str(caught.value)
+    assert "2 value(s) of column 'sesso', 3 rows missing from hierarchy sex" in message
+    assert "'F' (2 rows)" in message and "'X' (1 rows)" in message
+
+
+def test_many_missing_values_are_listed_up_to_ten():
+    hierarchy = Hierarchy(["a"], name="h")
+    with pytest.raises(HierarchyError, match=r"and 15 more"):
+        hierarchy.generalize(pd.Series([f"v{i}" for i in range(25)]), 1)
+
+
+def test_a_label_that_splits_again_is_refused():
+    with pytest.raises(HierarchyError, match="level 1 label\\(s\\) 'Nord' fall under several"):
+        Hierarchy(["Aosta", "Torino", "Bari"], [["Nord", "Nord", "Sud"], ["A", "B", "B"]])
+
+
+def test_duplicates():
+    merged = Hierarchy(["a", "a", "b"], [["x", "x", "y"]])  # identical rows are merged
+    assert list(merged.values) == ["a", "b"]
+    with pytest.raises(HierarchyError, match="'a' listed more than once with different labels"):
+        Hierarchy(["a", "a", "b"], [["x", "y", "y"]])
+
+
+def test_missing_labels_and_lengths():
+    with pytest.raises(HierarchyError, match="level 1 of the hierarchy has 1 missing label"):
+        Hierarchy(["a", "b"], [["x", None]])
+    with pytest.raises(HierarchyError, match="level 1 has 1 labels for 2 values"):
+        Hierarchy(["a", "b"], [["x"]])
+    with pytest.raises(HierarchyError, match="at least one value"):
+        Hierarchy([], [])
+    with pytest.raises(HierarchyError, match="at least one row"):
+        Hierarchy.from_frame(pd.DataFrame())
+
+
+def test_levels_out_of_range():
+    sex = Hierarchy(["M", "F"], name="sex")
+    with pytest.raises(HierarchyError, match="sex has levels 0..1; level 2 does not exist"):
+        sex.labels(2)
+    with pytest.raises(HierarchyError, match="whole number"):
+        sex.codes(1.5)
+
+
+def test_top_level_is_added_only_when_needed():
+    assert Hierarchy(["a", "b"], [["x", "y"]]).n_levels == 3
+    assert Hierarchy(["a", "b"], [["x", "x"]]).n_levels == 2
+    assert list(Hierarchy(["a", "b"]).labels(1)) == [TOP]
+
+
+def test_numbers_in_data_match_text_hierarchies(licences):
+    years = licences["anno_nascita"]  # Int64 with a missing value
+    table = pd.DataFrame({"y": years.dropna().unique().astype(str)})
+    table["decade"] = table["y"].str[:3] + "0s"
+    out = Hierarchy.from_frame(table).generalize(years.astype("float64"), 1)
+    assert out.isna().sum() == 1 and out.dropna().str.endswith("0s").all()
