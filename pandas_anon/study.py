@@ -103,7 +103,8 @@ def study(
     global_recodings = {
         "S": (sex, Hierarchy(data[sex].unique(), name="suppression"), 1),
         "M": (place, place_hierarchy, level),
-        "Y_ran": (year, intervals(data[year], groups_of=year_groups), 1),
+        "Y_ran": (year, intervals(data[year], groups_of=year_groups,
+                                  name=f"groups of {year_groups} consecutive distinct years"), 1),
         "Y_avg": (year, paper_year_average(data[year], groups=year_groups), 1),
     }
     rows = {"original": variants.measure({}, touched=0)}

@@ -109,3 +109,8 @@ def test_numbers_in_data_match_text_hierarchies(licences):
     table["decade"] = table["y"].str[:3] + "0s"
     out = Hierarchy.from_frame(table).generalize(years.astype("float64"), 1)
     assert out.isna().sum() == 1 and out.dropna().str.endswith("0s").all()
+
+
+def test_level_names_must_differ():
+    with pytest.raises(HierarchyError, match="repeat a name"):
+        Hierarchy(["a", "b"], [["x", "y"]], level_names=["v", "v"])

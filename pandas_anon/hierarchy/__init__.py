@@ -1,5 +1,9 @@
 """Generalization hierarchies: the model, its builders and the registry of named ones."""
 
+from .builders import auto, dates, intervals, masking, row_groups, suppression, top_bottom
 from .model import TOP, Hierarchy
 
-__all__ = ["TOP", "Hierarchy"]
+__all__ = [
+    "TOP", "Hierarchy", "auto", "dates", "intervals", "masking", "row_groups", "suppression",
+    "top_bottom",
+]

@@ -334,9 +334,10 @@ def _distinct(
     """The distinct non-missing values (sorted when orderable) and their row counts."""
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
     if len(uniques) == 0:
+        rows = f"{len(series):,} rows, all missing" if len(series) else "no rows"
         raise HierarchyError(
-            f"{builder}(): {_where(series)} has no value ({len(series):,} rows, all missing); a "
-            f"hierarchy describes values: fill the column or leave it out of the quasi-identifier"
+            f"{builder}(): {_where(series)} has no value ({rows}); a hierarchy describes "
+            f"values: fill the column or leave it out of the quasi-identifier"
         )
     if isinstance(uniques.dtype, pd.CategoricalDtype):  # level 0 holds the plain values
         uniques = uniques.categories.take(uniques.codes)
@@ -612,8 +613,8 @@ def _stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
     else:
         fix = "convert it to datetime64 first"
         if pd.api.types.is_string_dtype(values.dtype):
-            fix = (f"parse it first: pd.to_datetime(df[{series.name!r}], format='%Y-%m-%d') "
-                   f"(with the column's format)")
+            fix = (f"parse it first with pd.to_datetime(df[{series.name!r}], format=...), "
+                   f"giving the column's date format (for example '%Y-%m-%d')")
         raise HierarchyError(
             f"dates() needs dates, but {_where(series)} holds {values.dtype} values; {fix}"
         )

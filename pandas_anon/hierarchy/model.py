@@ -55,6 +55,11 @@ class Hierarchy:
         self._check_monotone()
         names = list(level_names) if level_names is not None else []
         self.level_names = tuple(names + [f"level_{j}" for j in range(len(names), self.n_levels)])
+        if len(set(self.level_names)) < len(self.level_names):
+            raise HierarchyError(
+                f"hierarchy {name or '(unnamed)'}: level names {list(self.level_names)!r} repeat "
+                f"a name; give each level its own name"
+            )
 
     # -- structure -------------------------------------------------------------------------
 
