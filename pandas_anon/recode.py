@@ -34,7 +34,8 @@ class Recoded:
     changed: np.ndarray
 
     def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
-        data = pd.api.extensions.take(self.values.array, self.codes, allow_fill=True)
+        missing = bool((self.codes < 0).any())  # -1 is missing, never "the last value"
+        data = self.values.array.take(self.codes, allow_fill=missing)
         return pd.Series(data, index=index, name=name)
 
 

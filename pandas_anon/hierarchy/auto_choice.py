@@ -1,0 +1,95 @@
+"""The zero-configuration choice: dates, nice intervals or suppression, from the column itself."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ._levels import (
+    Data,
+    Number,
+    as_numbers,
+    build,
+    column,
+    distinct,
+    fmt,
+    is_numeric,
+    series_name,
+)
+from .datetimes import as_stamps, date_level, holds_dates
+from .model import Hierarchy
+from .numeric import width_decimals, width_level
+
+__all__ = ["AUTO_MAX_INTERVALS", "AUTO_MIN_DISTINCT", "auto"]
+
+#: :func:`auto` builds intervals only for numeric columns with more distinct values than this.
+AUTO_MIN_DISTINCT = 20
+#: :func:`auto` picks the first interval width giving at most this many intervals.
+AUTO_MAX_INTERVALS = 20
+
+
+def auto(data: Data, *, name: str | None = None) -> Hierarchy:
+    """The zero-configuration hierarchy of a column, chosen from its dtype and values.
+
+    - dates (datetime64, ``datetime.date`` objects): :func:`dates` with month, year, decade
+      (and day first when some value has a time of day);
+    - numbers (integer or float, nullable included, bool excluded) with more than
+      :data:`AUTO_MIN_DISTINCT` distinct values: :func:`intervals` with "nice" widths
+      ``{1, 2, 5} x 10^k``. The first is the smallest giving at most
+      :data:`AUTO_MAX_INTERVALS` aligned intervals over the data; each next one nests in the
+      previous (x2 after a 1 or a 5, x5 after a 2: 5, 10, 20, 100, 200, ...); widths stop
+      before one exceeds the data's range (max - min), so the last level still has two or
+      more intervals under ``*``. Ages 17-90 get 5, 10, 20;
+    - anything else (few distinct numbers, bool, text, categories): :func:`suppression`.
+
+    The hierarchy's ``name`` says what was chosen, after ``name`` (default: the column's
+    name) when there is one: ``"age auto:intervals(5,10,20)"``,
+    ``"auto:dates(month,year,decade)"``, ``"sesso auto:suppression"``.
+    """
+    series = column(data, "auto")
+    values, _ = distinct(series, "auto")
+    label = name if name is not None else series_name(series)
+    if pd.api.types.is_datetime64_any_dtype(values.dtype) or holds_dates(values):
+        stamps = as_stamps(values, series)
+        timed = bool((stamps != stamps.normalize()).any())
+        chosen = ("day",) * timed + ("month", "year", "decade")
+        built = build(values, [date_level(stamps, level) for level in chosen], list(chosen),
+                      None, series)
+        what = f"dates({','.join(chosen)})"
+    elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT:
+        numbers = as_numbers(values, series, "auto")
+        widths = _nice_widths(numbers)
+        texts = fmt(np.array(widths, dtype=float))
+        built = build(values, [width_level(numbers, w, width_decimals(widths)) for w in widths],
+                      [f"width {t}" for t in texts], None, series)
+        what = f"intervals({','.join(texts)})"
+    else:
+        built = build(values, [], [], None, series)
+        what = "suppression"
+    built.name = f"{label} auto:{what}" if label is not None else f"auto:{what}"
+    return built
+
+
+def _nice_widths(numbers: np.ndarray) -> list[Number]:
+    """:func:`auto`'s widths: {1, 2, 5} x 10^k, nesting, stopping before the data's range."""
+    low, high = float(numbers.min()), float(numbers.max())
+    spread = high - low
+    exponent = math.floor(math.log10(spread / AUTO_MAX_INTERVALS)) if spread > 0 else 0
+    mantissa = 1
+
+    def width(m: int, e: int) -> Number:
+        return m * 10**e if e >= 0 else round(m * 10.0**e, -e)
+
+    while math.floor(high / width(mantissa, exponent)) - math.floor(
+        low / width(mantissa, exponent)
+    ) >= AUTO_MAX_INTERVALS:
+        mantissa, exponent = {1: (2, exponent), 2: (5, exponent), 5: (1, exponent + 1)}[mantissa]
+    widths = [width(mantissa, exponent)]
+    while True:  # nesting: 1 -> 2 -> 10, 5 -> 10
+        mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1), 5: (1, exponent + 1)}[
+            mantissa]
+        if width(mantissa, exponent) > spread:
+            return widths
+        widths.append(width(mantissa, exponent))
