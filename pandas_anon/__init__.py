@@ -16,7 +16,7 @@ from . import datasets
 from .detect import identifiers, risk, singletons
 from .election import best_qid
 from .encoding import EncodedFrame, FrequencySet, Grouping
-from .generalize import generalize
+from .generalization import generalize
 from .hierarchy import Hierarchy
 from .hierarchy.registry import get_hierarchy, hierarchies, plugin_status
 from .hookspecs import hookimpl
@@ -35,7 +35,7 @@ from .errors import (
     UnhashableValueError,
 )
 from .results import BestQID, Generalization, Risk, Singletons
-from .study import Study, study
+from .strategy_study import Study, study
 
 __version__ = "0.1.0"
 

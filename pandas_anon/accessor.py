@@ -12,13 +12,12 @@ from collections.abc import Hashable, Mapping, Sequence
 import pandas as pd
 
 from . import detect, election
-from . import generalize as generalization
-from . import study as strategy_study
+from . import generalization, strategy_study
 from .detect import QID
-from .generalize import Rows
+from .generalization import Rows
 from .recode import HierarchyLike, SpecValue
 from .results import BestQID, Generalization, Risk, Singletons, report_of
-from .study import Study
+from .strategy_study import Study
 
 
 @pd.api.extensions.register_dataframe_accessor("anon")

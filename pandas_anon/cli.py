@@ -25,7 +25,7 @@ from .election import best_qid
 from .errors import AnonError, AnonWarning, InvalidParameterError
 from .hierarchy import Hierarchy
 from .hierarchy.registry import add_plugins_command
-from .study import study
+from .strategy_study import study
 from .io import read_table
 
 #: Largest column subsets ``scan`` examines when it has to elect the QID itself.

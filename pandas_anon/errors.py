@@ -68,6 +68,11 @@ class InputFileError(AnonError):
     """A file given on the command line cannot be read as a delimited text table."""
 
 
+class ConfigError(AnonError, ValueError):
+    """A configuration file (``[tool.pandas_anon]`` in pyproject.toml, or .pandas-anon.toml)
+    is malformed: bad TOML, an unknown key, or a value of the wrong kind."""
+
+
 class UnknownNameError(AnonError, KeyError):
     """A name looked up in a fixed catalogue (a dataset, a hierarchy attribute) is not in it."""
 

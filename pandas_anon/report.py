@@ -17,6 +17,11 @@ def count(n: int) -> str:
     return f"{n:,}"
 
 
+def plural(n: int, word: str) -> str:
+    """``plural(1, "row")`` -> ``'1 row'``, ``plural(1684, "row")`` -> ``'1,684 rows'``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def percent(fraction: float, digits: int = 4) -> str:
     """``0.019254`` -> ``'1.9254 %'``."""
     return f"{100 * fraction:.{digits}f} %"

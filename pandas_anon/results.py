@@ -266,7 +266,8 @@ class Generalization:
         table = pd.DataFrame(
             [{"column": c, **detail} for c, detail in self.columns.items()]
         )
-        selection = self.selection + (f" on {report.columns(self.qid)}" if self.qid else "")
+        on_qid = self.qid and self.selection == "singletons"
+        selection = self.selection + (f" on {report.columns(self.qid)}" if on_qid else "")
         return report.render(
             "Generalization",
             [

@@ -93,7 +93,7 @@ def test_report_travels_through_copies_but_not_without_one(complete, places):
         ({"spec": {"sesso": Hierarchy(["M"])}}, HierarchyError, r"'F' \(\d[\d,]* rows\)"),
         ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "some"}, InvalidParameterError, "rows must be"),
         ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "singletons"}, InvalidParameterError, "needs qid"),
-        ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": [True]}, InvalidParameterError, "booleans"),
+        ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": [True]}, InvalidParameterError, "True/False values"),
         ({"spec": {"sesso": lambda s: 3}}, HierarchyError, "returned int"),
     ],
 )

@@ -56,8 +56,8 @@ def test_value_missing_from_the_hierarchy_is_named_with_its_rows():
     with pytest.raises(HierarchyError) as caught:
         sex.generalize(data, 1)
     message = str(caught.value)
-    assert "2 value(s) of column 'sesso', 3 rows missing from hierarchy sex" in message
-    assert "'F' (2 rows)" in message and "'X' (1 rows)" in message
+    assert "2 values of column 'sesso' (3 rows) missing from hierarchy sex" in message
+    assert "'F' (2 rows)" in message and "'X' (1 row)" in message
 
 
 def test_many_missing_values_are_listed_up_to_ten():
@@ -81,7 +81,7 @@ def test_duplicates():
 def test_missing_labels_and_lengths():
     with pytest.raises(HierarchyError, match="level 1 of the hierarchy has 1 missing label"):
         Hierarchy(["a", "b"], [["x", None]])
-    with pytest.raises(HierarchyError, match="level 1 has 1 labels for 2 values"):
+    with pytest.raises(HierarchyError, match="level 1 has 1 label for 2 values"):
         Hierarchy(["a", "b"], [["x"]])
     with pytest.raises(HierarchyError, match="at least one value"):
         Hierarchy([], [])

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ColumnNotFoundError, HierarchyError
+from ..report import plural
 
 #: Label of the top level appended when a hierarchy's last level has several labels.
 TOP = "*"
@@ -138,14 +139,14 @@ class Hierarchy:
     def _not_covered(self, missing: pd.Index, column: Hashable,
                      counts: np.ndarray | None) -> HierarchyError:
         shown = [
-            f"{value!r}" + ("" if counts is None else f" ({int(n):,} rows)")
+            f"{value!r}" + ("" if counts is None else f" ({plural(int(n), 'row')})")
             for value, n in zip(missing[:_LISTED], counts if counts is not None else missing)
         ]
         more = f" and {len(missing) - _LISTED:,} more" if len(missing) > _LISTED else ""
         where = f" of column {column!r}" if column is not None else ""
-        rows = f", {int(counts.sum()):,} rows" if counts is not None else ""
+        rows = f" ({plural(int(counts.sum()), 'row')})" if counts is not None else ""
         return HierarchyError(
-            f"{len(missing):,} value(s){where}{rows} missing from hierarchy "
+            f"{plural(len(missing), 'value')}{where}{rows} missing from hierarchy "
             f"{self.name or '(unnamed)'}: {', '.join(shown)}{more}; add them to the hierarchy "
             f"or clean the column"
         )
@@ -224,8 +225,8 @@ def _level_table(values: object, levels: Sequence[object]) -> pd.DataFrame:
         column = pd.Series(level).reset_index(drop=True)
         if len(column) != len(columns[0]):
             raise HierarchyError(
-                f"level {j} has {len(column):,} labels for {len(columns[0]):,} values; give one "
-                f"label per value"
+                f"level {j} has {plural(len(column), 'label')} for "
+                f"{plural(len(columns[0]), 'value')}; give one label per value"
             )
         columns.append(column)
     table = pd.concat(columns, axis=1, ignore_index=True)
@@ -234,10 +235,10 @@ def _level_table(values: object, levels: Sequence[object]) -> pd.DataFrame:
     holes = table.isna()
     if holes.to_numpy().any():
         j = int(np.flatnonzero(holes.any(axis=0).to_numpy())[0])
-        rows = int(holes.iloc[:, j].sum())
+        what = "value" if j == 0 else "label"
         raise HierarchyError(
-            f"level {j} of the hierarchy has {rows:,} missing label(s); every value needs a "
-            f"label at every level"
+            f"level {j} of the hierarchy has {plural(int(holes.iloc[:, j].sum()), 'missing ' + what)}; "
+            f"every value needs a label at every level"
         )
     return table
 

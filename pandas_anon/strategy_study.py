@@ -89,6 +89,8 @@ def study(
     rows into ``year_groups`` equal runs (see :func:`paper_year_average`). Rows missing the
     year, place or sex are removed first and counted in ``removed`` of ``original``.
     """
+    if isinstance(year_groups, bool) or not isinstance(year_groups, int) or year_groups < 1:
+        raise InvalidParameterError(f"year_groups must be a whole number of at least 1, got {year_groups!r}")
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])
     for role, column in (("year", year), ("sex", sex), ("place", place)):
         if column not in qid:

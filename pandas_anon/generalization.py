@@ -38,7 +38,7 @@ def generalize(
     """
     plan = resolve_spec(frame, spec)
     selected = select_rows(frame, rows, qid)
-    out = frame.copy(deep=False)
+    out = frame.copy(deep=not _copy_on_write())  # untouched columns are shared only under CoW
     modified = np.zeros(len(frame), dtype=bool)
     per_column = {}
     for column, (hierarchy, level) in plan.items():
@@ -59,6 +59,11 @@ def generalize(
         columns=per_column,
     )
     return attach(out, report)
+
+
+def _copy_on_write() -> bool:
+    """pandas 3 always copies on write; pandas 2 only when the option is on."""
+    return int(pd.__version__.split(".")[0]) >= 3 or bool(pd.get_option("mode.copy_on_write"))
 
 
 def select_rows(frame: pd.DataFrame, rows: Rows, qid: Sequence[Hashable] | None) -> np.ndarray:
@@ -84,6 +89,7 @@ def select_rows(frame: pd.DataFrame, rows: Rows, qid: Sequence[Hashable] | None)
     mask = np.asarray(rows)
     if mask.dtype != bool or mask.shape != (len(frame),):
         raise InvalidParameterError(
-            f"the rows mask must be {len(frame):,} booleans, got {mask.dtype} of shape {mask.shape}"
+            f"the rows mask must be {len(frame):,} True/False values without missing ones, got "
+            f"{mask.dtype} of shape {mask.shape}"
         )
     return mask

@@ -1,0 +1,55 @@
+"""Judge a lattice node: which classes violate the privacy models, what is suppressed, and
+whether the suppressed rows fit the limit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lattice import Classes, Lattice, Node
+from .models import KAnonymity, LDiversity, TCloseness
+
+Model = KAnonymity | LDiversity | TCloseness
+
+
+@dataclass(frozen=True)
+class NodeStats:
+    """A node's classes and verdict: ``violating`` classes are suppressed."""
+
+    node: Node
+    classes: Classes
+    violating: np.ndarray
+    suppressed: int
+    feasible: bool
+
+    @property
+    def kept_sizes(self) -> np.ndarray:
+        return self.classes.sizes[~self.violating]
+
+
+class Evaluator:
+    """Evaluate nodes of ``lattice`` against ``models`` with at most ``max_suppression``
+    (a fraction of the rows) suppressed; counts the nodes it evaluated."""
+
+    def __init__(self, lattice: Lattice, models: Sequence[Model], max_suppression: float) -> None:
+        self.lattice = lattice
+        self.models = tuple(models)
+        self.limit = int(np.floor(max_suppression * lattice.n_rows + 1e-9))
+        self.evaluated = 0
+        if any(isinstance(m, TCloseness) for m in models):
+            self._overall = lattice.sensitive_counts
+            self._rank = np.argsort(np.argsort(lattice.sensitive_values.to_numpy(), kind="stable"))
+
+    def __call__(self, node: Node) -> NodeStats:
+        self.evaluated += 1
+        classes = self.lattice.classes(node)
+        violating = np.zeros(len(classes.sizes), dtype=bool)
+        for model in self.models:
+            if isinstance(model, TCloseness):
+                violating |= model.violations(classes, self._overall, self._rank)
+            else:
+                violating |= model.violations(classes)
+        suppressed = int(classes.sizes[violating].sum())
+        return NodeStats(node, classes, violating, suppressed, suppressed <= self.limit)

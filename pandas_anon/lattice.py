@@ -1,0 +1,235 @@
+"""The generalization lattice of full-domain recodings, evaluated on frequency sets.
+
+A *node* picks one level per quasi-identifier (survey ``003_a9e852f42da10ca2.txt``: full-domain
+generalization); the lattice orders nodes level by level, the bottom keeping every value and
+the top suppressing everything. The table is reduced once to its *frequency set*: the
+distinct combinations of hierarchy positions (plus the sensitive value, when a privacy model
+needs it) with their row counts. Evaluating a node maps each combination through one integer
+lookup array per column and counts the classes; a node is *rolled up* from the evaluated
+ancestor with the fewest classes, so coarse nodes cost almost nothing (``DESIGN.md``).
+
+Missing values stay distinguishable: they form their own value at every level below the top.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+
+import numpy as np
+import pandas as pd
+
+from .encoding import EncodedFrame, compress, group_codes
+from .errors import InvalidParameterError
+from .hierarchy import Hierarchy
+
+Node = tuple[int, ...]
+#: Class tables kept for roll-ups (each is a few arrays the size of its classes).
+_CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Classes:
+    """Equivalence classes of a node: their codes per column, row counts, and (with a
+    sensitive column) the (class, sensitive value) pairs with their counts."""
+
+    node: Node
+    codes: np.ndarray  # (classes, quasi-identifiers) codes at the node's levels
+    sizes: np.ndarray  # rows per class
+    pair_class: np.ndarray | None = None  # class of each (class, sensitive value) pair
+    pair_value: np.ndarray | None = None  # sensitive code of each pair
+    pair_count: np.ndarray | None = None  # rows of each pair
+
+
+class Lattice:
+    """Full-domain generalizations of ``qid`` under ``hierarchies``, on a frame's frequency set."""
+
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        qid: Sequence[Hashable],
+        hierarchies: Mapping[Hashable, Hierarchy],
+        *,
+        sensitive: Hashable | None = None,
+    ) -> None:
+        self.qid = tuple(qid)
+        self.hierarchies = [hierarchies[c] for c in self.qid]
+        self.heights = tuple(h.height for h in self.hierarchies)
+        self.sensitive = sensitive
+        columns = [*self.qid, sensitive] if sensitive is not None else list(self.qid)
+        encoded = EncodedFrame(frame, columns, dropna=False)
+        self.n_rows = encoded.n_examined
+        positions = [
+            h.positions(encoded.values[c], column=c,
+                        counts=np.bincount(encoded.codes[c], minlength=encoded.cardinality(c)))
+            for c, h in zip(self.qid, self.hierarchies)
+        ]
+        # each row's hierarchy position per column (-1: missing), then the distinct combinations
+        base = [pos[encoded.codes[c]] for c, pos in zip(self.qid, positions)]
+        cardinalities = [len(h.values) + 1 for h in self.hierarchies]
+        codes = [np.where(b < 0, len(h.values), b) for b, h in zip(base, self.hierarchies)]
+        if sensitive is not None:
+            codes.append(encoded.codes[sensitive])
+            cardinalities.append(encoded.cardinality(sensitive))
+            self.sensitive_values = encoded.values[sensitive]
+        self.row_combination, n = compress(group_codes(codes, cardinalities, n_rows=self.n_rows))
+        first = np.empty(n, dtype=np.int64)
+        first[self.row_combination[::-1]] = np.arange(self.n_rows - 1, -1, -1)
+        self._combinations = np.column_stack([c[first] for c in codes])
+        self._counts = np.bincount(self.row_combination, minlength=n)
+        self._cache: OrderedDict[Node, Classes] = OrderedDict()
+
+    # -- the lattice -------------------------------------------------------------------------
+
+    @property
+    def bottom(self) -> Node:
+        return (0,) * len(self.qid)
+
+    @property
+    def top(self) -> Node:
+        return self.heights
+
+    @property
+    def size(self) -> int:
+        """Number of nodes."""
+        return int(np.prod([h + 1 for h in self.heights]))
+
+    def nodes(self) -> Iterator[Node]:
+        """Every node, bottom first in lexicographic order."""
+        return product(*(range(h + 1) for h in self.heights))
+
+    def successors(self, node: Node) -> list[Node]:
+        """Nodes one level higher on one column."""
+        return [node[:j] + (node[j] + 1,) + node[j + 1:]
+                for j in range(len(node)) if node[j] < self.heights[j]]
+
+    def predecessors(self, node: Node) -> list[Node]:
+        """Nodes one level lower on one column."""
+        return [node[:j] + (node[j] - 1,) + node[j + 1:] for j in range(len(node)) if node[j] > 0]
+
+    def check(self, node: Sequence[int]) -> Node:
+        """``node`` as a tuple, refusing levels outside the hierarchies."""
+        node = tuple(int(level) for level in node)
+        if len(node) != len(self.qid) or any(not 0 <= l <= h for l, h in zip(node, self.heights)):
+            raise InvalidParameterError(
+                f"node {list(node)} does not fit the levels 0..{list(self.heights)} of "
+                f"{list(self.qid)}"
+            )
+        return node
+
+    # -- evaluation ---------------------------------------------------------------------------
+
+    @cached_property
+    def _lookups(self) -> list[list[np.ndarray]]:
+        """Per column and level: position (last entry: missing) -> code at that level."""
+        tables = []
+        for h in self.hierarchies:
+            per_level = []
+            for level in range(h.n_levels):
+                missing = 0 if level == h.height else len(h.labels(level))
+                per_level.append(np.append(h.codes(level), missing))
+            tables.append(per_level)
+        return tables
+
+    @cached_property
+    def _representatives(self) -> list[list[np.ndarray]]:
+        """Per column and level: a position holding each code (last entry: missing)."""
+        tables = []
+        for j, h in enumerate(self.hierarchies):
+            per_level = []
+            for level in range(h.n_levels):
+                lookup = self._lookups[j][level]
+                rep = np.full(self.cardinality(j, level), -1, dtype=np.int64)
+                rep[lookup[::-1]] = np.arange(len(lookup) - 1, -1, -1)
+                rep[rep == len(lookup) - 1] = -1  # the missing slot stays the missing slot
+                per_level.append(rep)
+            tables.append(per_level)
+        return tables
+
+    def cardinality(self, column: int, level: int) -> int:
+        """Number of codes of a column at a level (its labels, plus missing below the top)."""
+        h = self.hierarchies[column]
+        return len(h.labels(level)) + (0 if level == h.height else 1)
+
+    def classes(self, node: Node) -> Classes:
+        """The equivalence classes of ``node``, rolled up from the cheapest cached ancestor."""
+        cached = self._cache.get(node)
+        if cached is not None:
+            self._cache.move_to_end(node)
+            return cached
+        source = self._ancestor(node)
+        if source is None:
+            codes = np.column_stack([
+                self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))
+            ])
+            counts, values = self._counts, self._sensitive_of_combinations
+        else:
+            codes = np.column_stack([
+                self._lookups[j][node[j]][self._representatives[j][source.node[j]][source_codes]]
+                for j, source_codes in enumerate(self._pair_codes(source).T)
+            ])
+            counts, values = self._pair_weights(source), self._pair_values(source)
+        result = self._group(node, codes, counts, values)
+        self._cache[node] = result
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return result
+
+    def _ancestor(self, node: Node) -> Classes | None:
+        best = None
+        for classes in self._cache.values():
+            if all(a <= b for a, b in zip(classes.node, node)):
+                if best is None or len(classes.sizes) < len(best.sizes):
+                    best = classes
+        return best
+
+    @cached_property
+    def sensitive_counts(self) -> np.ndarray:
+        """Rows per sensitive code over the whole table."""
+        return np.bincount(self._combinations[:, -1], weights=self._counts,
+                           minlength=len(self.sensitive_values)).astype(np.int64)
+
+    @property
+    def _sensitive_of_combinations(self) -> np.ndarray | None:
+        return self._combinations[:, -1] if self.sensitive is not None else None
+
+    def _pair_codes(self, source: Classes) -> np.ndarray:
+        """Codes of the rows of a class table to roll up: its pairs, or its classes."""
+        return source.codes if source.pair_class is None else source.codes[source.pair_class]
+
+    def _pair_weights(self, source: Classes) -> np.ndarray:
+        return source.sizes if source.pair_class is None else source.pair_count
+
+    def _pair_values(self, source: Classes) -> np.ndarray | None:
+        return source.pair_value
+
+    def _group(self, node: Node, codes: np.ndarray, counts: np.ndarray,
+               values: np.ndarray | None) -> Classes:
+        cards = [self.cardinality(j, node[j]) for j in range(len(node))]
+        class_of, n_classes = compress(group_codes(list(codes.T), cards, n_rows=len(codes)))
+        sizes = np.bincount(class_of, weights=counts, minlength=n_classes).astype(np.int64)
+        first = np.empty(n_classes, dtype=np.int64)
+        first[class_of[::-1]] = np.arange(len(class_of) - 1, -1, -1)
+        class_codes = codes[first]
+        if values is None:
+            return Classes(node, class_codes, sizes)
+        n_values = len(self.sensitive_values)
+        pair_of, n_pairs = compress(group_codes([class_of, values], [n_classes, n_values],
+                                                n_rows=len(class_of)))
+        pair_first = np.empty(n_pairs, dtype=np.int64)
+        pair_first[pair_of[::-1]] = np.arange(len(pair_of) - 1, -1, -1)
+        pair_count = np.bincount(pair_of, weights=counts, minlength=n_pairs).astype(np.int64)
+        return Classes(node, class_codes, sizes, class_of[pair_first], values[pair_first],
+                       pair_count)
+
+    def row_classes(self, node: Node) -> np.ndarray:
+        """The class of every row at ``node`` (to apply a chosen node to the rows)."""
+        codes = np.column_stack([
+            self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))
+        ])
+        cards = [self.cardinality(j, node[j]) for j in range(len(node))]
+        combination_class, _ = compress(group_codes(list(codes.T), cards, n_rows=len(codes)))
+        return combination_class[self.row_combination]

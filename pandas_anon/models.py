@@ -1,0 +1,107 @@
+"""Privacy models as predicates on equivalence classes.
+
+Each model names the classes that violate it; an anonymization suppresses those classes'
+rows, and a node is acceptable when the suppressed rows fit the suppression limit. Every
+model here is monotone under generalization (merging classes never creates a violation),
+which is what lets the lattice searches prune.
+
+- k-anonymity: a class holds at least k rows (survey ``003_a9e852f42da10ca2.txt``).
+- l-diversity (Machanavajjhala et al. 2007): *distinct*: at least l sensitive values per
+  class; *entropy*: the entropy of the class's sensitive values is at least log(l);
+  *recursive (c, l)*: the most frequent value occurs fewer than c times the total of the
+  values from the l-th most frequent on.
+- t-closeness (Li et al. 2007): the Earth Mover's Distance between a class's sensitive
+  distribution and the whole table's is at most t; equal distance between categories, or
+  ordered distance for numbers (values sorted, neighbours 1/(m-1) apart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InvalidParameterError
+from .lattice import Classes
+
+
+@dataclass(frozen=True)
+class KAnonymity:
+    k: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 1:
+            raise InvalidParameterError(f"k must be a whole number of at least 1, got {self.k!r}")
+
+    def violations(self, classes: Classes) -> np.ndarray:
+        return classes.sizes < self.k
+
+    def __str__(self) -> str:
+        return f"{self.k}-anonymity"
+
+
+@dataclass(frozen=True)
+class LDiversity:
+    l: float
+    variant: str = "distinct"  # distinct | entropy | recursive
+    c: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.variant not in ("distinct", "entropy", "recursive"):
+            raise InvalidParameterError(
+                f"l-diversity variant must be 'distinct', 'entropy' or 'recursive', got "
+                f"{self.variant!r}"
+            )
+        if not self.l >= 1 or (self.variant == "recursive" and not self.c > 0):
+            raise InvalidParameterError(f"l must be at least 1 (and c positive), got l={self.l}, c={self.c}")
+
+    def violations(self, classes: Classes) -> np.ndarray:
+        n = len(classes.sizes)
+        if self.variant == "distinct":
+            return np.bincount(classes.pair_class, minlength=n) < self.l
+        if self.variant == "entropy":
+            share = classes.pair_count / classes.sizes[classes.pair_class]
+            entropy = np.bincount(classes.pair_class, weights=-share * np.log(share), minlength=n)
+            return entropy < np.log(self.l) - 1e-12
+        return self._recursive(classes, n)
+
+    def _recursive(self, classes: Classes, n: int) -> np.ndarray:
+        order = np.lexsort((-classes.pair_count, classes.pair_class))
+        owner, count = classes.pair_class[order], classes.pair_count[order]
+        starts = np.searchsorted(owner, np.arange(n))
+        rank = np.arange(len(owner)) - starts[owner]  # 0 for the most frequent value
+        top = count[rank == 0]
+        tail = np.bincount(owner, weights=np.where(rank >= int(self.l) - 1, count, 0), minlength=n)
+        return ~(top < self.c * tail)
+
+    def __str__(self) -> str:
+        extra = f"c={self.c:g}, " if self.variant == "recursive" else ""
+        return f"{self.variant} l-diversity ({extra}l={self.l:g})"
+
+
+@dataclass(frozen=True)
+class TCloseness:
+    t: float
+    ordered: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.t <= 1:
+            raise InvalidParameterError(f"t must be between 0 and 1, got {self.t}")
+
+    def violations(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """``overall``: rows per sensitive code in the whole table; ``rank``: each code's
+        position in value order (what the ordered distance walks along)."""
+        table = np.zeros((len(classes.sizes), len(overall)))
+        np.add.at(table, (classes.pair_class, rank[classes.pair_value]), classes.pair_count)
+        reference = np.zeros(len(overall))
+        reference[rank] = overall
+        m = len(overall)
+        gap = table / table.sum(axis=1, keepdims=True) - reference / reference.sum()
+        if self.ordered and m > 1:
+            distance = np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
+        else:
+            distance = np.abs(gap).sum(axis=1) / 2
+        return distance > self.t + 1e-12
+
+    def __str__(self) -> str:
+        return f"{'ordered' if self.ordered else 'equal'}-distance t-closeness (t={self.t:g})"
