@@ -17,6 +17,7 @@ from .detect import identifiers, risk, singletons
 from .election import best_qid
 from .encoding import EncodedFrame, FrequencySet, Grouping
 from .generalization import generalize
+from .kanon import anonymize, kanon
 from .hierarchy import Hierarchy
 from .hierarchy.registry import get_hierarchy, hierarchies, plugin_status
 from .hookspecs import hookimpl
@@ -29,6 +30,7 @@ from .errors import (
     EmptyDataError,
     HierarchyError,
     IncompleteRowsWarning,
+    InfeasibleError,
     InputFileError,
     InvalidParameterError,
     InvalidQIDError,
@@ -54,6 +56,7 @@ __all__ = [
     "Grouping",
     "Hierarchy",
     "HierarchyError",
+    "InfeasibleError",
     "InputFileError",
     "InvalidParameterError",
     "InvalidQIDError",
@@ -63,7 +66,9 @@ __all__ = [
     "UnhashableValueError",
     "best_qid",
     "datasets",
+    "anonymize",
     "generalize",
+    "kanon",
     "get_hierarchy",
     "hierarchies",
     "hookimpl",

@@ -12,11 +12,11 @@ from collections.abc import Hashable, Mapping, Sequence
 import pandas as pd
 
 from . import detect, election
-from . import generalization, strategy_study
+from . import generalization, kanon as k_anonymity, strategy_study
 from .detect import QID
 from .generalization import Rows
 from .recode import HierarchyLike, SpecValue
-from .results import BestQID, Generalization, Risk, Singletons, report_of
+from .results import Anonymization, BestQID, Generalization, Risk, Singletons, report_of
 from .strategy_study import Study
 
 
@@ -70,6 +70,12 @@ class AnonAccessor:
             level=level, year_groups=year_groups,
         )
 
-    def report(self) -> Generalization:
+    def kanon(self, k: int, *, suppress: str = "mask", **options) -> pd.DataFrame:
+        """A k-anonymous copy of the frame; see :func:`pandas_anon.kanon` for the options
+        (qid, hierarchies, algo, max_suppression, metric, l, t, sensitive).
+        Its report: ``out.anon.report()``."""
+        return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
+
+    def report(self) -> Generalization | Anonymization:
         """The report this frame carries, if pandas-anon produced it."""
         return report_of(self._frame)

@@ -60,6 +60,10 @@ class InvalidParameterError(AnonError, ValueError):
     """An argument other than the data is out of range (``max_size=0``)."""
 
 
+class InfeasibleError(AnonError, ValueError):
+    """No transformation satisfies the privacy constraints within the suppression limit."""
+
+
 class HierarchyError(AnonError, ValueError):
     """A generalization hierarchy is malformed or does not cover the data."""
 

@@ -44,7 +44,11 @@ class Evaluator:
 
     def __call__(self, node: Node) -> NodeStats:
         self.evaluated += 1
-        classes = self.lattice.classes(node)
+        return self.judge(self.lattice.classes(node))
+
+    def judge(self, classes: Classes) -> NodeStats:
+        """The verdict on a node's classes."""
+        node = classes.node
         violating = np.zeros(len(classes.sizes), dtype=bool)
         for model in self.models:
             if isinstance(model, TCloseness):

@@ -27,8 +27,8 @@ from .errors import InvalidParameterError
 from .hierarchy import Hierarchy
 
 Node = tuple[int, ...]
-#: Class tables kept for roll-ups (each is a few arrays the size of its classes).
-_CACHE_SIZE = 256
+#: Class tables kept for roll-ups, in total array entries (8 bytes each): about 200 MB.
+_CACHE_ENTRIES = 25_000_000
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,17 @@ class Classes:
     sensitive column) the (class, sensitive value) pairs with their counts."""
 
     node: Node
-    codes: np.ndarray  # (classes, quasi-identifiers) codes at the node's levels
+    codes: tuple[np.ndarray, ...]  # per quasi-identifier, each class's code at the node's level
     sizes: np.ndarray  # rows per class
     pair_class: np.ndarray | None = None  # class of each (class, sensitive value) pair
     pair_value: np.ndarray | None = None  # sensitive code of each pair
     pair_count: np.ndarray | None = None  # rows of each pair
+
+    @property
+    def entries(self) -> int:
+        """Array entries held (what the roll-up cache budgets)."""
+        pairs = 0 if self.pair_class is None else 3 * len(self.pair_class)
+        return (len(self.codes) + 1) * len(self.sizes) + pairs
 
 
 class Lattice:
@@ -81,6 +87,7 @@ class Lattice:
         self._combinations = np.column_stack([c[first] for c in codes])
         self._counts = np.bincount(self.row_combination, minlength=n)
         self._cache: OrderedDict[Node, Classes] = OrderedDict()
+        self._cached_entries = 0
 
     # -- the lattice -------------------------------------------------------------------------
 
@@ -162,29 +169,31 @@ class Lattice:
             return cached
         source = self._ancestor(node)
         if source is None:
-            codes = np.column_stack([
-                self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))
-            ])
+            codes = [self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))]
             counts, values = self._counts, self._sensitive_of_combinations
         else:
-            codes = np.column_stack([
+            codes = [
                 self._lookups[j][node[j]][self._representatives[j][source.node[j]][source_codes]]
-                for j, source_codes in enumerate(self._pair_codes(source).T)
-            ])
-            counts, values = self._pair_weights(source), self._pair_values(source)
+                if source.node[j] != node[j] else source_codes
+                for j, source_codes in enumerate(self._pair_codes(source))
+            ]
+            counts, values = self._pair_weights(source), source.pair_value
         result = self._group(node, codes, counts, values)
-        self._cache[node] = result
-        if len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
+        self._remember(result)
         return result
 
+    def _remember(self, classes: Classes) -> None:
+        self._cache[classes.node] = classes
+        self._cached_entries += classes.entries
+        while self._cached_entries > _CACHE_ENTRIES and len(self._cache) > 1:
+            _, evicted = self._cache.popitem(last=False)
+            self._cached_entries -= evicted.entries
+
     def _ancestor(self, node: Node) -> Classes | None:
-        best = None
-        for classes in self._cache.values():
-            if all(a <= b for a, b in zip(classes.node, node)):
-                if best is None or len(classes.sizes) < len(best.sizes):
-                    best = classes
-        return best
+        """The cached direct predecessor with the fewest classes (searches visit nodes after
+        their predecessors, so one is usually there); None: start from the frequency set."""
+        cached = [self._cache[p] for p in self.predecessors(node) if p in self._cache]
+        return min(cached, key=lambda c: len(c.sizes), default=None)
 
     @cached_property
     def sensitive_counts(self) -> np.ndarray:
@@ -196,24 +205,25 @@ class Lattice:
     def _sensitive_of_combinations(self) -> np.ndarray | None:
         return self._combinations[:, -1] if self.sensitive is not None else None
 
-    def _pair_codes(self, source: Classes) -> np.ndarray:
+    @staticmethod
+    def _pair_codes(source: Classes) -> tuple[np.ndarray, ...]:
         """Codes of the rows of a class table to roll up: its pairs, or its classes."""
-        return source.codes if source.pair_class is None else source.codes[source.pair_class]
+        if source.pair_class is None:
+            return source.codes
+        return tuple(c[source.pair_class] for c in source.codes)
 
-    def _pair_weights(self, source: Classes) -> np.ndarray:
+    @staticmethod
+    def _pair_weights(source: Classes) -> np.ndarray:
         return source.sizes if source.pair_class is None else source.pair_count
 
-    def _pair_values(self, source: Classes) -> np.ndarray | None:
-        return source.pair_value
-
-    def _group(self, node: Node, codes: np.ndarray, counts: np.ndarray,
+    def _group(self, node: Node, codes: list[np.ndarray], counts: np.ndarray,
                values: np.ndarray | None) -> Classes:
         cards = [self.cardinality(j, node[j]) for j in range(len(node))]
-        class_of, n_classes = compress(group_codes(list(codes.T), cards, n_rows=len(codes)))
+        class_of, n_classes = compress(group_codes(codes, cards, n_rows=len(counts)))
         sizes = np.bincount(class_of, weights=counts, minlength=n_classes).astype(np.int64)
         first = np.empty(n_classes, dtype=np.int64)
         first[class_of[::-1]] = np.arange(len(class_of) - 1, -1, -1)
-        class_codes = codes[first]
+        class_codes = tuple(c[first] for c in codes)
         if values is None:
             return Classes(node, class_codes, sizes)
         n_values = len(self.sensitive_values)
@@ -225,11 +235,11 @@ class Lattice:
         return Classes(node, class_codes, sizes, class_of[pair_first], values[pair_first],
                        pair_count)
 
-    def row_classes(self, node: Node) -> np.ndarray:
-        """The class of every row at ``node`` (to apply a chosen node to the rows)."""
-        codes = np.column_stack([
-            self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))
-        ])
+    def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
+        """The classes of ``node`` computed from the frequency set, with the class of every
+        row (to apply a chosen node to the rows)."""
+        codes = [self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))]
+        classes = self._group(node, codes, self._counts, self._sensitive_of_combinations)
         cards = [self.cardinality(j, node[j]) for j in range(len(node))]
-        combination_class, _ = compress(group_codes(list(codes.T), cards, n_rows=len(codes)))
-        return combination_class[self.row_combination]
+        combination_class, _ = compress(group_codes(codes, cards, n_rows=len(self._counts)))
+        return classes, combination_class[self.row_combination]

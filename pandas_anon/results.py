@@ -280,16 +280,72 @@ class Generalization:
         )
 
 
-_REPORTS = {Generalization.kind: Generalization}
+@dataclass(frozen=True, repr=False)
+class Anonymization:
+    """What a k-anonymization chose and what it cost: the node (a level per column), rows
+    suppressed and modified, the privacy reached, information loss and search statistics."""
+
+    algorithm: str
+    qid: list[str]
+    levels: dict[str, int]
+    hierarchies: dict[str, str]
+    models: list[str]
+    rows: int
+    suppressed: int
+    max_suppression: float
+    classes: int
+    k_reached: int
+    metrics: dict[str, float]
+    risk: dict[str, float]
+    search: dict[str, float]
+    choices: dict[str, str]
+    modified: int | None = None
+
+    kind = "kanon"
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, **{f: getattr(self, f) for f in self.__dataclass_fields__}}
+
+    @classmethod
+    def from_dict(cls, payload: dict) -> Anonymization:
+        return cls(**{k: v for k, v in payload.items() if k != "kind"})
+
+    def __repr__(self) -> str:
+        levels = pd.DataFrame(
+            {"column": list(self.levels), "level": list(self.levels.values()),
+             "hierarchy": [self.hierarchies[c] for c in self.levels]}
+        )
+        fields = [
+            ("algorithm", self.algorithm),
+            ("privacy models", ", ".join(self.models)),
+            ("rows", report.count(self.rows)),
+            ("rows suppressed", f"{report.count(self.suppressed)} "
+                                f"(limit {report.percent(self.max_suppression, 2)})"),
+            ("rows modified", "-" if self.modified is None else report.count(self.modified)),
+            ("equivalence classes", report.count(self.classes)),
+            ("smallest class (k reached)", report.count(self.k_reached)),
+            ("precision", f"{self.metrics['precision']:.4f}"),
+            ("discernibility (DM)", report.count(int(self.metrics["dm"]))),
+            ("C_avg", f"{self.metrics['c_avg']:.4f}"),
+            ("prosecutor risk max / avg",
+             f"{self.risk['prosecutor_max']:.4f} / {self.risk['prosecutor_avg']:.4f}"),
+            ("nodes evaluated / lattice", f"{self.search['evaluated']:,} / "
+                                          f"{self.search['lattice_size']:,}"),
+            ("seconds", f"{self.search['seconds']:.3f}"),
+        ] + [(what, how) for what, how in self.choices.items()]
+        return report.render("k-anonymization", fields, ("Levels", levels))
 
 
-def attach(frame: pd.DataFrame, result: Generalization) -> pd.DataFrame:
+_REPORTS = {Generalization.kind: Generalization, Anonymization.kind: Anonymization}
+
+
+def attach(frame: pd.DataFrame, result: Generalization | Anonymization) -> pd.DataFrame:
     """Let ``result`` travel with ``frame`` (a new attrs dict: the input's is not touched)."""
     frame.attrs = {**frame.attrs, REPORT_KEY: result.to_dict()}
     return frame
 
 
-def report_of(frame: pd.DataFrame) -> Generalization:
+def report_of(frame: pd.DataFrame) -> Generalization | Anonymization:
     """The report a frame produced by pandas-anon carries."""
     payload = frame.attrs.get(REPORT_KEY)
     if not isinstance(payload, dict) or payload.get("kind") not in _REPORTS:

@@ -62,3 +62,17 @@ def naive_election(frame: pd.DataFrame, columns: list, max_size: int, *, dropna:
     smallest = min(len(c) for c, (s, _) in table.items() if s == top)
     winners = [c for c, (s, _) in table.items() if s == top and len(c) == smallest]
     return winners[0], top, winners[1:], identifiers, table
+
+
+def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*") -> dict:
+    """Check an anonymized frame with plain pandas: every combination of QI values is shared
+    by at least k rows, except rows whose every QI is ``top`` (suppressed), which must fit
+    the suppression limit unless they form a class of k or more (the top node)."""
+    suppressed = (out[qid].astype(str) == top).all(axis=1)
+    kept = out.loc[~suppressed, qid].astype(str)
+    sizes = kept.groupby(qid, sort=False).size()
+    n_top = int(suppressed.sum())
+    assert n_top <= max_suppressed or n_top >= k, (n_top, max_suppressed)
+    assert len(sizes) == 0 or sizes.min() >= k, sizes.min()
+    return {"suppressed": int(suppressed.sum()), "classes": len(sizes),
+            "dm": int((sizes ** 2).sum()) + len(out) * int(suppressed.sum())}

@@ -124,13 +124,16 @@ class Hierarchy:
         (ages read as numbers, a hierarchy read from CSV), they are matched by their text
         (``1944.0`` as ``"1944"``). Missing values map to -1. A present value that the
         hierarchy lacks raises :class:`HierarchyError` naming it (with its row count when
-        ``counts`` is given) and how to fix it.
+        ``counts`` is given: values with no rows are then not required) and how to fix it.
         """
         found = self.values.get_indexer(data_values)
         absent = (found < 0) & ~pd.isna(data_values)
         if absent.any() and _is_text(self.values) and not _is_text(data_values):
             found = self.values.get_indexer(_as_text(data_values))
             absent = (found < 0) & ~pd.isna(data_values)
+        if counts is not None:  # a value no row holds needs no label (any position will do)
+            unused = absent & (counts == 0)
+            found[unused], absent = 0, absent & ~unused
         if absent.any():
             raise self._not_covered(data_values[absent], column,
                                     None if counts is None else counts[absent])
