@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .algorithms import ola
+from .algorithms import datafly, incognito, ola, samarati
 from .columns import resolve_columns
 from .election import best_qid
 from .errors import InfeasibleError, InvalidParameterError
@@ -32,7 +32,10 @@ from .models import KAnonymity, LDiversity, TCloseness
 from .recode import HierarchyLike, hierarchy_for, recode
 from .results import Anonymization, attach
 
-ALGORITHMS: dict[str, Callable] = {"ola": ola.search}
+ALGORITHMS: dict[str, Callable] = {
+    "ola": ola.search, "datafly": datafly.search, "samarati": samarati.search,
+    "incognito": incognito.search,
+}
 #: Largest quasi-identifier ``kanon`` elects by itself when none is given.
 AUTO_QID_SIZE = 3
 
@@ -81,8 +84,8 @@ def anonymize(
         raise InfeasibleError(
             f"no generalization of {list(map(str, qid))} satisfies {', '.join(map(str, models))} "
             f"with at most {max_suppression:.2%} of the {lattice.n_rows:,} rows suppressed "
-            f"(even the top node, everything suppressed, fails); allow more suppression "
-            f"(max_suppression=), lower k/l or raise t"
+            f"(no node found by {algo}); allow more suppression (max_suppression=), lower "
+            f"k/l or raise t"
         )
     classes, row_class = lattice.assign(search.best.node)
     stats = evaluator.judge(classes)

@@ -27,8 +27,10 @@ def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> float:
 
 
 def precision(stats: NodeStats, heights: tuple[int, ...], n_rows: int) -> float:
-    kept = n_rows - stats.suppressed
-    return (kept * generalization(stats.node, heights) + stats.suppressed) / n_rows
+    """((n - s) * g + s) / n, written as g + (1 - g) * s / n so that rounding never puts it
+    below its own lower bound g (the optimal search relies on that)."""
+    share = generalization(stats.node, heights)
+    return share + (1 - share) * stats.suppressed / n_rows
 
 
 def discernibility(stats: NodeStats, n_rows: int) -> int:

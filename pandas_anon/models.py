@@ -1,9 +1,12 @@
 """Privacy models as predicates on equivalence classes.
 
 Each model names the classes that violate it; an anonymization suppresses those classes'
-rows, and a node is acceptable when the suppressed rows fit the suppression limit. Every
-model here is monotone under generalization (merging classes never creates a violation),
-which is what lets the lattice searches prune.
+rows, and a node is acceptable when the suppressed rows fit the suppression limit.
+k-anonymity and distinct l-diversity are monotone under generalization with suppression
+(merging passing classes never creates a violation), which lets Incognito and Samarati
+prune; entropy and recursive l-diversity and t-closeness are not once rows can be
+suppressed, so those searches check every candidate for them. The optimal search (ola)
+prunes only on the metric's bound and is exact for every model.
 
 - k-anonymity: a class holds at least k rows (survey ``003_a9e852f42da10ca2.txt``).
 - l-diversity (Machanavajjhala et al. 2007): *distinct*: at least l sensitive values per
