@@ -14,6 +14,7 @@ from tabulate import tabulate
 
 import harness
 import bench_best_qid
+import bench_check
 import bench_singletons
 import bench_study
 import synthetic
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.machine()}, machine-dependent timings: compare the ratios\n")
     synthetic.main(forwarded)
     summary = (bench_singletons.main(forwarded) + bench_best_qid.main(forwarded)
-               + bench_study.main(forwarded))
+               + bench_study.main(forwarded) + bench_check.main(forwarded))
     print("\n== summary ==")
     print(tabulate(summary, headers=["case", "target", "PASS/FAIL"], disable_numparse=True))
     failed = sum(verdict == "FAIL" for _, _, verdict in summary)

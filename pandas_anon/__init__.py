@@ -12,6 +12,7 @@ for code that builds on equivalence classes.
 """
 
 from . import accessor as _accessor  # noqa: F401  (registers df.anon)
+from . import validation as _validation  # noqa: F401  (registers the pandera checks)
 from . import datasets
 from .detect import identifiers, risk, singletons
 from .election import best_qid

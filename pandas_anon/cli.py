@@ -14,16 +14,17 @@ import json
 import os
 import sys
 import time
-import warnings
 from collections.abc import Iterator, Sequence
 
 import pandas as pd
 
 from . import __version__, report
+from .check import add_check_command
 from .detect import risk
 from .election import best_qid
-from .errors import AnonError, AnonWarning, InvalidParameterError
+from .errors import AnonError, InvalidParameterError, capture_warnings
 from .hierarchy import Hierarchy
+from .kanon import ALGORITHMS, kanon
 from .hierarchy.registry import add_plugins_command
 from .strategy_study import study
 from .io import read_table
@@ -61,18 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _warnings_as_lines() -> Iterator[None]:
     """Print our warnings as one ``pandas-anon: warning:`` line each (even if the command
     then fails); leave other libraries' warnings to Python's usual display."""
-    caught: list[warnings.WarningMessage] = []
+    messages: list[str] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", AnonWarning)
+        with capture_warnings(lambda w: messages.append(str(w.message))):
             yield
     finally:
-        ours = [w for w in caught if issubclass(w.category, AnonWarning)]
-        for message in dict.fromkeys(str(w.message) for w in ours):
+        for message in dict.fromkeys(messages):
             print(f"pandas-anon: warning: {message}", file=sys.stderr)
-        for w in caught:
-            if w not in ours:
-                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -117,10 +113,31 @@ def _parser() -> argparse.ArgumentParser:
     study.add_argument("--format", choices=("table", "json"), default="table")
     study.set_defaults(run=_study)
 
+    anonymize = commands.add_parser(
+        "anonymize", help="write a k-anonymous copy of a CSV (full-domain generalization)"
+    )
+    anonymize.add_argument("input", help="CSV/TSV file to anonymize")
+    anonymize.add_argument("output", help="where to write the anonymized CSV (comma-separated unless --sep)")
+    anonymize.add_argument("--k", type=_positive, required=True, help="smallest class size")
+    anonymize.add_argument("--qid", type=_column_list,
+                           help="quasi-identifier (default: elected with best_qid)")
+    anonymize.add_argument("--algo", choices=sorted(ALGORITHMS), default="ola")
+    anonymize.add_argument("--max-suppression", type=float, default=0.0,
+                           help="largest share of rows that may be suppressed (default 0)")
+    anonymize.add_argument("--metric", choices=("precision", "dm"), default="precision")
+    anonymize.add_argument("--drop-suppressed", action="store_true",
+                           help="leave suppressed rows out instead of masking them with *")
+    anonymize.add_argument("--sep", help="field delimiter (default: detected)")
+    anonymize.add_argument("--encoding", help="text encoding (default: detected)")
+    anonymize.add_argument("--format", choices=("table", "json"), default="table",
+                           help="format of the report printed on stdout")
+    anonymize.set_defaults(run=_anonymize)
+
     demo = commands.add_parser("demo", help="scan the embedded Valle d'Aosta driving-licence data")
     demo.add_argument("--format", choices=("table", "json"), default="table")
     demo.set_defaults(run=_demo)
     add_plugins_command(commands)
+    add_check_command(commands)
     return parser
 
 
@@ -170,6 +187,19 @@ def _study(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
     else:
         print(repr(result))
+    return 0
+
+
+def _anonymize(args: argparse.Namespace) -> int:
+    frame = read_table(args.input, sep=args.sep, encoding=args.encoding)
+    out = kanon(frame, args.k, qid=args.qid, algo=args.algo, max_suppression=args.max_suppression,
+                metric=args.metric, suppress="drop" if args.drop_suppressed else "mask")
+    out.to_csv(args.output, index=False, sep=args.sep or ",")
+    summary = out.anon.report()
+    if args.format == "json":
+        print(json.dumps(summary.to_dict(), indent=2, default=str, ensure_ascii=False))
+    else:
+        print(repr(summary))
     return 0
 
 

@@ -9,10 +9,11 @@ message can end up in a public CI log, and the values of a risky row are exactly
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 
 class AnonError(Exception):
@@ -105,3 +106,20 @@ def warn(message: str, category: type[AnonWarning]) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+@contextlib.contextmanager
+def capture_warnings(on_ours: Callable[[warnings.WarningMessage], None]) -> Iterator[None]:
+    """Hand each pandas-anon warning raised in the block to ``on_ours`` (even when the block
+    then fails); pass other libraries' warnings on unchanged."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AnonWarning)
+            yield
+    finally:
+        for w in caught:
+            if issubclass(w.category, AnonWarning):
+                on_ours(w)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -4,8 +4,9 @@
 delimiter on a bounded sample of the start of the file, then lets pandas' C parser stream the
 whole file; :func:`read_columns` streams only the columns asked for through pyarrow instead,
 for large files. Every way a file can be unusable becomes an
-:class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what is wrong and how to fix it. Messages may
-quote header names but never cell values: they can end up in public CI logs.
+:class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what
+is wrong and how to fix it. Messages may quote header names but never cell values: they can
+end up in public CI logs.
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ def read_columns(
     """
     layout = _inspect(path, usecols, sep, encoding)
     columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
+    if not columns:  # pyarrow would read every column
+        raise InputFileError(f"{layout.name}: the header names no column; add a header row")
     with _io_errors(layout.name, layout.compression, layout.encoding):
         try:
             return _arrow_columns(layout, columns).to_pandas()

@@ -196,3 +196,21 @@ def test_study_refuses_text_years(capsys, tmp_path):
     code, _, err = run(capsys, "study", str(path), "--year", "year", "--sex", "sex",
                        "--place", "town", "--place-parent", "prov")
     assert code == 2 and "non-numeric" in err and "'year'" in err
+
+
+def test_anonymize_writes_a_k_anonymous_copy(capsys, tmp_path):
+    from pandas_anon.datasets import load_adult
+    from verify import verify_anonymized
+
+    source, target = tmp_path / "adult.csv", tmp_path / "out.csv"
+    load_adult().head(3_000).to_csv(source, sep=";", index=False)
+    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
+                         "--qid", "age,sex,race", "--max-suppression", "0.02", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    written = pd.read_csv(target, dtype=str, keep_default_na=False)
+    assert len(written) == 3_000 and report["rows"] == 3_000
+    checked = verify_anonymized(written, ["age", "sex", "race"], 5, 60)
+    assert checked["suppressed"] == report["suppressed"]
+    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "0")
+    assert code == 2 and "positive" in err

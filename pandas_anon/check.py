@@ -1,0 +1,189 @@
+"""``pandas-anon check FILE...``: the gate that fails a commit whose tables single people out.
+
+Each file is read (only the columns needed, through :func:`pandas_anon.io.read_columns`),
+its quasi-identifier taken from the command line or the configuration
+(:mod:`pandas_anon.config`) or else elected (:func:`pandas_anon.best_qid`), and its singletons
+and smallest class compared with the file's limits (:class:`pandas_anon.validation.Limits`).
+
+Exit status: 0 every file passes, 1 a file exceeds its limits, 2 bad usage, a bad
+configuration or an unreadable file (one ``pandas-anon: error: FILE: reason`` line each; the
+other files are still checked). The table report is silent when everything passes, unless
+``--verbose``; ``--format json`` always prints the full report (a CI artifact). Reports hold
+counts, fractions and column names, never a value. Files are only read, never written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+
+from . import report
+from .config import KEYS, Settings, load_config
+from .election import best_qid
+from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
+from .io import read_columns
+from .validation import Exposure, Limits, many, measure, share
+
+#: Exit status of each file status; the command exits with the highest.
+EXIT = {"pass": 0, "skipped": 0, "fail": 1, "error": 2}
+
+
+def add_check_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``pandas-anon check`` to the CLI's subcommands."""
+    command = commands.add_parser(
+        "check", help="fail when a CSV/TSV exposes more singletons than allowed (a CI gate)",
+        description="Exit 0 when every file is within its limits, 1 when one is not, 2 on bad "
+                    "usage, configuration or input. Without limits, no singleton is allowed.")
+    command.add_argument("files", nargs="+", metavar="FILE",
+                         help="CSV/TSV files, optionally compressed (.csv.gz)")
+    command.add_argument("--qid", help="quasi-identifier, e.g. year,town,sex (default: the "
+                                       "configuration's, else elected per file)")
+    command.add_argument("--max-singletons", metavar="0.5%|N",
+                         help="most singletons allowed: a percentage of the rows examined or "
+                              "a count")
+    command.add_argument("--k", metavar="N", help="smallest class size required (k-anonymity)")
+    command.add_argument("--keep-missing", action="store_true", default=None,
+                         help="treat missing values as a value instead of dropping incomplete "
+                              "rows")
+    command.add_argument("--format", choices=("table", "json"), default="table")
+    command.add_argument("--config", metavar="PATH",
+                         help="pyproject.toml or .pandas-anon.toml (default: found from the "
+                              "current folder up to the repository root)")
+    command.add_argument("--verbose", "-v", action="store_true",
+                         help="report passing files too")
+    command.set_defaults(run=run_check_command)
+
+
+def run_check_command(args: argparse.Namespace) -> int:
+    """Check every file; print the report; return the exit status."""
+    config = load_config(args.config)
+    given = _command_line(args)
+    results = [check_file(file, config.settings(file, given)) for file in args.files]
+    for result in results:
+        if result.error:
+            print(f"pandas-anon: error: {result.error}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(to_json(results), indent=2, ensure_ascii=False))
+    elif args.verbose or any(result.status == "fail" for result in results):
+        print(render(results, verbose=args.verbose))
+    return max(EXIT[result.status] for result in results)
+
+
+def _command_line(args: argparse.Namespace) -> dict:
+    """Settings fields given as options, checked like the configuration's."""
+    values: dict = {}
+    for key in ("qid", "max_singletons", "k", "keep_missing"):
+        raw = getattr(args, key)
+        if raw is not None:
+            try:
+                values.update(KEYS[key](raw))
+            except ValueError as problem:
+                raise InvalidParameterError(f"--{key.replace('_', '-')}: {problem}") from None
+    return values
+
+
+@dataclass
+class FileResult:
+    """What ``check`` found in one file."""
+
+    file: str
+    status: str  # pass, fail, error or skipped
+    exposure: Exposure | None = None
+    elected: bool = False
+    limits: Limits | None = None
+    problems: list[str] = field(default_factory=list)
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        out: dict = {"file": self.file, "status": self.status}
+        if self.error:
+            out["error"] = self.error
+        if self.exposure is not None and self.limits is not None:
+            out.update(self.exposure.to_dict())
+            out["qid_elected"] = self.elected
+            out["limits"] = asdict(self.limits)
+            out["problems"] = self.problems
+        if self.warnings:
+            out["warnings"] = self.warnings
+        return out
+
+
+def check_file(file: str, settings: Settings) -> FileResult:
+    """Measure one file against its settings; an unusable file gives an ``error`` result."""
+    if settings.skip:
+        return FileResult(file, "skipped")
+    result = FileResult(file, "error")
+    try:
+        with _warnings_of(file, result.warnings.append):
+            frame = read_columns(file, usecols=settings.qid, sep=settings.delimiter,
+                                 encoding=settings.encoding)
+            result.exposure = measure(frame, _qid(file, frame, settings),
+                                      dropna=not settings.keep_missing)
+    except AnonError as error:
+        result.error = str(error) if file in str(error) else f"{file}: {error}"
+        return result
+    result.elected = settings.qid is None
+    result.limits = settings.limits()
+    result.problems = result.limits.violations(result.exposure)
+    result.status = "fail" if result.problems else "pass"
+    return result
+
+
+def _qid(file: str, frame: pd.DataFrame, settings: Settings) -> Sequence[str]:
+    if frame.empty:
+        raise InputFileError(f"{file} has a header but no data rows; there is nothing to check")
+    if settings.qid is not None:
+        return settings.qid
+    elected = best_qid(frame, max_size=settings.max_size, dropna=not settings.keep_missing,
+                       progress=False)
+    return [str(c) for c in elected.columns]
+
+
+@contextmanager
+def _warnings_of(file: str, record: Callable[[str], None]) -> Iterator[None]:
+    """Re-issue our warnings prefixed with the file's name (and record them), even when the
+    file then fails; pass other libraries' warnings on unchanged."""
+    def forward(w: warnings.WarningMessage) -> None:
+        record(str(w.message))
+        warnings.warn(f"{file}: {w.message}", w.category, stacklevel=2)
+
+    with capture_warnings(forward):
+        yield
+
+
+def to_json(results: Sequence[FileResult]) -> dict:
+    """The report as a JSON-able dict."""
+    return {"passed": all(EXIT[r.status] == 0 for r in results),
+            "files": [r.to_dict() for r in results]}
+
+
+def render(results: Sequence[FileResult], *, verbose: bool) -> str:
+    """The table of failing files (every measured file with ``verbose``), then the reasons."""
+    shown = [r for r in results if r.status != "error" and (verbose or r.status == "fail")]
+    rows = [_row(r) for r in shown]
+    table = pd.DataFrame(rows, columns=["file", "rows", "QID", "singletons", "%", "k",
+                                        "threshold", "status"])
+    failed = sum(r.status == "fail" for r in results)
+    summary = (f"{failed} of {many(len(results), 'file')} exceed{'s' if failed == 1 else ''} "
+               "the limits" if failed else f"{many(len(results), 'file')} checked, none exceeds "
+               "the limits")
+    reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
+    return "\n".join([report.render(f"pandas-anon check: {summary}", [], ("", table)), *reasons])
+
+
+def _row(result: FileResult) -> tuple:
+    found = result.exposure
+    if found is None or result.limits is None:  # skipped
+        return result.file, "", "", "", "", "", "", result.status
+    qid = report.columns(found.qid) + (" elected" if result.elected else "")
+    return (result.file, report.count(found.rows), qid, report.count(found.singletons),
+            share(found.fraction), found.smallest_class, result.limits.describe(),
+            result.status.upper())

@@ -1,0 +1,198 @@
+"""Guard it: pandera checks that fail a table exposing people on a quasi-identifier.
+
+Importing :mod:`pandas_anon` registers three DataFrame checks with pandera::
+
+    import pandera.pandas as pa
+    import pandas_anon  # registers the checks
+
+    qid = ["anno_nascita", "comune_residenza", "sesso"]
+    schema = pa.DataFrameSchema(checks=[
+        pa.Check.anon_max_singletons(qid=qid, max_fraction=0.01),  # at most 1 % singletons
+        pa.Check.anon_k_anonymous(qid=qid, k=5),                   # every class >= 5 rows
+        pa.Check.anon_l_diverse(qid=qid, sensitive="diagnosis", l=2),
+    ])
+
+A failing check raises pandera's ``SchemaError`` whose message gives counts, fractions, the
+threshold and the QID, never a value: pandera's default report lists the failing rows' values,
+which in a public CI log would publish the very quasi-identifiers the check protects. Rows
+missing a QID value are not examined (as in :func:`pandas_anon.singletons`). The same measure
+and verdicts serve ``pandas-anon check`` (:mod:`pandas_anon.check`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from pandera.api.checks import Check
+from pandera.errors import SchemaError
+from pandera.extensions import register_check_method
+
+from . import report
+from .columns import as_label_list
+from .detect import QID, singletons
+from .errors import AnonError, InvalidParameterError
+from .privacy import l_diversity
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """How exposed the rows of a table are on a quasi-identifier (counts only, no values)."""
+
+    qid: tuple[Hashable, ...]
+    rows: int
+    examined: int
+    singletons: int
+    distinct: int
+    class_sizes: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def fraction(self) -> float:
+        """Singletons over rows examined."""
+        return self.singletons / self.examined
+
+    @property
+    def smallest_class(self) -> int:
+        """The k the table reaches: rows in its smallest equivalence class."""
+        return int(self.class_sizes.min())
+
+    def rows_below(self, k: int) -> int:
+        """Rows in classes of fewer than ``k`` rows."""
+        return int(self.class_sizes[self.class_sizes < k].sum())
+
+    def to_dict(self) -> dict:
+        return {
+            "qid": [str(c) for c in self.qid],
+            "rows": self.rows,
+            "examined": self.examined,
+            "dropped": self.rows - self.examined,
+            "singletons": self.singletons,
+            "fraction": self.fraction,
+            "distinct": self.distinct,
+            "k": self.smallest_class,
+        }
+
+
+def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Exposure:
+    """Singletons and class sizes of ``frame`` on ``qid``; with ``dropna``, rows missing a QID
+    value are left out, otherwise missing is a value like any other."""
+    found = singletons(frame, qid, dropna=dropna)
+    return Exposure(qid=found.qid, rows=found.examined + found.dropped, examined=found.examined,
+                    singletons=found.count, distinct=found.distinct,
+                    class_sizes=found._grouping.class_sizes)
+
+
+def share(fraction: float) -> str:
+    """``0.019254`` -> ``'1.93 %'``; a tiny non-zero share is not rounded to zero."""
+    return "< 0.01 %" if 0 < fraction < 0.0001 else report.percent(fraction, 2)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Thresholds a table must meet. With none given, no singleton is allowed."""
+
+    max_count: int | None = None
+    max_fraction: float | None = None
+    k: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_whole("max_count", self.max_count, 0)
+        _check_whole("k", self.k, 1)
+        if self.max_fraction is not None and (
+            isinstance(self.max_fraction, bool) or not isinstance(self.max_fraction, (int, float))
+            or not 0 <= self.max_fraction <= 1
+        ):
+            raise InvalidParameterError(
+                f"max_fraction must be a number from 0 to 1 (0.01 is 1 %), "
+                f"got {self.max_fraction!r}"
+            )
+        if (self.max_count, self.max_fraction, self.k) == (None, None, None):
+            object.__setattr__(self, "max_count", 0)
+
+    def describe(self) -> str:
+        """``'<= 1 % singletons, k >= 5'``."""
+        parts = [f"<= {self.max_count:,} singletons"] if self.max_count is not None else []
+        if self.max_fraction is not None:
+            parts.append(f"<= {100 * self.max_fraction:g} % singletons")
+        if self.k is not None:
+            parts.append(f"k >= {self.k}")
+        return ", ".join(parts)
+
+    def violations(self, found: Exposure) -> list[str]:
+        """Why ``found`` fails these limits, one sentence per limit exceeded (empty: passes)."""
+        qid = report.columns(found.qid)
+        singles = (f"{many(found.singletons, 'singleton')} ({share(found.fraction)} of "
+                   f"{many(found.examined, 'row')} examined) on {qid}")
+        problems = []
+        if self.max_count is not None and found.singletons > self.max_count:
+            problems.append(f"{singles}: more than the {self.max_count:,} allowed")
+        if self.max_fraction is not None and found.fraction > self.max_fraction:
+            problems.append(f"{singles}: more than the {100 * self.max_fraction:g} % allowed")
+        if self.k is not None and found.smallest_class < self.k:
+            problems.append(
+                f"k = {found.smallest_class} on {qid}, below the {self.k} required: "
+                f"{many(found.rows_below(self.k), 'row')} in classes of fewer than {self.k}"
+            )
+        return problems
+
+
+def many(n: int, noun: str) -> str:
+    """``'1 row'``, ``'1,684 rows'``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _check_whole(name: str, value: object, low: int) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
+        raise InvalidParameterError(f"{name} must be a whole number >= {low}, got {value!r}")
+
+
+def _verdict(check: str, problems: Callable[[], list[str]]) -> bool:
+    """True, or a SchemaError carrying our message (so pandera shows no failure cases)."""
+    try:
+        found = problems()
+    except AnonError as error:  # a missing column, no complete row, a bad threshold
+        found = [str(error)]
+    if found:
+        raise SchemaError(None, None, message=f"{check}: {'; '.join(found)}")
+    return True
+
+
+def anon_max_singletons(
+    frame: pd.DataFrame, *, qid: QID, max_fraction: float | None = None,
+    max_count: int | None = None,
+) -> bool:
+    """At most ``max_fraction`` of the rows examined, and at most ``max_count`` rows, are alone
+    in their ``qid`` combination (neither given: none may be)."""
+    return _verdict("anon_max_singletons", lambda: Limits(max_count, max_fraction).violations(
+        measure(frame, qid)))
+
+
+def anon_k_anonymous(frame: pd.DataFrame, *, qid: QID, k: int) -> bool:
+    """Every combination of ``qid`` values is shared by at least ``k`` rows."""
+    return _verdict("anon_k_anonymous", lambda: Limits(k=k).violations(measure(frame, qid)))
+
+
+def anon_l_diverse(
+    frame: pd.DataFrame, *, qid: QID, sensitive: Hashable, l: int  # noqa: E741  (l-diversity)
+) -> bool:
+    """Every class of ``qid`` holds at least ``l`` distinct values of ``sensitive``."""
+
+    def problems() -> list[str]:
+        _check_whole("l", l, 1)
+        reached = l_diversity(frame, qid, sensitive)
+        if reached >= l:
+            return []
+        columns = report.columns(as_label_list(qid, frame.columns))
+        return [f"distinct l = {reached} on {columns} for {sensitive!r}, below the "
+                f"{l} required: a class holds only {many(reached, 'distinct value')}"]
+
+    return _verdict("anon_l_diverse", problems)
+
+
+for _check in (anon_max_singletons, anon_k_anonymous, anon_l_diverse):
+    if not hasattr(Check, _check.__name__):  # pandera refuses a second registration (reload)
+        register_check_method(_check, statistics=list(inspect.signature(_check).parameters)[1:],
+                              supported_types=pd.DataFrame)

@@ -1,0 +1,439 @@
+"""``pandas-anon check``, called through main(argv) for every exit path, its configuration,
+and the fast column reader behind it."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+import lzma
+from importlib.resources import files
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import SEED_QID
+from pandas_anon import io as anon_io
+from pandas_anon.cli import main
+from pandas_anon.config import load_config
+from pandas_anon.datasets import load_driver_licenses
+from pandas_anon.election import best_qid
+from pandas_anon.errors import InputFileError
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.io import read_columns, read_table
+from verify import naive_counts, naive_election
+
+SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")
+QID = ",".join(SEED_QID)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def report(capsys, *argv: str) -> tuple[int, dict]:
+    """Exit status and the JSON report, keyed by file name."""
+    code, out, _ = run(capsys, *argv, "--format", "json")
+    return code, {Path(f["file"]).name: f for f in json.loads(out)["files"]}
+
+
+def write(path: Path, text: str | bytes, encoding: str = "utf-8") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode(encoding))
+    return path
+
+
+@pytest.fixture(scope="module")
+def valle_daosta(tmp_path_factory) -> Path:
+    """The Valle d'Aosta file as published (the embedded copy, decompressed)."""
+    packed = files("pandas_anon.datasets") / "data" / "driver_licenses_valle_daosta.csv.xz"
+    path = tmp_path_factory.mktemp("open-data") / "driverLicense_ValleAosta.csv"
+    path.write_bytes(lzma.decompress(packed.read_bytes()))
+    return path
+
+
+@pytest.fixture(scope="module")
+def m_loc(tmp_path_factory) -> Path:
+    """The same table after the seed paper's M_loc: singletons' municipality -> province."""
+    frame = load_driver_licenses(parse_dates=False)
+    places = Hierarchy.from_columns(frame, ["comune_residenza", "provincia_residenza"])
+    out = frame.anon.generalize({"comune_residenza": (places, 1)}, rows="singletons",
+                                qid=SEED_QID)
+    path = tmp_path_factory.mktemp("open-data") / "patenti_m_loc.csv"
+    out.to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture
+def planted(tmp_path) -> Path:
+    """Twelve people sharing one combination, and one unique person with distinctive values."""
+    rows = ["town,year,sex,note"] + ["AOSTA,1970,F,a", "AOSTA,1970,F,b"] * 6
+    rows.append(",".join(SECRETS) + ",x")
+    return write(tmp_path / "people.csv", "\n".join(rows) + "\n")
+
+
+# -- the acceptance figures ---------------------------------------------------------------------
+
+def test_valle_daosta_fails_at_1_percent(capsys, valle_daosta):
+    code, out, err = run(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
+    assert code == 1 and err == ""
+    assert "1,684" in out and "1.93 %" in out and "FAIL" in out
+    assert ("1,684 singletons (1.93 % of 87,464 rows examined) on (anno_nascita, "
+            "comune_residenza, sesso): more than the 1 % allowed") in out
+    code, files_ = report(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
+    found = files_[valle_daosta.name]
+    assert code == 1 and found["status"] == "fail"
+    assert (found["singletons"], found["examined"], found["rows"]) == (1_684, 87_464, 87_642)
+    assert round(100 * found["fraction"], 2) == 1.93
+
+
+def test_valle_daosta_passes_after_m_loc(capsys, m_loc):
+    code, out, err = run(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
+    assert (code, out, err) == (0, "", "")  # silent on success
+    code, files_ = report(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
+    assert code == 0 and files_[m_loc.name]["singletons"] == 4
+    assert files_[m_loc.name]["singletons"] == naive_counts(
+        pd.read_csv(m_loc, dtype=str), SEED_QID)["singletons"]
+
+
+# -- exit paths ---------------------------------------------------------------------------------
+
+def test_verbose_reports_passing_files(capsys, m_loc):
+    code, out, _ = run(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%", "-v")
+    assert code == 0 and "PASS" in out and "none exceeds the limits" in out
+    assert "<= 1 % singletons" in out and "4" in out
+
+
+def test_without_limits_no_singleton_is_allowed(capsys, m_loc):
+    code, out, _ = run(capsys, str(m_loc), "--qid", QID)
+    assert code == 1 and "more than the 0 allowed" in out
+
+
+def test_k_threshold_against_plain_pandas(capsys, m_loc):
+    frame = pd.read_csv(m_loc, dtype=str).dropna(subset=["provincia_residenza", "sesso"])
+    k = int(frame.groupby(["provincia_residenza", "sesso"]).size().min())
+    argv = [str(m_loc), "--qid", "provincia_residenza,sesso"]
+    assert report(capsys, *argv, "--k", str(k))[0] == 0
+    code, files_ = report(capsys, *argv, "--k", str(k + 1))
+    assert code == 1 and files_[m_loc.name]["k"] == k
+    assert files_[m_loc.name]["problems"][0].startswith(f"k = {k} on (provincia_residenza, sesso)")
+    assert files_[m_loc.name]["limits"] == {"max_count": None, "max_fraction": None, "k": k + 1}
+
+
+def test_an_unreadable_file_among_others(capsys, tmp_path, planted):
+    empty = write(tmp_path / "empty.csv", "")
+    code, out, err = run(capsys, str(empty), str(planted), "--qid", "town,year,sex")
+    assert code == 2  # the worst status wins; the other file is still checked and reported
+    assert err == f"pandas-anon: error: {empty} is empty; pass a file with a header row\n"
+    assert "people.csv" in out and "FAIL" in out
+    code, files_ = report(capsys, str(empty), str(planted), "--qid", "town,year,sex")
+    assert files_["empty.csv"] == {"file": str(empty), "status": "error",
+                                   "error": f"{empty} is empty; pass a file with a header row"}
+    assert files_["people.csv"]["status"] == "fail"
+
+
+@pytest.mark.parametrize("argv", [[], ["--format", "xml", "x.csv"], ["--nope", "x.csv"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "usage" in err
+
+
+def test_elects_a_qid_when_none_is_configured(capsys, tmp_path, licences):
+    part = licences[["anno_nascita", "comune_residenza", "sesso", "categoria_patente"]]
+    path = tmp_path / "sample.csv"
+    part.iloc[:3000].to_csv(path, index=False)
+    code, files_ = report(capsys, str(path), "--max-singletons", "100%")
+    found = files_["sample.csv"]
+    as_text = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    winner, *_ = naive_election(as_text, list(as_text.columns), 3)
+    assert code == 0 and found["qid_elected"] is True
+    assert found["qid"] == list(winner)
+    assert found["singletons"] == naive_counts(as_text, list(winner))["singletons"]
+
+
+def test_formats_tsv_gzip_and_latin1_semicolons(capsys, tmp_path, licences):
+    part = licences[SEED_QID].iloc[:5000].copy()
+    part.iloc[:40, 1] = "SAINT-RHÉMY-EN-BOSSES"
+    paths = [tmp_path / "a.tsv", tmp_path / "b.csv.gz", tmp_path / "c.csv"]
+    part.to_csv(paths[0], sep="\t", index=False)
+    with gzip.open(paths[1], "wt", encoding="utf-8") as handle:
+        part.to_csv(handle, index=False)
+    part.to_csv(paths[2], sep=";", index=False, encoding="latin-1")
+    code, files_ = report(capsys, *map(str, paths), "--qid", QID, "--max-singletons", "100%")
+    expected = naive_counts(part.astype("string"), SEED_QID)["singletons"]
+    assert code == 0 and {f["singletons"] for f in files_.values()} == {expected}
+
+
+def test_never_modifies_files(capsys, tmp_path, planted):
+    config = write(tmp_path / ".pandas-anon.toml", 'qid = ["town", "year"]\n')
+    before = {p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+              for p in (planted, config)}
+    for argv in ([], ["-v"], ["--format", "json"], ["--k", "3"]):
+        run(capsys, str(planted), "--config", str(config), *argv)
+    assert before == {p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+                      for p in (planted, config)}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".pandas-anon.toml", "people.csv"]
+
+
+# -- never a value ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    [], ["-v"], ["--format", "json"], ["--qid", "town,year,sex"],
+    ["--qid", "town,year,sex", "--k", "5", "-v"], ["--qid", "town,year,sex,note"],
+])
+def test_no_quasi_identifier_value_in_any_output(capsys, planted, argv):
+    code, out, err = run(capsys, str(planted), *argv)
+    assert code == 1 and ("FAIL" in out or '"status": "fail"' in out)
+    assert not any(secret in out + err for secret in SECRETS)
+
+
+def test_no_value_in_a_parse_error_past_the_sample(capsys, tmp_path):
+    body = "town,year\n" + "AOSTA,1970\n" * 120_000  # past the 1 MiB sniffed by the reader
+    for tail, expected in ((f"{SECRETS[0]},1970,{SECRETS[1]}\n", "has 3 fields"),
+                           (f'"{SECRETS[0]},1970\n', "never closed")):
+        path = write(tmp_path / "late.csv", body + tail)
+        code, out, err = run(capsys, str(path), "--qid", "town,year")
+        assert code == 2 and out == "" and expected in err and err.count("\n") == 1
+        assert not any(secret in err for secret in SECRETS)
+
+
+def test_warnings_name_the_file(capsys, tmp_path):
+    path = write(tmp_path / "holes.csv", "year,town\n1950,\n1950,\n1960,\n1960,B\n1960,B\n")
+    code, out, err = run(capsys, str(path), "--qid", "year,town")
+    assert code == 0 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"pandas-anon: warning: {path}: only 2 of 5 rows are complete")
+    code, files_ = report(capsys, str(path), "--qid", "year,town")
+    assert files_["holes.csv"]["warnings"][0].startswith("only 2 of 5 rows")
+
+
+def test_keep_missing_counts_missing_as_a_value(capsys, tmp_path):
+    path = write(tmp_path / "holes.csv", "year,town\n1950,\n1950,\n1960,\n1960,B\n1970,B\n")
+    as_text = pd.read_csv(path, dtype=str)
+    expected = naive_counts(as_text, ["year", "town"], dropna=False)
+    for argv in (["--keep-missing"], ["--config", str(write(tmp_path / "c.toml",
+                                                            "keep_missing = true\n"))]):
+        code, out, err = run(capsys, str(path), "--qid", "year,town", "--format", "json", *argv)
+        found = json.loads(out)["files"][0]
+        assert (found["examined"], found["singletons"]) == (5, expected["singletons"]) == (5, 3)
+        assert err == ""  # no row dropped, no warning
+
+
+# -- bad input: exit 2, one line naming the file ------------------------------------------------
+
+BAD_INPUT = {
+    "empty file": (b"", [], "is empty"),
+    "header only": (b"town,year\n", [], "has a header but no data rows"),
+    "ragged rows": (b"town,year\nA,1\nB,2,3\n", [], "line 3 has 3 fields but the header has 2"),
+    "binary named .csv": (b"\x89PNG\r\n\x1a\n\x00\x00", [], "binary content: a PNG image"),
+    "QID column missing": (b"town,year\nA,1\n", ["--qid", "town,age"], "column 'age' not found"),
+    "undecodable past the sample": (
+        b"town,year\n" + b"AOSTA,1970\n" * 120_000 + b"\xff\xfe,1\n", [], "past its first MiB"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUT, ids=list(BAD_INPUT))
+def test_bad_input_exits_2_with_one_line_naming_the_file(capsys, tmp_path, case):
+    content, argv, expected = BAD_INPUT[case]
+    path = write(tmp_path / "input.csv", content)
+    code, out, err = run(capsys, str(path), *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"pandas-anon: error: {path}") and err.count("\n") == 1
+    assert expected in err
+
+
+def test_undecodable_bytes_in_the_configured_encoding(capsys, tmp_path):
+    write(tmp_path / ".pandas-anon.toml", '[[rules]]\nfiles = "utf8/*"\nencoding = "utf-8"\n')
+    strict = write(tmp_path / "utf8" / "a.csv", "comune,anno\nFORLÌ,1950\n", "latin-1")
+    loose = write(tmp_path / "other" / "a.csv", "comune,anno\nFORLÌ,1950\n", "latin-1")
+    config = ["--config", str(tmp_path / ".pandas-anon.toml"), "--qid", "comune,anno",
+              "--max-singletons", "1"]
+    code, _, err = run(capsys, str(strict), *config)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"pandas-anon: error: {strict} is not valid utf-8 text")
+    assert run(capsys, str(loose), *config)[0] == 0  # detected as cp1252 outside the rule
+
+
+@pytest.mark.parametrize(("option", "value", "expected"), [
+    ("--max-singletons", "2x", "'2x' is not a threshold"),
+    ("--max-singletons", "150%", "'150%' is not a threshold"),
+    ("--max-singletons", "-3", "'-3' is not a threshold"),
+    ("--max-singletons", "1.5", "'1.5' is not a threshold"),
+    ("--k", "0", "expected a whole number >= 1, got 0"),
+    ("--k", "two", "expected a whole number >= 1, got 'two'"),
+    ("--qid", ",", "expected at least one column name"),
+])
+def test_invalid_threshold_on_the_command_line(capsys, planted, option, value, expected):
+    code, out, err = run(capsys, str(planted), option, value)
+    assert code == 2 and out == ""
+    assert err == f"pandas-anon: error: {option}: {expected}" + err[err.index(expected)
+                                                                     + len(expected):]
+    assert err.count("\n") == 1
+
+
+MALFORMED = {
+    "not TOML": ("[tool.pandas_anon]\nk = \n", "is not valid TOML"),
+    "unknown key": ("[tool.pandas_anon]\nmaxsingletons = 1\n",
+                    "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: delimiter, "
+                    "encoding, k, keep_missing, max_singletons, max_size, qid, rules"),
+    "invalid threshold": ('[tool.pandas_anon]\nmax_singletons = "lots"\n',
+                          "[tool.pandas_anon]: max_singletons: 'lots' is not a threshold"),
+    "float threshold": ("[tool.pandas_anon]\nmax_singletons = 0.5\n", "0.5 is not a threshold"),
+    "qid not names": ("[tool.pandas_anon]\nqid = [1, 2]\n", "qid: expected column names"),
+    "bad delimiter": ('[tool.pandas_anon]\ndelimiter = ";;"\n', "delimiter: expected one ASCII"),
+    "bad encoding": ('[tool.pandas_anon]\nencoding = "klingon"\n', "encoding: expected a Python"),
+    "not a table": ("[tool]\npandas_anon = 3\n", "must be a table of settings"),
+    "rules not tables": ("[tool.pandas_anon]\nrules = 3\n", "rules must be an array of tables"),
+    "rule without files": ("[[tool.pandas_anon.rules]]\nk = 2\n", "#1: files: expected a glob"),
+    "unknown rule key": ('[[tool.pandas_anon.rules]]\nfiles = "*"\nskip = "yes"\n',
+                         "[[tool.pandas_anon.rules]] #1: skip: expected true or false"),
+    "no table": ("[tool.black]\nline-length = 99\n", "has no [tool.pandas_anon] table"),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))
+def test_malformed_config_exits_2_naming_it(capsys, tmp_path, planted, case):
+    text, expected = MALFORMED[case]
+    config = write(tmp_path / "pyproject.toml", text)
+    code, out, err = run(capsys, str(planted), "--config", str(config))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"pandas-anon: error: {config}") and expected in err
+
+
+def test_a_missing_config_file(capsys, tmp_path, planted):
+    code, _, err = run(capsys, str(planted), "--config", str(tmp_path / "absent.toml"))
+    assert code == 2 and "absent.toml cannot be read" in err and err.count("\n") == 1
+
+
+# -- configuration ------------------------------------------------------------------------------
+
+def test_precedence_defaults_config_rules_command_line(capsys, tmp_path, monkeypatch, planted):
+    write(tmp_path / "pyproject.toml", """
+[tool.pandas_anon]
+qid = ["town", "year"]
+max_singletons = "50%"
+
+[[tool.pandas_anon.rules]]
+files = ["strict/*.csv"]
+max_singletons = 0
+k = 2
+
+[[tool.pandas_anon.rules]]
+files = "strict/deep/*"
+k = 3
+""")
+    loose = write(tmp_path / "loose" / "a.csv", planted.read_bytes())
+    strict = write(tmp_path / "strict" / "deep" / "b.csv", planted.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    code, found = report(capsys, "loose/a.csv", str(strict))
+    assert found["a.csv"]["limits"] == {"max_count": None, "max_fraction": 0.5, "k": None}
+    assert found["b.csv"]["limits"] == {"max_count": 0, "max_fraction": None, "k": 3}
+    assert found["a.csv"]["qid"] == ["town", "year"] and found["a.csv"]["qid_elected"] is False
+    assert code == 1 and found["a.csv"]["status"] == "pass" and found["b.csv"]["status"] == "fail"
+    code, found = report(capsys, "loose/a.csv", str(strict), "--max-singletons", "1",
+                         "--qid", "town,sex")
+    assert found["b.csv"]["limits"] == {"max_count": 1, "max_fraction": None, "k": 3}
+    assert found["a.csv"]["qid"] == ["town", "sex"]
+
+
+def test_config_is_found_up_to_the_repository_root(tmp_path, monkeypatch):
+    write(tmp_path / "pyproject.toml", "[tool.pandas_anon]\nk = 7\n")
+    inner = tmp_path / "repo" / "data"
+    inner.mkdir(parents=True)
+    monkeypatch.chdir(inner)
+    assert load_config().defaults == {"k": 7}
+    (tmp_path / "repo" / ".git").mkdir()  # the repository ends the search
+    assert load_config().path is None
+    write(tmp_path / "repo" / "pyproject.toml", "[project]\nname = 'x'\n")  # not ours: skipped
+    write(tmp_path / "repo" / ".pandas-anon.toml", "k = 4\n")
+    assert load_config().defaults == {"k": 4}
+
+
+def test_rules_set_the_delimiter_and_skip_files(capsys, tmp_path, planted):
+    config = write(tmp_path / ".pandas-anon.toml", """
+qid = ["town", "year"]
+[[rules]]
+files = "*.psv"
+delimiter = ","
+[[rules]]
+files = "aggregates/*"
+skip = true
+""")
+    piped = write(tmp_path / "x.psv", "town;year\nA;1\n")
+    code, _, err = run(capsys, str(piped), "--config", str(config))
+    assert code == 2 and "'town', 'year' not found; available columns: 'town;year'" in err
+    skipped = write(tmp_path / "aggregates" / "people.csv", planted.read_bytes())
+    code, found = report(capsys, str(skipped), "--config", str(config))
+    assert code == 0 and found["people.csv"] == {"file": str(skipped), "status": "skipped"}
+
+
+# -- the fast column reader ---------------------------------------------------------------------
+
+FORMATS = {
+    "comma": ("a,b,c\n1,x,\n2,NA,z\n0100,x,z\n", "utf-8", "t.csv"),
+    "semicolon latin-1": ("comune;anno\nFORLÌ;1950\nAOSTA;\n", "latin-1", "t.csv"),
+    "tab": ("a\tb\n1\t2\n", "utf-8", "t.tsv"),
+    "bom": ("\ufeffa,b\n1,2\n", "utf-8", "t.csv"),
+    "utf-16": ("a,b\nè,2\n", "utf-16", "t.csv"),
+    "quoted": ('a,b\n"x, y","line\nbreak"\n"",2\n', "utf-8", "t.csv"),
+    "crlf": ("a,b\r\n1,2\r\n3,4\r\n", "utf-8", "t.csv"),
+    "unnamed column": (",a\n0,x\n1,y\n", "utf-8", "t.csv"),
+}
+
+
+@pytest.mark.parametrize("case", FORMATS, ids=list(FORMATS))
+def test_read_columns_agrees_with_read_table(tmp_path, case):
+    text, encoding, name = FORMATS[case]
+    path = write(tmp_path / name, text, encoding)
+    fast = read_columns(path)
+    assert all(isinstance(dtype, pd.CategoricalDtype) for dtype in fast.dtypes)
+    slow = read_table(path, as_text=True)
+    slow = slow[[c for c in slow.columns if not c.startswith("Unnamed")]]
+    pd.testing.assert_frame_equal(fast.astype(object), slow.astype(object))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(st.text(alphabet='ab ,;"\nè0', max_size=5), min_size=3,
+                              max_size=3), min_size=1, max_size=12),
+       sep=st.sampled_from([",", ";", "\t"]), encoding=st.sampled_from(["utf-8", "latin-1"]))
+def test_read_columns_roundtrip(tmp_path, rows, sep, encoding):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, delimiter=sep, lineterminator="\n").writerows([["x", "y", "z"], *rows])
+    path = write(tmp_path / "t.csv", buffer.getvalue(), encoding)
+    try:
+        slow = read_table(path, sep=sep, as_text=True)
+    except InputFileError:  # e.g. a row pandas cannot split: no fast answer either
+        with pytest.raises(InputFileError):
+            read_columns(path, sep=sep)
+        return
+    pd.testing.assert_frame_equal(read_columns(path, sep=sep).astype(object), slow.astype(object))
+
+
+def test_read_columns_across_many_blocks(tmp_path, monkeypatch):
+    monkeypatch.setattr(anon_io, "_ARROW_BLOCK", 4096)
+    rows = [f'{i % 97},"town {i % 13}\nline",{i % 7}' for i in range(5000)]
+    path = write(tmp_path / "t.csv", "a,b,c\n" + "\n".join(rows) + "\n")
+    fast = read_columns(path, usecols=["c", "b"])
+    assert list(fast.columns) == ["c", "b"]
+    slow = read_table(path, usecols=["c", "b"], as_text=True)
+    pd.testing.assert_frame_equal(fast.astype(object), slow.astype(object))
+
+
+def test_read_columns_needs_a_named_column(tmp_path):
+    with pytest.raises(InputFileError, match="the header names no column"):
+        read_columns(write(tmp_path / "t.csv", ",\n1,2\n"))
+
+
+def test_read_columns_counts_like_the_seed(valle_daosta):
+    frame = read_columns(valle_daosta, usecols=SEED_QID)
+    assert frame.anon.singletons(SEED_QID).count == 1_684
+    elected = best_qid(frame, max_size=2)
+    assert elected.columns == best_qid(read_table(valle_daosta, usecols=SEED_QID, as_text=True),
+                                       max_size=2).columns
