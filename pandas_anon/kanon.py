@@ -109,8 +109,11 @@ def kanon(frame: pd.DataFrame, k: int, *, suppress: str = "mask", **options) -> 
         recoded = recode(frame[column], hierarchy, level)
         values = recoded.to_series(frame.index, column)
         modified |= recoded.changed
-        if suppressed_rows.any():
-            top = hierarchy.labels(hierarchy.height)[0]
+        top = hierarchy.labels(hierarchy.height)[0]
+        if level == hierarchy.height:  # as in the lattice: missing values are merged too
+            modified |= values.isna().to_numpy()
+            values = pd.Series(top, index=frame.index, name=column, dtype=object)
+        elif suppressed_rows.any():
             values = values.astype(object).where(~suppressed_rows, top)
         out[column] = values
     if suppress == "drop":
