@@ -78,7 +78,7 @@ def anonymize(
     chosen = _hierarchies(frame, qid, hierarchies or {}, choices)
     lattice = Lattice(frame, qid, chosen, sensitive=sensitive)
     evaluator = Evaluator(lattice, models, max_suppression)
-    search = ALGORITHMS[algo](evaluator, resolve_metric(metric, lattice.heights, lattice.n_rows),
+    search = ALGORITHMS[algo](evaluator, resolve_metric(metric, lattice.heights, lattice.n_rows, k),
                               progress=progress)
     if search.best is None:
         raise InfeasibleError(

@@ -6,8 +6,11 @@
 - C_avg: (rows kept / classes kept) / k.
 
 Each minimizable metric comes with a lower bound that never decreases towards the top of
-the lattice (precision without its suppression term; DM as if nothing were suppressed), so
-an optimal search can skip every node above one whose bound already exceeds the best.
+the lattice, so an optimal search can skip every node above one whose bound already exceeds
+the best. Precision: without its suppression term. DM: sum over classes c of
+|c| * max(k, |c|); in any node above, c lies inside a kept class C (at least k rows and at
+least |c|, so its rows add |c| * |C|) or is suppressed (its rows add n * |c|), and k-anonymity
+is among the models of every search.
 """
 
 from __future__ import annotations
@@ -53,8 +56,9 @@ class Metric:
 
 
 def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
-                   n_rows: int) -> Metric:
-    """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning)."""
+                   n_rows: int, k: int = 1) -> Metric:
+    """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
+    ``k`` (the k-anonymity every search enforces) tightens the DM bound."""
     if metric == "precision":
         return Metric(
             "precision",
@@ -65,7 +69,8 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
         return Metric(
             "dm",
             lambda s: discernibility(s, n_rows),
-            lambda _node, s: 0.0 if s is None else float((s.classes.sizes.astype(np.int64) ** 2).sum()),
+            lambda _node, s: 0.0 if s is None else float(
+                (s.classes.sizes * np.maximum(s.classes.sizes, k)).astype(np.int64).sum()),
         )
     if callable(metric):
         return Metric(getattr(metric, "__name__", "custom"), metric, lambda _n, _s: -np.inf)

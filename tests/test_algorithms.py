@@ -68,7 +68,8 @@ def naive_feasible(frame, qid, hierarchies, node, k, max_suppression) -> bool:
 def setup(frame, qid, hierarchies, models, limit, metric="precision", sensitive=None):
     lattice = Lattice(frame, qid, hierarchies, sensitive=sensitive)
     return (Evaluator(lattice, models, limit),
-            resolve_metric(metric, lattice.heights, lattice.n_rows))
+            resolve_metric(metric, lattice.heights, lattice.n_rows,
+                           next((m.k for m in models if isinstance(m, KAnonymity)), 1)))
 
 
 def run(name, frame, qid, hierarchies, models, limit, metric="precision", sensitive=None):

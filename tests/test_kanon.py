@@ -69,7 +69,7 @@ def test_discernibility_optimum_on_adult(adult, hierarchies):
 @pytest.mark.parametrize("limit", [0.0, 0.05])
 def test_optimal_search_equals_exhaustive_on_five_columns(adult, hierarchies, metric, limit):
     lattice = Lattice(adult, FIVE, hierarchies)
-    chosen = resolve_metric(metric, lattice.heights, lattice.n_rows)
+    chosen = resolve_metric(metric, lattice.heights, lattice.n_rows, k=5)
     found = ola.search(Evaluator(lattice, [KAnonymity(5)], limit), chosen)
     reference = ola.exhaustive(Evaluator(lattice, [KAnonymity(5)], limit), chosen)
     assert (found.best.node, found.value) == (reference.best.node, reference.value)
@@ -143,7 +143,7 @@ def test_optimal_search_is_exhaustive_and_verified(case, k, limit, metric):
     if k > len(frame):
         return
     lattice = Lattice(frame, ["a", "b"], hierarchies)
-    chosen = resolve_metric(metric, lattice.heights, lattice.n_rows)
+    chosen = resolve_metric(metric, lattice.heights, lattice.n_rows, k=k)
     found = ola.search(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
     reference = ola.exhaustive(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
     assert (found.best.node, found.value) == (reference.best.node, reference.value)
