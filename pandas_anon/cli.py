@@ -88,9 +88,7 @@ def _parser() -> argparse.ArgumentParser:
                       help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})")
     scan.add_argument("--keep-missing", action="store_true",
                       help="treat missing values as a value instead of dropping incomplete rows")
-    scan.add_argument("--sep", help="field delimiter (default: detected)")
-    scan.add_argument("--encoding", help="text encoding (default: detected)")
-    scan.add_argument("--format", choices=("table", "json"), default="table")
+    _add_file_options(scan)
     scan.set_defaults(run=_scan)
 
     study = commands.add_parser(
@@ -108,9 +106,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="level M raises places to (default 1)")
     study.add_argument("--year-groups", type=_positive, default=4,
                        help="distinct years per Y_ran group and row runs of Y_avg (default 4)")
-    study.add_argument("--sep", help="field delimiter (default: detected)")
-    study.add_argument("--encoding", help="text encoding (default: detected)")
-    study.add_argument("--format", choices=("table", "json"), default="table")
+    _add_file_options(study)
     study.set_defaults(run=_study)
 
     anonymize = commands.add_parser(
@@ -127,10 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     anonymize.add_argument("--metric", choices=("precision", "dm"), default="precision")
     anonymize.add_argument("--drop-suppressed", action="store_true",
                            help="leave suppressed rows out instead of masking them with *")
-    anonymize.add_argument("--sep", help="field delimiter (default: detected)")
-    anonymize.add_argument("--encoding", help="text encoding (default: detected)")
-    anonymize.add_argument("--format", choices=("table", "json"), default="table",
-                           help="format of the report printed on stdout")
+    _add_file_options(anonymize)
     anonymize.set_defaults(run=_anonymize)
 
     demo = commands.add_parser("demo", help="scan the embedded Valle d'Aosta driving-licence data")
@@ -139,6 +132,14 @@ def _parser() -> argparse.ArgumentParser:
     add_plugins_command(commands)
     add_check_command(commands)
     return parser
+
+
+def _add_file_options(command: argparse.ArgumentParser) -> None:
+    """Options every command reading a CSV shares."""
+    command.add_argument("--sep", help="field delimiter (default: detected)")
+    command.add_argument("--encoding", help="text encoding (default: detected)")
+    command.add_argument("--format", choices=("table", "json"), default="table",
+                         help="format of the report printed on stdout")
 
 
 def _column_list(text: str) -> list[str]:
