@@ -165,6 +165,13 @@ def group_codes(
     return group_labels(labels, n_labels)
 
 
+def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:
+    """Position of the first element carrying each label ``0..n-1`` (every label present)."""
+    first = np.empty(n, dtype=np.int64)
+    first[labels[::-1]] = np.arange(len(labels) - 1, -1, -1)  # reversed: the first one wins
+    return first
+
+
 def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
     """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
     used = grouping.label_counts > 0
@@ -310,9 +317,7 @@ class FrequencySet:
     @cached_property
     def codes(self) -> np.ndarray:
         """Array of shape (classes, columns): the codes of each class."""
-        first_row = np.empty(len(self), dtype=np.int64)
-        rows = np.arange(len(self.row_class) - 1, -1, -1)
-        first_row[self.row_class[rows]] = rows  # reversed, so the first occurrence wins
+        first_row = first_occurrence(self.row_class, len(self))
         out = np.empty((len(self), len(self.columns)), dtype=np.int64)
         for j, column in enumerate(self.columns):
             out[:, j] = self.encoded.codes[column][first_row]

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .detect import singletons
 from .errors import InvalidParameterError
-from .recode import SpecValue, recode, resolve_spec
+from .recode import SpecValue, output_copy, recode, resolve_spec
 from .results import Generalization, attach
 
 Rows = str | Sequence[bool] | np.ndarray | pd.Series
@@ -38,7 +38,7 @@ def generalize(
     """
     plan = resolve_spec(frame, spec)
     selected = select_rows(frame, rows, qid)
-    out = frame.copy(deep=not _copy_on_write())  # untouched columns are shared only under CoW
+    out = output_copy(frame)
     modified = np.zeros(len(frame), dtype=bool)
     per_column = {}
     for column, (hierarchy, level) in plan.items():
@@ -59,11 +59,6 @@ def generalize(
         columns=per_column,
     )
     return attach(out, report)
-
-
-def _copy_on_write() -> bool:
-    """pandas 3 always copies on write; pandas 2 only when the option is on."""
-    return int(pd.__version__.split(".")[0]) >= 3 or bool(pd.get_option("mode.copy_on_write"))
 
 
 def select_rows(frame: pd.DataFrame, rows: Rows, qid: Sequence[Hashable] | None) -> np.ndarray:

@@ -19,17 +19,17 @@ import pandas as pd
 
 from .algorithms import datafly, incognito, ola, samarati
 from .columns import resolve_columns
+from .detect import candidate_columns
 from .election import best_qid
 from .errors import InfeasibleError, InvalidParameterError
 from .evaluation import Evaluator, NodeStats
-from .generalization import _copy_on_write
 from .hierarchy import Hierarchy
 from .hierarchy.builders import auto
 from .hierarchy.registry import claimed_hierarchy
 from .lattice import Lattice
 from .metrics import average_class_size, discernibility, precision, resolve_metric
 from .models import KAnonymity, LDiversity, TCloseness
-from .recode import HierarchyLike, hierarchy_for, recode
+from .recode import HierarchyLike, hierarchy_for, output_copy, recode
 from .results import Anonymization, attach
 
 ALGORITHMS: dict[str, Callable] = {
@@ -104,7 +104,7 @@ def kanon(frame: pd.DataFrame, k: int, *, suppress: str = "mask", **options) -> 
     lattice, stats = decision.lattice, decision.stats
     suppressed_rows = stats.violating[decision.row_class]
     modified = suppressed_rows.copy()
-    out = frame.copy(deep=not _copy_on_write())
+    out = output_copy(frame)
     for column, hierarchy, level in zip(lattice.qid, lattice.hierarchies, stats.node):
         recoded = recode(frame[column], hierarchy, level)
         values = recoded.to_series(frame.index, column)
@@ -136,7 +136,7 @@ def _models(k, l, t, sensitive, frame) -> list:
 
 def _qid(frame, qid, sensitive, choices) -> tuple[Hashable, ...]:
     if qid is None:
-        candidates = [c for c in frame.columns if c != sensitive and frame[c].notna().any()]
+        candidates = [c for c in candidate_columns(frame, None) if c != sensitive]
         elected = best_qid(frame, candidates, max_size=AUTO_QID_SIZE, dropna=False)
         choices["qid"] = (f"best_qid over {len(candidates)} columns (max_size={AUTO_QID_SIZE}, "
                           f"missing counted as a value)")

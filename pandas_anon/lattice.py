@@ -13,6 +13,7 @@ Missing values stay distinguishable: they form their own value at every level be
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
-from .encoding import EncodedFrame, compress, group_codes
+from .encoding import EncodedFrame, compress, first_occurrence, group_codes
 from .errors import InvalidParameterError
 from .hierarchy import Hierarchy
 
@@ -81,13 +82,41 @@ class Lattice:
             codes.append(encoded.codes[sensitive])
             cardinalities.append(encoded.cardinality(sensitive))
             self.sensitive_values = encoded.values[sensitive]
-        self.row_combination, n = compress(group_codes(codes, cardinalities, n_rows=self.n_rows))
-        first = np.empty(n, dtype=np.int64)
-        first[self.row_combination[::-1]] = np.arange(self.n_rows - 1, -1, -1)
+        self.row_combination = self._tabulate(codes, cardinalities, weights=None)
+
+    def _tabulate(self, codes: Sequence[np.ndarray], cardinalities: Sequence[int],
+                  weights: np.ndarray | None) -> np.ndarray:
+        """Set the frequency set to the distinct rows of ``codes`` (with their summed
+        ``weights``, or counts) and return each row's combination."""
+        group, n = compress(group_codes(codes, cardinalities, n_rows=len(codes[0])))
+        first = first_occurrence(group, n)
         self._combinations = np.column_stack([c[first] for c in codes])
-        self._counts = np.bincount(self.row_combination, minlength=n)
+        self._counts = np.bincount(group, weights=weights, minlength=n).astype(np.int64)
         self._cache: OrderedDict[Node, Classes] = OrderedDict()
         self._cached_entries = 0
+        return group
+
+    def project(self, columns: Sequence[int]) -> Lattice:
+        """The lattice of the quasi-identifiers at positions ``columns`` (in that order), on
+        the same rows, built from this frequency set rather than from the table."""
+        columns = tuple(int(j) for j in columns)
+        if columns == tuple(range(len(self.qid))):
+            return self
+        sub = copy.copy(self)
+        for derived in ("_lookups", "_representatives"):  # cached per column: recompute
+            sub.__dict__.pop(derived, None)
+        sub.qid = tuple(self.qid[j] for j in columns)
+        sub.hierarchies = [self.hierarchies[j] for j in columns]
+        sub.heights = tuple(h.height for h in sub.hierarchies)
+        keep = list(columns)
+        cardinalities = [len(self.hierarchies[j].values) + 1 for j in columns]  # + missing
+        if self.sensitive is not None:
+            keep.append(self._combinations.shape[1] - 1)
+            cardinalities.append(len(self.sensitive_values))
+        group = sub._tabulate([self._combinations[:, j] for j in keep], cardinalities,
+                              weights=self._counts)
+        sub.row_combination = group[self.row_combination]
+        return sub
 
     # -- the lattice -------------------------------------------------------------------------
 
@@ -221,16 +250,13 @@ class Lattice:
         cards = [self.cardinality(j, node[j]) for j in range(len(node))]
         class_of, n_classes = compress(group_codes(codes, cards, n_rows=len(counts)))
         sizes = np.bincount(class_of, weights=counts, minlength=n_classes).astype(np.int64)
-        first = np.empty(n_classes, dtype=np.int64)
-        first[class_of[::-1]] = np.arange(len(class_of) - 1, -1, -1)
-        class_codes = tuple(c[first] for c in codes)
+        class_codes = tuple(c[first_occurrence(class_of, n_classes)] for c in codes)
         if values is None:
             return Classes(node, class_codes, sizes)
         n_values = len(self.sensitive_values)
         pair_of, n_pairs = compress(group_codes([class_of, values], [n_classes, n_values],
                                                 n_rows=len(class_of)))
-        pair_first = np.empty(n_pairs, dtype=np.int64)
-        pair_first[pair_of[::-1]] = np.arange(len(pair_of) - 1, -1, -1)
+        pair_first = first_occurrence(pair_of, n_pairs)
         pair_count = np.bincount(pair_of, weights=counts, minlength=n_pairs).astype(np.int64)
         return Classes(node, class_codes, sizes, class_of[pair_first], values[pair_first],
                        pair_count)

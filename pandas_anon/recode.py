@@ -39,20 +39,35 @@ class Recoded:
         return pd.Series(data, index=index, name=name)
 
 
+def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy to write recoded columns into without ever touching ``frame``: shallow under
+    copy-on-write (pandas 3, or the option on in pandas 2), deep otherwise."""
+    cow = int(pd.__version__.split(".")[0]) >= 3 or bool(pd.get_option("mode.copy_on_write"))
+    return frame.copy(deep=not cow)
+
+
 def recode(
     series: pd.Series, hierarchy: Hierarchy, level: int, selected: np.ndarray | None = None
 ) -> Recoded:
     """Codes of ``series`` after replacing the ``selected`` rows (all when None) by their
     label at ``level``; missing values stay missing."""
     row_codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    uniques = pd.Index(uniques)
+    return recode_codes(row_codes, pd.Index(uniques), hierarchy, level, selected,
+                        column=series.name)
+
+
+def recode_codes(
+    row_codes: np.ndarray, uniques: pd.Index, hierarchy: Hierarchy, level: int,
+    selected: np.ndarray | None = None, *, column: Hashable = None,
+) -> Recoded:
+    """:func:`recode` for a column already factorized (codes into ``uniques``, -1 missing)."""
     counts = np.bincount(row_codes[row_codes >= 0], minlength=len(uniques))
-    where = hierarchy.positions(uniques, column=series.name, counts=counts)
+    where = hierarchy.positions(uniques, column=column, counts=counts)
     labels = hierarchy.labels(level).take(hierarchy.codes(level)[where])
     union_codes, values = pd.factorize(uniques.append(labels), sort=False)
     original, generalized = union_codes[: len(uniques)], union_codes[len(uniques):]
     if selected is None:
-        selected = np.ones(len(series), dtype=bool)
+        selected = np.ones(len(row_codes), dtype=bool)
     present = row_codes >= 0
     safe = np.where(present, row_codes, 0)
     codes = np.where(selected, generalized[safe], original[safe])

@@ -27,7 +27,7 @@ from .errors import EmptyDataError, InvalidParameterError
 from .hierarchy import Hierarchy
 from .hierarchy.builders import intervals
 from .hierarchy.registry import claimed_hierarchy
-from .recode import HierarchyLike, Recoded, hierarchy_for, recode
+from .recode import HierarchyLike, Recoded, hierarchy_for, recode_codes
 
 #: Row labels of Table 1 in the paper's order.
 STRATEGIES = (
@@ -149,7 +149,8 @@ class _Variants:
 
     def recode(self, column: Hashable, hierarchy: Hierarchy, level: int,
                selected: np.ndarray | None = None) -> Recoded:
-        return recode(self.data[column], hierarchy, level, selected)
+        base = self.base[column]  # factorized once in __init__
+        return recode_codes(base.codes, base.values, hierarchy, level, selected, column=column)
 
     def _grouping(self, changed: dict[Hashable, Recoded]) -> Grouping:
         columns = [changed.get(c, self.base[c]) for c in self.qid]

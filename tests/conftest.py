@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 import pandas_anon  # noqa: F401  (registers df.anon)
-from pandas_anon.datasets import load_driver_licenses
+from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult, load_driver_licenses
+from pandas_anon.hierarchy import Hierarchy
+
+#: The packaged data files (the Adult hierarchies are read from them as ARX's CSV format).
+DATA = Path(pandas_anon.datasets.__file__).parent / "data"
 
 SEED_QID = ["anno_nascita", "comune_residenza", "sesso"]
 PERSONAL = ["anno_nascita", "comune_residenza", "provincia_residenza", "sesso"]
@@ -22,3 +28,16 @@ def licences(_licences: pd.DataFrame) -> pd.DataFrame:
     """The Valle d'Aosta driving-licence table (a fresh copy per test: tests may not share
     mutations, and the copy is what the no-mutation checks compare against)."""
     return _licences.copy()
+
+
+@pytest.fixture(scope="session")
+def adult() -> pd.DataFrame:
+    """UCI Adult, 30,162 rows (tests only read it)."""
+    return load_adult()
+
+
+@pytest.fixture(scope="session")
+def hierarchies() -> dict[str, Hierarchy]:
+    """ARX's Adult hierarchies, one per attribute, read from their CSV files."""
+    return {c: Hierarchy.from_csv(DATA / f"adult_hierarchy_{c}.csv", name=c)
+            for c in ADULT_HIERARCHY_ATTRIBUTES}

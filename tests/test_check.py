@@ -328,7 +328,7 @@ k = 2
 files = "strict/deep/*"
 k = 3
 """)
-    loose = write(tmp_path / "loose" / "a.csv", planted.read_bytes())
+    write(tmp_path / "loose" / "a.csv", planted.read_bytes())  # passed by relative path below
     strict = write(tmp_path / "strict" / "deep" / "b.csv", planted.read_bytes())
     monkeypatch.chdir(tmp_path)
     code, found = report(capsys, "loose/a.csv", str(strict))

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import pandas_anon
 from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError
 from pandas_anon.algorithms import ola
-from pandas_anon.datasets import load_adult
 from pandas_anon.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.lattice import Lattice
@@ -20,20 +17,11 @@ from pandas_anon.metrics import resolve_metric
 from pandas_anon.models import KAnonymity
 from verify import verify_anonymized
 
-DATA = Path(pandas_anon.datasets.__file__).parent / "data"
 ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",
              "salary-class", "sex", "workclass"]
 FIVE = ["age", "sex", "race", "marital-status", "education"]
 
 
-@pytest.fixture(scope="module")
-def adult() -> pd.DataFrame:
-    return load_adult()
-
-
-@pytest.fixture(scope="module")
-def hierarchies() -> dict[str, Hierarchy]:
-    return {c: Hierarchy.from_csv(DATA / f"adult_hierarchy_{c}.csv", name=c) for c in ADULT_QID}
 
 
 def levels_in(qid: list[str], report) -> list[int]:

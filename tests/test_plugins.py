@@ -246,7 +246,7 @@ def test_a_bad_register_call_breaks_only_its_plugin(pm, call, message):
 
     pm.register(plugin(hook), name="bad")
     pm.register(Ages(), name="ages")
-    with pytest.warns(AnonWarning, match=rf"plugin 'bad' .* is skipped: InvalidParameterError"):
+    with pytest.warns(AnonWarning, match=r"plugin 'bad' .* is skipped: InvalidParameterError"):
         table = hierarchies()
     assert "test.first" not in set(table["name"])  # all or nothing
     assert {"builtin.suppress", "test.age"} <= set(table["name"])

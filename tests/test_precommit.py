@@ -12,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import yaml
 from pre_commit.clientlib import load_manifest

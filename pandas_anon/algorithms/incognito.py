@@ -36,20 +36,18 @@ holds for them once rows may be suppressed: with any such model the search falls
 checking every candidate, i.e. evaluating every node of the full lattice (``notes["pruned"]``
 is False).
 
-Projections are built from the lattice's frequency set (:func:`project`), not from the table,
+Projections are built from the lattice's frequency set (:meth:`Lattice.project`), not from the table,
 so :func:`search` needs only the evaluator; :func:`all_feasible` takes the table itself.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from ..encoding import compress, group_codes
 from ..evaluation import Evaluator, Model
 from ..hierarchy import Hierarchy
 from ..lattice import Lattice, Node
@@ -131,7 +129,7 @@ def feasible_nodes(evaluator: Evaluator, *,
                 if size == n:
                     sub, evaluate = lattice, evaluator
                 else:
-                    sub = project(lattice, subset)
+                    sub = lattice.project(subset)
                     evaluate = Evaluator(sub, evaluator.models, 0.0)
                     evaluate.limit = evaluator.limit  # the same number of rows, not a fraction
                 candidates = _candidates(subset, sub.heights, solved)
@@ -195,39 +193,3 @@ def _bottom_up(candidates: list[Node], lattice: Lattice,
         elif evaluate(node).feasible:
             feasible.add(node)
     return feasible, marked
-
-
-def project(lattice: Lattice, columns: Sequence[int]) -> Lattice:
-    """The lattice of the quasi-identifiers at positions ``columns`` (kept in that order) of
-    ``lattice``, on the same rows, built from its frequency set rather than the table.
-
-    The frequency set's combinations are grouped on the kept columns (and the sensitive
-    column), adding their counts. This reads ``Lattice``'s frequency-set attributes; it is
-    what a ``Lattice.project`` method would do.
-    """
-    columns = tuple(int(j) for j in columns)
-    if columns == tuple(range(len(lattice.qid))):
-        return lattice
-    keep = list(columns)
-    cardinalities = [len(lattice.hierarchies[j].values) + 1 for j in columns]  # + missing
-    if lattice.sensitive is not None:
-        keep.append(lattice._combinations.shape[1] - 1)
-        cardinalities.append(len(lattice.sensitive_values))
-    combos = lattice._combinations[:, keep]
-    group, n = compress(group_codes(list(combos.T), cardinalities, n_rows=len(combos)))
-    first = np.empty(n, dtype=np.int64)
-    first[group[::-1]] = np.arange(len(group) - 1, -1, -1)
-    sub = Lattice.__new__(Lattice)
-    sub.qid = tuple(lattice.qid[j] for j in columns)
-    sub.hierarchies = [lattice.hierarchies[j] for j in columns]
-    sub.heights = tuple(h.height for h in sub.hierarchies)
-    sub.sensitive = lattice.sensitive
-    if lattice.sensitive is not None:
-        sub.sensitive_values = lattice.sensitive_values
-    sub.n_rows = lattice.n_rows
-    sub.row_combination = group[lattice.row_combination]
-    sub._combinations = combos[first]
-    sub._counts = np.bincount(group, weights=lattice._counts, minlength=n).astype(np.int64)
-    sub._cache = OrderedDict()
-    sub._cached_entries = 0
-    return sub
