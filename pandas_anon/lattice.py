@@ -14,7 +14,6 @@ Missing values stay distinguishable: they form their own value at every level be
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,32 +22,38 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from .class_cache import ClassCache
 from .encoding import EncodedFrame, compress, first_occurrence, group_codes
+from .keys import KeyLayout, Words, run_ids, run_starts
 from .errors import InvalidParameterError
 from .hierarchy import Hierarchy
 
 Node = tuple[int, ...]
-#: Class tables kept for roll-ups, in total array entries (8 bytes each): about 200 MB.
-_CACHE_ENTRIES = 25_000_000
 
 
 @dataclass(frozen=True)
 class Classes:
-    """Equivalence classes of a node: their codes per column, row counts, and (with a
-    sensitive column) the (class, sensitive value) pairs with their counts."""
+    """Equivalence classes of a node. The table's rows are its distinct keys, sorted: one
+    per class, or (with a sensitive column) one per (class, sensitive value) pair, a class's
+    pairs adjacent; ``sizes`` counts rows per class."""
 
     node: Node
-    codes: tuple[np.ndarray, ...]  # per quasi-identifier, each class's code at the node's level
+    keys: Words  # the table's rows (:mod:`pandas_anon.keys`)
+    counts: np.ndarray  # rows per table row
     sizes: np.ndarray  # rows per class
-    pair_class: np.ndarray | None = None  # class of each (class, sensitive value) pair
+    pair_class: np.ndarray | None = None  # class of each pair
     pair_value: np.ndarray | None = None  # sensitive code of each pair
-    pair_count: np.ndarray | None = None  # rows of each pair
+
+    @property
+    def pair_count(self) -> np.ndarray | None:
+        """Rows of each (class, sensitive value) pair."""
+        return None if self.pair_class is None else self.counts
 
     @property
     def entries(self) -> int:
         """Array entries held (what the roll-up cache budgets)."""
-        pairs = 0 if self.pair_class is None else 3 * len(self.pair_class)
-        return (len(self.codes) + 1) * len(self.sizes) + pairs
+        pairs = 0 if self.pair_class is None else len(self.sizes) + 2 * len(self.counts)
+        return (len(self.keys) + 1) * len(self.counts) + pairs
 
 
 class Lattice:
@@ -92,8 +97,7 @@ class Lattice:
         first = first_occurrence(group, n)
         self._combinations = np.column_stack([c[first] for c in codes])
         self._counts = np.bincount(group, weights=weights, minlength=n).astype(np.int64)
-        self._cache: OrderedDict[Node, Classes] = OrderedDict()
-        self._cached_entries = 0
+        self._cache = ClassCache(len(self.qid))
         return group
 
     def project(self, columns: Sequence[int]) -> Lattice:
@@ -103,7 +107,7 @@ class Lattice:
         if columns == tuple(range(len(self.qid))):
             return self
         sub = copy.copy(self)
-        for derived in ("_lookups", "_representatives"):  # cached per column: recompute
+        for derived in ("_lookups", "_layout", "_steps", "_bottom"):  # per column: recompute
             sub.__dict__.pop(derived, None)
         sub.qid = tuple(self.qid[j] for j in columns)
         sub.hierarchies = [self.hierarchies[j] for j in columns]
@@ -170,59 +174,83 @@ class Lattice:
             tables.append(per_level)
         return tables
 
-    @cached_property
-    def _representatives(self) -> list[list[np.ndarray]]:
-        """Per column and level: a position holding each code (last entry: missing)."""
-        tables = []
-        for j, h in enumerate(self.hierarchies):
-            per_level = []
-            for level in range(h.n_levels):
-                lookup = self._lookups[j][level]
-                rep = np.full(self.cardinality(j, level), -1, dtype=np.int64)
-                rep[lookup[::-1]] = np.arange(len(lookup) - 1, -1, -1)
-                rep[rep == len(lookup) - 1] = -1  # the missing slot stays the missing slot
-                per_level.append(rep)
-            tables.append(per_level)
-        return tables
-
     def cardinality(self, column: int, level: int) -> int:
         """Number of codes of a column at a level (its labels, plus missing below the top)."""
         h = self.hierarchies[column]
         return len(h.labels(level)) + (0 if level == h.height else 1)
 
+    @cached_property
+    def _layout(self) -> KeyLayout:
+        """Key fields: each quasi-identifier (wide enough for its widest level), then the
+        sensitive value, so that a class's pairs sort next to each other."""
+        radixes = [max(self.cardinality(j, level) for level in range(h.n_levels))
+                   for j, h in enumerate(self.hierarchies)]
+        if self.sensitive is not None:
+            radixes.append(len(self.sensitive_values))
+        return KeyLayout(radixes, max_count=self.n_rows)
+
+    def _keys_of_combinations(self, node: Node) -> Words:
+        """The key at ``node`` of every combination of the frequency set."""
+        codes = [self._lookups[j][level][self._combinations[:, j]] for j, level in enumerate(node)]
+        if self.sensitive is not None:
+            codes.append(self._combinations[:, -1])
+        return self._layout.encode(codes)
+
+    def _step(self, column: int, source: int, target: int) -> np.ndarray:
+        """The key shift table (:meth:`KeyLayout.shift_table`) raising ``column`` from level
+        ``source`` to level ``target``."""
+        cached = self._steps.get((column, source, target))
+        if cached is None:
+            lookup = self._lookups[column]
+            position = np.full(self.cardinality(column, source), -1, dtype=np.int64)
+            position[lookup[source][::-1]] = np.arange(len(lookup[source]) - 1, -1, -1)
+            cached = self._layout.shift_table(column, lookup[target][position])
+            self._steps[(column, source, target)] = cached
+        return cached
+
+    @cached_property
+    def _steps(self) -> dict[tuple[int, int, int], np.ndarray]:
+        return {}
+
+    @cached_property
+    def _bottom(self) -> Classes:
+        """The classes of the bottom node, where every roll-up can start (kept, never
+        evicted from the cache)."""
+        return self._classes_of(self.bottom, *self._layout.distinct(
+            self._keys_of_combinations(self.bottom), self._counts))
+
     def classes(self, node: Node) -> Classes:
-        """The equivalence classes of ``node``, rolled up from the cheapest cached ancestor."""
+        """The equivalence classes of ``node``, rolled up from the cached node below it with
+        the fewest rows, or from the bottom."""
         cached = self._cache.get(node)
         if cached is not None:
-            self._cache.move_to_end(node)
             return cached
-        source = self._ancestor(node)
-        if source is None:
-            codes = [self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))]
-            counts, values = self._counts, self._sensitive_of_combinations
-        else:
-            codes = [
-                self._lookups[j][node[j]][self._representatives[j][source.node[j]][source_codes]]
-                if source.node[j] != node[j] else source_codes
-                for j, source_codes in enumerate(self._pair_codes(source))
-            ]
-            counts, values = self._pair_weights(source), source.pair_value
-        result = self._group(node, codes, counts, values)
-        self._remember(result)
+        if node == self.bottom:
+            return self._bottom
+        source = self._cache.coarsest_below(node, self.predecessors(node)) or self._bottom
+        keys = source.keys
+        changed = [j for j, (level, below) in enumerate(zip(node, source.node)) if level != below]
+        for j in changed:
+            keys = self._layout.recode(keys, j, self._step(j, source.node[j], node[j]))
+        result = self._classes_of(node, *self._layout.distinct(
+            keys, source.counts, nearly_sorted=len(changed) == 1))
+        self._cache.add(result)
         return result
 
-    def _remember(self, classes: Classes) -> None:
-        self._cache[classes.node] = classes
-        self._cached_entries += classes.entries
-        while self._cached_entries > _CACHE_ENTRIES and len(self._cache) > 1:
-            _, evicted = self._cache.popitem(last=False)
-            self._cached_entries -= evicted.entries
+    def _classes_of(self, node: Node, keys: Words, counts: np.ndarray) -> Classes:
+        """Classes from the sorted distinct keys of a node and their row counts."""
+        if self.sensitive is None:
+            return Classes(node, keys, counts, counts)
+        starts = run_starts(self._layout.prefix(keys, len(self.qid)))
+        first = np.zeros(len(counts), dtype=np.int64)
+        first[starts] = 1
+        return Classes(node, keys, counts, np.add.reduceat(counts, starts),
+                       np.cumsum(first) - 1, self._layout.decode(keys, len(self.qid)))
 
-    def _ancestor(self, node: Node) -> Classes | None:
-        """The cached direct predecessor with the fewest classes (searches visit nodes after
-        their predecessors, so one is usually there); None: start from the frequency set."""
-        cached = [self._cache[p] for p in self.predecessors(node) if p in self._cache]
-        return min(cached, key=lambda c: len(c.sizes), default=None)
+    def codes(self, classes: Classes, column: int) -> np.ndarray:
+        """The code at the node's level of quasi-identifier ``column`` in each table row of
+        ``classes`` (each class, or each pair)."""
+        return self._layout.decode(classes.keys, column)
 
     @cached_property
     def sensitive_counts(self) -> np.ndarray:
@@ -230,42 +258,9 @@ class Lattice:
         return np.bincount(self._combinations[:, -1], weights=self._counts,
                            minlength=len(self.sensitive_values)).astype(np.int64)
 
-    @property
-    def _sensitive_of_combinations(self) -> np.ndarray | None:
-        return self._combinations[:, -1] if self.sensitive is not None else None
-
-    @staticmethod
-    def _pair_codes(source: Classes) -> tuple[np.ndarray, ...]:
-        """Codes of the rows of a class table to roll up: its pairs, or its classes."""
-        if source.pair_class is None:
-            return source.codes
-        return tuple(c[source.pair_class] for c in source.codes)
-
-    @staticmethod
-    def _pair_weights(source: Classes) -> np.ndarray:
-        return source.sizes if source.pair_class is None else source.pair_count
-
-    def _group(self, node: Node, codes: list[np.ndarray], counts: np.ndarray,
-               values: np.ndarray | None) -> Classes:
-        cards = [self.cardinality(j, node[j]) for j in range(len(node))]
-        class_of, n_classes = compress(group_codes(codes, cards, n_rows=len(counts)))
-        sizes = np.bincount(class_of, weights=counts, minlength=n_classes).astype(np.int64)
-        class_codes = tuple(c[first_occurrence(class_of, n_classes)] for c in codes)
-        if values is None:
-            return Classes(node, class_codes, sizes)
-        n_values = len(self.sensitive_values)
-        pair_of, n_pairs = compress(group_codes([class_of, values], [n_classes, n_values],
-                                                n_rows=len(class_of)))
-        pair_first = first_occurrence(pair_of, n_pairs)
-        pair_count = np.bincount(pair_of, weights=counts, minlength=n_pairs).astype(np.int64)
-        return Classes(node, class_codes, sizes, class_of[pair_first], values[pair_first],
-                       pair_count)
-
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
-        """The classes of ``node`` computed from the frequency set, with the class of every
-        row (to apply a chosen node to the rows)."""
-        codes = [self._lookups[j][node[j]][self._combinations[:, j]] for j in range(len(node))]
-        classes = self._group(node, codes, self._counts, self._sensitive_of_combinations)
-        cards = [self.cardinality(j, node[j]) for j in range(len(node))]
-        combination_class, _ = compress(group_codes(codes, cards, n_rows=len(self._counts)))
-        return classes, combination_class[self.row_combination]
+        """The classes of ``node`` with the class of every row (to apply a chosen node to
+        the rows); classes are numbered in key order, as :meth:`classes` lists them."""
+        classes = self.classes(node)
+        keys = self._layout.prefix(self._keys_of_combinations(node), len(self.qid))
+        return classes, run_ids(keys)[self.row_combination]

@@ -25,8 +25,22 @@ from .evaluation import NodeStats
 
 
 def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> float:
-    """Mean of level / height over the quasi-identifiers."""
-    return float(np.mean([level / height for level, height in zip(node, heights)]))
+    """Mean of level / height over the quasi-identifiers (summed in column order, as
+    :func:`generalization_grid` sums, so both give the same float)."""
+    total = 0.0
+    for level, height in zip(node, heights):
+        total = total + level / height
+    return total / len(heights)
+
+
+def generalization_grid(heights: tuple[int, ...]) -> np.ndarray:
+    """:func:`generalization` of every node, as an array indexed by node."""
+    total = np.zeros((1,) * len(heights))
+    for j, height in enumerate(heights):
+        shape = [1] * len(heights)
+        shape[j] = height + 1
+        total = total + (np.arange(height + 1) / height).reshape(shape)
+    return total / len(heights)
 
 
 def precision(stats: NodeStats, heights: tuple[int, ...], n_rows: int) -> float:
@@ -48,32 +62,41 @@ def average_class_size(stats: NodeStats, n_rows: int, k: int) -> float:
 
 @dataclass(frozen=True)
 class Metric:
-    """What an optimal search minimizes, with a lower bound valid for a node's successors."""
+    """What an optimal search minimizes, with lower bounds that never decrease towards the
+    top: ``floor`` of a node before anything is evaluated (``floors``: of every node, as an
+    array indexed by node), and ``bound`` for an evaluated node and every node above it."""
 
     name: str
     value: Callable[[NodeStats], float]
-    bound: Callable[[tuple[int, ...], NodeStats | None], float]
+    bound: Callable[[NodeStats], float]
+    floor: Callable[[tuple[int, ...]], float]
+    floors: Callable[[], np.ndarray]
 
 
 def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
                    n_rows: int, k: int = 1) -> Metric:
     """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
     ``k`` (the k-anonymity every search enforces) tightens the DM bound."""
+    shape = tuple(h + 1 for h in heights)
     if metric == "precision":
         return Metric(
             "precision",
             lambda s: precision(s, heights, n_rows),
-            lambda node, _stats: generalization(node, heights),
+            lambda s: generalization(s.node, heights),
+            lambda node: generalization(node, heights),
+            lambda: generalization_grid(heights),
         )
     if metric == "dm":
         return Metric(
             "dm",
             lambda s: discernibility(s, n_rows),
-            lambda _node, s: 0.0 if s is None else float(
-                (s.classes.sizes * np.maximum(s.classes.sizes, k)).astype(np.int64).sum()),
+            lambda s: float((s.classes.sizes * np.maximum(s.classes.sizes, k)).sum()),
+            lambda _node: 0.0,
+            lambda: np.zeros(shape),
         )
     if callable(metric):
-        return Metric(getattr(metric, "__name__", "custom"), metric, lambda _n, _s: -np.inf)
+        return Metric(getattr(metric, "__name__", "custom"), metric, lambda _s: -np.inf,
+                      lambda _node: -np.inf, lambda: np.full(shape, -np.inf))
     raise InvalidParameterError(
         f"metric must be 'precision', 'dm' or a callable taking a NodeStats, got {metric!r}"
     )

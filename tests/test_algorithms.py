@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pandas_anon import keys
 from pandas_anon.algorithms import datafly, incognito, ola, samarati
 from pandas_anon.algorithms.base import tie_key
 from pandas_anon.evaluation import Evaluator
@@ -236,6 +237,49 @@ def test_ola_equals_exhaustive(problem, metric):
         assert (found.best.node, found.value) == (reference.best.node, reference.value)
 
 
+@st.composite
+def wide_problems(draw):
+    """4-5 quasi-identifiers and up to 300 rows: lattices of up to 243 nodes, where probes
+    walk long paths and roll-ups start from nodes other than direct predecessors."""
+    n_rows = draw(st.integers(20, 300))
+    qid = ["a", "b", "c", "d", "e"][: draw(st.integers(4, 5))]
+    hierarchies, columns = {}, {}
+    for name in qid:
+        hierarchies[name], columns[name] = draw(hierarchy_and_column(name, n_rows))
+    k = draw(st.sampled_from([2, 3, 5, 10]))
+    limit = draw(st.sampled_from([0.0, 0.02, 0.05, 0.1, 0.3]))
+    return pd.DataFrame(columns), qid, hierarchies, k, limit
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem=wide_problems(), metric=st.sampled_from(["precision", "dm"]))
+def test_ola_equals_exhaustive_on_wider_lattices(problem, metric):
+    frame, qid, hierarchies, k, limit = problem
+    reference = ola.exhaustive(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
+    found = run("ola", frame, qid, hierarchies, [KAnonymity(k)], limit, metric)
+    assert (found.best is None) == (reference.best is None)
+    if found.best is not None:
+        assert (found.best.node, found.value) == (reference.best.node, reference.value)
+        assert naive_feasible(frame, qid, hierarchies, found.best.node, k, limit)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem=problems(max_rows=40), metric=st.sampled_from(["precision", "dm"]))
+def test_metric_bounds_hold_for_every_node_above(problem, metric):
+    """What the optimal search prunes with: a node's floor, and an evaluated node's bound,
+    never exceed the metric of a feasible node at or above it."""
+    frame, qid, hierarchies, k, limit = problem
+    evaluator, chosen = setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric)
+    stats = {node: evaluator(node) for node in evaluator.lattice.nodes()}
+    floors = chosen.floors()
+    for node, below in stats.items():
+        assert floors[node] == chosen.floor(node)
+        for above in stats.values():
+            if above.feasible and all(a >= b for a, b in zip(above.node, node)):
+                assert chosen.value(above) >= chosen.bound(below)
+                assert chosen.value(above) >= chosen.floor(above.node)
+
+
 def float_tie():
     """(1, 0) and (0, 2) both generalize 1/6 and suppress nothing (25 rows, k=2); the lower
     one wins the tie. Computed as (25 * g) / 25 the precision fell an ulp below its bound g,
@@ -250,7 +294,7 @@ def float_tie():
     }
     reference = ola.exhaustive(*setup(frame, ["a", "b"], hierarchies, [KAnonymity(2)], 0.0))
     assert reference.best.node == (1, 0)
-    assert reference.value >= resolve_metric("precision", (3, 6), 25).bound((1, 0), None)
+    assert reference.value >= resolve_metric("precision", (3, 6), 25).floor((1, 0))
     return frame, hierarchies, reference
 
 
@@ -298,11 +342,14 @@ def test_datafly_returns_a_feasible_node_on_its_path(problem):
     check_datafly_path(frame, qid, hierarchies, result, k, limit)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("word_bits", [keys.WORD_BITS, 3])
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=problems(max_rows=30))
-def test_the_engine_judges_every_node_like_the_verifier(problem):
+def test_the_engine_judges_every_node_like_the_verifier(monkeypatch, word_bits, problem):
     """What the searches are compared against (exhaustive evaluation) agrees with the
-    verifier on every node."""
+    verifier on every node, with class keys in one word or spread over several."""
+    monkeypatch.setattr(keys, "WORD_BITS", word_bits)
     frame, qid, hierarchies, k, limit = problem
     evaluator, _ = setup(frame, qid, hierarchies, [KAnonymity(k)], limit)
     for node in evaluator.lattice.nodes():
@@ -332,10 +379,10 @@ def test_no_feasible_node_means_no_result(problem, name):
        model=st.sampled_from([LDiversity(2), LDiversity(2, "entropy"),
                               LDiversity(2, "recursive", c=3), TCloseness(0.3),
                               TCloseness(0.3, ordered=True)]))
-def test_sensitive_models_keep_incognito_and_samarati_exact(problem, sensitive, model):
+def test_sensitive_models_keep_the_searches_exact(problem, sensitive, model):
     """Distinct l-diversity prunes like k-anonymity; with the other models (suppression not
-    monotone) Incognito checks every node and Samarati scans the heights from the bottom, so
-    the results are exact either way."""
+    monotone) Incognito checks every node, Samarati scans the heights from the bottom and the
+    optimal search tags no feasibility, so the results are exact either way."""
     frame, qid, hierarchies, k, limit = problem
     frame = frame.assign(s=sensitive[: len(frame)])
     models = [KAnonymity(k), model]
@@ -348,6 +395,10 @@ def test_sensitive_models_keep_incognito_and_samarati_exact(problem, sensitive, 
     assert (result.best is None) == (reference.best is None) == (not feasible)
     if result.best is not None:
         assert (result.best.node, result.value) == (reference.best.node, reference.value)
+    optimal = run("ola", frame, qid, hierarchies, models, limit, sensitive="s")
+    assert (optimal.best is None) == (reference.best is None)
+    if optimal.best is not None:
+        assert (optimal.best.node, optimal.value) == (reference.best.node, reference.value)
     lowest = run("samarati", frame, qid, hierarchies, models, limit, sensitive="s")
     assert lowest.notes["binary"] == incognito.merge_safe(models)
     assert lowest.notes["height"] == (min(map(sum, feasible)) if feasible else None)

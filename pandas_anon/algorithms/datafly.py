@@ -10,8 +10,8 @@ is very fast, but the node it stops at is often far more general than necessary 
 
 Here the stopping test is the same as every other search's (:class:`Evaluator`): the rows of
 the classes that violate the privacy models fit the suppression limit. Distinct values are
-counted over the classes of the current node (each class carries its code per column; missing
-values count as a value below the top level, as everywhere in the lattice). Ties go to the
+counted over the classes of the current node (their codes per column, read from the class
+keys; missing values count as a value below the top level, as everywhere in the lattice). Ties go to the
 first quasi-identifier in ``qid`` order; columns already at their top level are skipped. When
 the path reaches the top and even the top is not feasible, ``best`` is None: for k-anonymity
 and distinct l-diversity no node is feasible then (:func:`incognito.merge_safe`); with the
@@ -41,7 +41,8 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
             if stats.feasible:
                 return Search("datafly", stats, metric.value(stats), evaluator.evaluated - start,
                               lattice.size, {"path": path})
-            column = _most_distinct(stats.classes.codes, node, lattice.heights)
+            codes = [lattice.codes(stats.classes, j) for j in range(len(node))]
+            column = _most_distinct(codes, node, lattice.heights)
             if column is None:  # the top is not feasible: nothing is
                 return Search("datafly", None, np.inf, evaluator.evaluated - start,
                               lattice.size, {"path": path})
@@ -49,12 +50,12 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
             path.append(node)
 
 
-def distinct_counts(codes: tuple[np.ndarray, ...]) -> list[int]:
+def distinct_counts(codes: list[np.ndarray]) -> list[int]:
     """Distinct values of each column over a node's classes (one code per class)."""
     return [len(np.unique(column_codes)) for column_codes in codes]
 
 
-def _most_distinct(codes: tuple[np.ndarray, ...], node: tuple[int, ...],
+def _most_distinct(codes: list[np.ndarray], node: tuple[int, ...],
                    heights: tuple[int, ...]) -> int | None:
     """The column below its top with the most distinct values (first on ties), or None."""
     best, best_count = None, -1

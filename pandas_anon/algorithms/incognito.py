@@ -91,7 +91,7 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     feasible, notes = feasible_nodes(evaluator, progress=progress)
     before = evaluator.evaluated
     best, best_key = None, (np.inf,)
-    for bound, node in sorted((metric.bound(node, None), node) for node in feasible):
+    for bound, node in sorted((metric.floor(node), node) for node in feasible):
         if bound > best_key[0] + _ROUNDING * max(1.0, abs(best_key[0])):
             break
         stats = evaluator(node)
