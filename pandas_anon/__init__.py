@@ -19,6 +19,7 @@ from .election import best_qid
 from .encoding import EncodedFrame, FrequencySet, Grouping
 from .generalization import generalize
 from .kanon import anonymize, kanon
+from .models import KAnonymity, LDiversity, TCloseness
 from .hierarchy import Hierarchy
 from .hierarchy.registry import get_hierarchy, hierarchies, plugin_status
 from .hookspecs import hookimpl
@@ -61,9 +62,12 @@ __all__ = [
     "InputFileError",
     "InvalidParameterError",
     "InvalidQIDError",
+    "KAnonymity",
+    "LDiversity",
     "Risk",
     "Singletons",
     "Study",
+    "TCloseness",
     "UnhashableValueError",
     "best_qid",
     "datasets",

@@ -25,6 +25,7 @@ from .election import best_qid
 from .errors import AnonError, InvalidParameterError, capture_warnings
 from .hierarchy import Hierarchy
 from .kanon import ALGORITHMS, kanon
+from .models import LDiversity
 from .hierarchy.registry import add_plugins_command
 from .strategy_study import study
 from .io import read_table
@@ -121,6 +122,14 @@ def _parser() -> argparse.ArgumentParser:
     anonymize.add_argument("--max-suppression", type=float, default=0.0,
                            help="largest share of rows that may be suppressed (default 0)")
     anonymize.add_argument("--metric", choices=("precision", "dm"), default="precision")
+    anonymize.add_argument("--sensitive", metavar="COLUMN",
+                           help="sensitive column for --l and --t (kept as it is)")
+    anonymize.add_argument("--l", type=float, help="l-diversity of the sensitive column")
+    anonymize.add_argument("--l-variant", choices=("distinct", "entropy", "recursive"),
+                           default="distinct", help="which l-diversity (default distinct)")
+    anonymize.add_argument("--c", type=float, default=1.0,
+                           help="c of recursive (c, l)-diversity (default 1)")
+    anonymize.add_argument("--t", type=float, help="t-closeness of the sensitive column")
     anonymize.add_argument("--drop-suppressed", action="store_true",
                            help="leave suppressed rows out instead of masking them with *")
     _add_file_options(anonymize)
@@ -193,8 +202,10 @@ def _study(args: argparse.Namespace) -> int:
 
 def _anonymize(args: argparse.Namespace) -> int:
     frame = read_table(args.input, sep=args.sep, encoding=args.encoding)
+    l = None if args.l is None else LDiversity(args.l, args.l_variant, c=args.c)  # noqa: E741
     out = kanon(frame, args.k, qid=args.qid, algo=args.algo, max_suppression=args.max_suppression,
-                metric=args.metric, suppress="drop" if args.drop_suppressed else "mask")
+                metric=args.metric, sensitive=args.sensitive, l=l, t=args.t,
+                suppress="drop" if args.drop_suppressed else "mask")
     out.to_csv(args.output, index=False, sep=args.sep or ",")
     summary = out.anon.report()
     if args.format == "json":

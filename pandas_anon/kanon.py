@@ -59,12 +59,17 @@ def anonymize(
     algo: str = "ola",
     max_suppression: float = 0.0,
     metric: str | Callable[[NodeStats], float] = "precision",
-    l: float | None = None,  # noqa: E741  (the model's name)
-    t: float | None = None,
+    l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
+    t: float | TCloseness | None = None,
     sensitive: Hashable | None = None,
     progress: bool | None = None,
 ) -> Decision:
-    """Choose the transformation (node and suppressed classes) and its report."""
+    """Choose the transformation (node and suppressed classes) and its report.
+
+    ``l``: distinct l-diversity of ``sensitive`` for a number, or an :class:`LDiversity`
+    (``LDiversity(3, "entropy")``, ``LDiversity(3, "recursive", c=2)``); ``t``: t-closeness,
+    with the ordered distance when ``sensitive`` is numeric and the equal distance otherwise,
+    or a :class:`TCloseness` choosing it."""
     started = time.perf_counter()
     models = _models(k, l, t, sensitive, frame)
     if algo not in ALGORITHMS:
@@ -128,9 +133,10 @@ def _models(k, l, t, sensitive, frame) -> list:
     if sensitive is not None:
         resolve_columns(frame, [sensitive])
         if l is not None:
-            models.append(LDiversity(l))
+            models.append(l if isinstance(l, LDiversity) else LDiversity(l))
         if t is not None:
-            models.append(TCloseness(t, ordered=pd.api.types.is_numeric_dtype(frame[sensitive])))
+            models.append(t if isinstance(t, TCloseness) else TCloseness(
+                t, ordered=pd.api.types.is_numeric_dtype(frame[sensitive])))
     return models
 
 

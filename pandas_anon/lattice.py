@@ -4,9 +4,11 @@ A *node* picks one level per quasi-identifier (survey ``003_a9e852f42da10ca2.txt
 generalization); the lattice orders nodes level by level, the bottom keeping every value and
 the top suppressing everything. The table is reduced once to its *frequency set*: the
 distinct combinations of hierarchy positions (plus the sensitive value, when a privacy model
-needs it) with their row counts. Evaluating a node maps each combination through one integer
-lookup array per column and counts the classes; a node is *rolled up* from the evaluated
-ancestor with the fewest classes, so coarse nodes cost almost nothing (``DESIGN.md``).
+needs it) with their row counts. A node's classes are a table of sorted bit-packed keys with
+their row counts (:mod:`pandas_anon.keys`); a node is *rolled up* from the cached node below it
+with the fewest classes (:mod:`pandas_anon.class_cache`), rewriting the key fields of the
+columns whose level differs and sorting again, so coarse nodes cost almost nothing
+(``DESIGN.md``).
 
 Missing values stay distinguishable: they form their own value at every level below the top.
 """

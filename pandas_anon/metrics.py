@@ -8,9 +8,9 @@
 Each minimizable metric comes with a lower bound that never decreases towards the top of
 the lattice, so an optimal search can skip every node above one whose bound already exceeds
 the best. Precision: without its suppression term. DM: sum over classes c of
-|c| * max(k, |c|); in any node above, c lies inside a kept class C (at least k rows and at
-least |c|, so its rows add |c| * |C|) or is suppressed (its rows add n * |c|), and k-anonymity
-is among the models of every search.
+|c| * max(min(k, n), |c|); in any node above, c lies inside a kept class C (at least k rows
+and at least |c|, so its rows add |c| * |C|) or is suppressed (its rows add n * |c|, and n is
+at least |c|), and k-anonymity is among the models of every search.
 """
 
 from __future__ import annotations
@@ -76,8 +76,10 @@ class Metric:
 def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
                    n_rows: int, k: int = 1) -> Metric:
     """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
-    ``k`` (the k-anonymity every search enforces) tightens the DM bound."""
+    ``k`` (the k-anonymity every search enforces) tightens the DM bound (a suppressed row
+    costs n, so no row costs less than min(k, n))."""
     shape = tuple(h + 1 for h in heights)
+    least = min(k, n_rows)
     if metric == "precision":
         return Metric(
             "precision",
@@ -90,7 +92,7 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
         return Metric(
             "dm",
             lambda s: discernibility(s, n_rows),
-            lambda s: float((s.classes.sizes * np.maximum(s.classes.sizes, k)).sum()),
+            lambda s: float((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
             lambda _node: 0.0,
             lambda: np.zeros(shape),
         )

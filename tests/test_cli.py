@@ -214,3 +214,25 @@ def test_anonymize_writes_a_k_anonymous_copy(capsys, tmp_path):
     assert checked["suppressed"] == report["suppressed"]
     code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "0")
     assert code == 2 and "positive" in err
+
+
+def test_anonymize_with_entropy_l_diversity(capsys, tmp_path):
+    from pandas_anon.datasets import load_adult
+    from verify import verify_anonymized, verify_l_diverse
+
+    source, target = tmp_path / "adult.csv", tmp_path / "out.csv"
+    load_adult().head(3_000).to_csv(source, index=False)
+    qid = ["age", "sex", "race"]
+    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
+                         "--qid", ",".join(qid), "--max-suppression", "0.05",
+                         "--sensitive", "occupation", "--l", "3", "--l-variant", "entropy",
+                         "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["models"] == ["5-anonymity", "entropy l-diversity (l=3)"]
+    written = pd.read_csv(target, dtype=str, keep_default_na=False)
+    assert verify_anonymized(written, qid, 5, 150)["suppressed"] == report["suppressed"]
+    assert verify_l_diverse(written, qid, "occupation", 3, "entropy") == report["classes"]
+    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
+                       "--l", "3")
+    assert code == 2 and "sensitive=" in err

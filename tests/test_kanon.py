@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import pandas_anon
 from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError
 from pandas_anon.algorithms import ola
 from pandas_anon.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.lattice import Lattice
 from pandas_anon.metrics import resolve_metric
-from pandas_anon.models import KAnonymity
-from verify import verify_anonymized
+from pandas_anon.models import KAnonymity, LDiversity, TCloseness
+from verify import verify_anonymized, verify_l_diverse
 
 ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",
              "salary-class", "sex", "workclass"]
@@ -110,6 +110,44 @@ def test_infeasible_constraints_are_explained(adult, hierarchies):
     with pytest.raises(InfeasibleError, match="distinct l-diversity .* allow more suppression"):
         adult.anon.kanon(2, qid=["sex"], hierarchies={"sex": hierarchies["sex"]},
                          sensitive="salary-class", l=3)
+
+
+QID7 = ["age", "education", "marital-status", "native-country", "race", "sex", "workclass"]
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    (LDiversity(3), None),
+    (LDiversity(3, "entropy"), ([4, 3, 0, 0, 0, 0, 0], 1_411, 0.3191)),
+    (LDiversity(3, "recursive", c=2), None),
+])
+def test_every_l_diversity_variant_through_kanon(adult, hierarchies, model, expected):
+    """``l=`` takes a number (distinct) or a model; the output passes a verifier that counts
+    each class's sensitive values itself."""
+    out = adult.anon.kanon(5, qid=QID7, hierarchies={c: hierarchies[c] for c in QID7},
+                           max_suppression=0.05, sensitive="occupation", l=model)
+    report = out.anon.report()
+    assert report.models == ["5-anonymity", str(model)]
+    if expected is not None:
+        levels, suppressed, value = expected
+        assert levels_in(QID7, report) == levels
+        assert (report.suppressed, round(report.metrics["precision"], 4)) == (suppressed, value)
+    checked = verify_anonymized(out, QID7, 5, int(0.05 * len(adult)))
+    assert checked["suppressed"] == report.suppressed
+    assert verify_l_diverse(out, QID7, "occupation", model.l, model.variant,
+                            model.c) == report.classes
+
+
+def test_t_closeness_distance_follows_the_dtype_unless_a_model_is_given(adult, hierarchies):
+    qid = ["age", "sex", "race"]
+    scored = adult.assign(score=adult["age"] % 7)
+
+    def models(frame, sensitive, t):
+        return pandas_anon.anonymize(frame, 5, qid=qid, hierarchies={c: hierarchies[c] for c in qid},
+                                     sensitive=sensitive, t=t).report.models[1]
+
+    assert models(adult, "salary-class", 0.2) == "equal-distance t-closeness (t=0.2)"
+    assert models(scored, "score", 0.2) == "ordered-distance t-closeness (t=0.2)"
+    assert models(scored, "score", TCloseness(0.2)) == "equal-distance t-closeness (t=0.2)"
 
 
 @st.composite

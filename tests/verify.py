@@ -7,6 +7,7 @@ with it is evidence, not a tautology.
 from __future__ import annotations
 
 import itertools
+import math
 
 import pandas as pd
 
@@ -76,3 +77,25 @@ def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*
     assert len(sizes) == 0 or sizes.min() >= k, sizes.min()
     return {"suppressed": int(suppressed.sum()), "classes": len(sizes),
             "dm": int((sizes ** 2).sum()) + len(out) * int(suppressed.sum())}
+
+
+def verify_l_diverse(out, qid: list, sensitive, l: float, variant: str = "distinct",
+                     c: float = 1.0, top: str = "*") -> int:
+    """Check l-diversity of ``sensitive`` in every class that is not suppressed (some QI
+    below ``top``), from the sensitive values' counts per class; returns the classes checked.
+    distinct: at least l values; entropy: entropy at least log(l); recursive (c, l): the most
+    frequent count is below c times the sum of the counts from the l-th most frequent on."""
+    suppressed = (out[qid].astype(str) == top).all(axis=1)
+    kept = out.loc[~suppressed]
+    checked = 0
+    for _, group in kept.groupby([kept[c_].astype(str) for c_ in qid], sort=False):
+        counts = sorted(group[sensitive].value_counts(dropna=False).tolist(), reverse=True)
+        if variant == "distinct":
+            assert len(counts) >= l, counts
+        elif variant == "entropy":
+            shares = [n / sum(counts) for n in counts]
+            assert -sum(p * math.log(p) for p in shares) >= math.log(l) - 1e-12, counts
+        else:
+            assert counts[0] < c * sum(counts[int(l) - 1:]), counts
+        checked += 1
+    return checked
