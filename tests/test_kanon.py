@@ -101,6 +101,16 @@ def test_bad_input(adult, hierarchies, kwargs, error, match):
         adult.anon.kanon(qid=qid, hierarchies={c: hierarchies[c] for c in qid}, **kwargs)
 
 
+def test_a_lattice_too_large_for_the_optimal_search_is_refused(monkeypatch, adult, hierarchies):
+    qid = ["age", "sex", "race"]  # 5 x 2 x 2 = 20 nodes
+    monkeypatch.setattr(ola, "MAX_NODES", 19)
+    with pytest.raises(InvalidParameterError, match="has 20 nodes, more than the 19 .*datafly"):
+        adult.anon.kanon(5, qid=qid, hierarchies={c: hierarchies[c] for c in qid})
+    out = adult.anon.kanon(5, qid=qid, hierarchies={c: hierarchies[c] for c in qid},
+                           algo="datafly")
+    assert out.anon.report().algorithm == "datafly"
+
+
 def test_hierarchy_missing_a_value(adult, hierarchies):
     with pytest.raises(HierarchyError, match="'Female'"):
         adult.anon.kanon(5, qid=["sex"], hierarchies={"sex": Hierarchy(["Male"])})
