@@ -24,8 +24,8 @@ _NO_ROWS = np.iinfo(np.int64).max
 class ClassCache:
     """Class tables of nodes of a lattice with ``width`` quasi-identifiers."""
 
-    def __init__(self, width: int, budget: int = BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, width: int, budget: int | None = None) -> None:
+        self.budget = BUDGET if budget is None else budget
         self._tables: OrderedDict[Node, Classes] = OrderedDict()
         self._entries = 0
         self._slots: dict[Node, int] = {}

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pandas_anon import keys
+from pandas_anon import class_cache, keys
 from pandas_anon.algorithms import datafly, incognito, ola, samarati
 from pandas_anon.algorithms.base import tie_key
 from pandas_anon.evaluation import Evaluator
@@ -251,9 +251,13 @@ def wide_problems(draw):
     return pd.DataFrame(columns), qid, hierarchies, k, limit
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("budget", [class_cache.BUDGET, 60])
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=wide_problems(), metric=st.sampled_from(["precision", "dm"]))
-def test_ola_equals_exhaustive_on_wider_lattices(problem, metric):
+def test_ola_equals_exhaustive_on_wider_lattices(monkeypatch, budget, problem, metric):
+    """Also with a roll-up cache of 60 array entries, which evicts all the time."""
+    monkeypatch.setattr(class_cache, "BUDGET", budget)
     frame, qid, hierarchies, k, limit = problem
     reference = ola.exhaustive(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
     found = run("ola", frame, qid, hierarchies, [KAnonymity(k)], limit, metric)
