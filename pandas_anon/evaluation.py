@@ -57,3 +57,15 @@ class Evaluator:
                 violating |= model.violations(classes)
         suppressed = int(classes.sizes[violating].sum())
         return NodeStats(node, classes, violating, suppressed, suppressed <= self.limit)
+
+    def reached(self, stats: NodeStats) -> dict[str, float]:
+        """The privacy level each model reaches on the classes a node keeps."""
+        kept = ~stats.violating
+        levels = {}
+        for model in self.models:
+            if isinstance(model, TCloseness):
+                what, level = model.reached(stats.classes, kept, self._overall, self._rank)
+            else:
+                what, level = model.reached(stats.classes, kept)
+            levels[what] = level
+        return levels

@@ -96,6 +96,7 @@ def anonymize(
     stats = evaluator.judge(classes)
     report = _report(frame, qid, chosen, lattice, stats, models, search, choices, k,
                      max_suppression, time.perf_counter() - started)
+    report = replace(report, privacy=evaluator.reached(stats))
     return Decision(lattice, stats, row_class, report)
 
 

@@ -39,6 +39,10 @@ class KAnonymity:
     def violations(self, classes: Classes) -> np.ndarray:
         return classes.sizes < self.k
 
+    def reached(self, classes: Classes, kept: np.ndarray) -> tuple[str, float]:
+        """What the kept classes reach: the smallest class."""
+        return "k", _smallest(classes.sizes[kept])
+
     def __str__(self) -> str:
         return f"{self.k}-anonymity"
 
@@ -59,23 +63,46 @@ class LDiversity:
             raise InvalidParameterError(f"l must be at least 1 (and c positive), got l={self.l}, c={self.c}")
 
     def violations(self, classes: Classes) -> np.ndarray:
-        n = len(classes.sizes)
         if self.variant == "distinct":
-            return np.bincount(classes.pair_class, minlength=n) < self.l
+            return self._distinct(classes) < self.l
         if self.variant == "entropy":
-            share = classes.pair_count / classes.sizes[classes.pair_class]
-            entropy = np.bincount(classes.pair_class, weights=-share * np.log(share), minlength=n)
-            return entropy < np.log(self.l) - 1e-12
-        return self._recursive(classes, n)
+            return self._entropy(classes) < np.log(self.l) - 1e-12
+        top, tail = self._recursive(classes)
+        return ~(top < self.c * tail)
 
-    def _recursive(self, classes: Classes, n: int) -> np.ndarray:
+    def reached(self, classes: Classes, kept: np.ndarray) -> tuple[str, float]:
+        """What the kept classes reach: the fewest distinct values; the smallest exp(entropy)
+        (the l they are entropy-diverse for); or the largest ratio of the most frequent count
+        to the tail from the l-th on (c must exceed it)."""
+        if self.variant == "distinct":
+            return "distinct l", _smallest(self._distinct(classes)[kept])
+        if self.variant == "entropy":
+            return "entropy l", _smallest(np.exp(self._entropy(classes)[kept]))
+        top, tail = self._recursive(classes)
+        with np.errstate(divide="ignore"):
+            return f"recursive c (l={self.l:g})", _largest(top[kept] / tail[kept])
+
+    @staticmethod
+    def _distinct(classes: Classes) -> np.ndarray:
+        return np.bincount(classes.pair_class, minlength=len(classes.sizes))
+
+    @staticmethod
+    def _entropy(classes: Classes) -> np.ndarray:
+        share = classes.pair_count / classes.sizes[classes.pair_class]
+        return np.bincount(classes.pair_class, weights=-share * np.log(share),
+                           minlength=len(classes.sizes))
+
+    def _recursive(self, classes: Classes) -> tuple[np.ndarray, np.ndarray]:
+        """Per class: the most frequent value's count, and the total from the l-th most
+        frequent value on."""
+        n = len(classes.sizes)
         order = np.lexsort((-classes.pair_count, classes.pair_class))
         owner, count = classes.pair_class[order], classes.pair_count[order]
         starts = np.searchsorted(owner, np.arange(n))
         rank = np.arange(len(owner)) - starts[owner]  # 0 for the most frequent value
         top = count[rank == 0]
         tail = np.bincount(owner, weights=np.where(rank >= int(self.l) - 1, count, 0), minlength=n)
-        return ~(top < self.c * tail)
+        return top, tail
 
     def __str__(self) -> str:
         extra = f"c={self.c:g}, " if self.variant == "recursive" else ""
@@ -94,6 +121,15 @@ class TCloseness:
     def violations(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """``overall``: rows per sensitive code in the whole table; ``rank``: each code's
         position in value order (what the ordered distance walks along)."""
+        return self.distances(classes, overall, rank) > self.t + 1e-12
+
+    def reached(self, classes: Classes, kept: np.ndarray, overall: np.ndarray,
+                rank: np.ndarray) -> tuple[str, float]:
+        """What the kept classes reach: the largest distance."""
+        return "t", _largest(self.distances(classes, overall, rank)[kept])
+
+    def distances(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """Each class's Earth Mover's Distance to the whole table."""
         table = np.zeros((len(classes.sizes), len(overall)))
         np.add.at(table, (classes.pair_class, rank[classes.pair_value]), classes.pair_count)
         reference = np.zeros(len(overall))
@@ -101,10 +137,18 @@ class TCloseness:
         m = len(overall)
         gap = table / table.sum(axis=1, keepdims=True) - reference / reference.sum()
         if self.ordered and m > 1:
-            distance = np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
-        else:
-            distance = np.abs(gap).sum(axis=1) / 2
-        return distance > self.t + 1e-12
+            return np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
+        return np.abs(gap).sum(axis=1) / 2
 
     def __str__(self) -> str:
         return f"{'ordered' if self.ordered else 'equal'}-distance t-closeness (t={self.t:g})"
+
+
+def _smallest(values: np.ndarray) -> float:
+    """The smallest value (0 when no class is kept)."""
+    return float(values.min()) if len(values) else 0.0
+
+
+def _largest(values: np.ndarray) -> float:
+    """The largest value (0 when no class is kept)."""
+    return float(values.max()) if len(values) else 0.0

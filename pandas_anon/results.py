@@ -300,6 +300,7 @@ class Anonymization:
     search: dict[str, float]
     choices: dict[str, str]
     modified: int | None = None
+    privacy: dict[str, float] = field(default_factory=dict)  # level reached, per model
 
     kind = "kanon"
 
@@ -324,6 +325,8 @@ class Anonymization:
             ("rows modified", "-" if self.modified is None else report.count(self.modified)),
             ("equivalence classes", report.count(self.classes)),
             ("smallest class (k reached)", report.count(self.k_reached)),
+            *[(f"{what} reached", f"{level:.4g}") for what, level in self.privacy.items()
+              if what != "k"],
             ("precision", f"{self.metrics['precision']:.4f}"),
             ("discernibility (DM)", report.count(int(self.metrics["dm"]))),
             ("C_avg", f"{self.metrics['c_avg']:.4f}"),

@@ -76,26 +76,33 @@ def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*
     assert n_top <= max_suppressed or n_top >= k, (n_top, max_suppressed)
     assert len(sizes) == 0 or sizes.min() >= k, sizes.min()
     return {"suppressed": int(suppressed.sum()), "classes": len(sizes),
+            "k": int(sizes.min()) if len(sizes) else 0,
             "dm": int((sizes ** 2).sum()) + len(out) * int(suppressed.sum())}
 
 
 def verify_l_diverse(out, qid: list, sensitive, l: float, variant: str = "distinct",
-                     c: float = 1.0, top: str = "*") -> int:
+                     c: float = 1.0, top: str = "*") -> tuple[int, float]:
     """Check l-diversity of ``sensitive`` in every class that is not suppressed (some QI
-    below ``top``), from the sensitive values' counts per class; returns the classes checked.
+    below ``top``), from the sensitive values' counts per class; returns the classes checked
+    and the level reached (distinct: the fewest values; entropy: the smallest exp(entropy);
+    recursive: the largest ratio of the top count to the tail).
     distinct: at least l values; entropy: entropy at least log(l); recursive (c, l): the most
     frequent count is below c times the sum of the counts from the l-th most frequent on."""
     suppressed = (out[qid].astype(str) == top).all(axis=1)
     kept = out.loc[~suppressed]
-    checked = 0
+    levels = []
     for _, group in kept.groupby([kept[c_].astype(str) for c_ in qid], sort=False):
         counts = sorted(group[sensitive].value_counts(dropna=False).tolist(), reverse=True)
         if variant == "distinct":
             assert len(counts) >= l, counts
+            levels.append(len(counts))
         elif variant == "entropy":
-            shares = [n / sum(counts) for n in counts]
-            assert -sum(p * math.log(p) for p in shares) >= math.log(l) - 1e-12, counts
+            entropy = -sum(n / sum(counts) * math.log(n / sum(counts)) for n in counts)
+            assert entropy >= math.log(l) - 1e-12, counts
+            levels.append(math.exp(entropy))
         else:
-            assert counts[0] < c * sum(counts[int(l) - 1:]), counts
-        checked += 1
-    return checked
+            tail = sum(counts[int(l) - 1:])
+            assert counts[0] < c * tail, counts
+            levels.append(counts[0] / tail)
+    reached = (max(levels) if variant == "recursive" else min(levels)) if levels else 0.0
+    return len(levels), reached
