@@ -130,11 +130,11 @@ class TCloseness:
 
     def distances(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """Each class's Earth Mover's Distance to the whole table."""
-        table = np.zeros((len(classes.sizes), len(overall)))
-        np.add.at(table, (classes.pair_class, rank[classes.pair_value]), classes.pair_count)
-        reference = np.zeros(len(overall))
+        n, m = len(classes.sizes), len(overall)
+        cell = classes.pair_class * m + rank[classes.pair_value]
+        table = np.bincount(cell, weights=classes.pair_count, minlength=n * m).reshape(n, m)
+        reference = np.zeros(m)
         reference[rank] = overall
-        m = len(overall)
         gap = table / table.sum(axis=1, keepdims=True) - reference / reference.sum()
         if self.ordered and m > 1:
             return np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
