@@ -106,16 +106,17 @@ class _State:
                 and self.lower[node] <= self.best_key[0])
 
     def probe(self, node: tuple[int, ...]) -> None:
-        """Binary-search a path up from ``node`` for its lowest feasible node."""
+        """Binary-search a path up from ``node`` for its lowest feasible node. The path takes
+        the step that raises the bound most (the first such on ties): it climbs out of the
+        infeasible region in few steps, and a short path costs few evaluations."""
         self.probes += 1
         path = [node]
         while True:
-            step = next((s for s in self.lattice.successors(path[-1])
-                         if self.status[s] == _UNKNOWN and self.lower[s] <= self.best_key[0]),
-                        None)
-            if step is None:
+            steps = [s for s in self.lattice.successors(path[-1])
+                     if self.status[s] == _UNKNOWN and self.lower[s] <= self.best_key[0]]
+            if not steps:
                 break
-            path.append(step)
+            path.append(max(steps, key=lambda s: self.lower[s]))  # the steepest step
         low, high = 0, len(path) - 1
         while low <= high:
             middle = (low + high) // 2
