@@ -82,6 +82,18 @@ def test_zero_configuration_on_valle_daosta(licences):
     assert "k-anonymization" in repr(report)
 
 
+def test_the_readme_example(licences):
+    qid = ["anno_nascita", "comune_residenza", "sesso"]
+    provinces = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
+    out = licences.anon.kanon(5, qid=qid, hierarchies={"comune_residenza": provinces},
+                              max_suppression=0.01)
+    report = out.anon.report()
+    assert report.levels == {"anno_nascita": 0, "comune_residenza": 1, "sesso": 0}
+    assert (report.suppressed, report.classes) == (56, 172)
+    checked = verify_anonymized(out, qid, 5, int(0.01 * len(licences)))
+    assert (checked["suppressed"], checked["classes"]) == (56, 172)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
