@@ -71,7 +71,7 @@ def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*
     the suppression limit unless they form a class of k or more (the top node)."""
     suppressed = (out[qid].astype(str) == top).all(axis=1)
     kept = out.loc[~suppressed, qid].astype(str)
-    sizes = kept.groupby(qid, sort=False).size()
+    sizes = kept.groupby(qid, sort=False, dropna=False).size()  # missing is a value
     n_top = int(suppressed.sum())
     assert n_top <= max_suppressed or n_top >= k, (n_top, max_suppressed)
     assert len(sizes) == 0 or sizes.min() >= k, sizes.min()
@@ -91,7 +91,7 @@ def verify_l_diverse(out, qid: list, sensitive, l: float, variant: str = "distin
     suppressed = (out[qid].astype(str) == top).all(axis=1)
     kept = out.loc[~suppressed]
     levels = []
-    for _, group in kept.groupby([kept[c_].astype(str) for c_ in qid], sort=False):
+    for _, group in kept.groupby([kept[c_].astype(str) for c_ in qid], sort=False, dropna=False):
         counts = sorted(group[sensitive].value_counts(dropna=False).tolist(), reverse=True)
         if variant == "distinct":
             assert len(counts) >= l, counts
