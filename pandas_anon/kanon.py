@@ -95,8 +95,7 @@ def anonymize(
     classes, row_class = lattice.assign(search.best.node)
     stats = evaluator.judge(classes)
     report = _report(frame, qid, chosen, lattice, stats, models, search, choices, k,
-                     max_suppression, time.perf_counter() - started)
-    report = replace(report, privacy=evaluator.reached(stats))
+                     max_suppression, evaluator.reached(stats), time.perf_counter() - started)
     return Decision(lattice, stats, row_class, report)
 
 
@@ -175,8 +174,8 @@ def _hierarchies(frame, qid, given, choices) -> dict[Hashable, Hierarchy]:
     return chosen
 
 
-def _report(frame, qid, chosen, lattice, stats, models, search, choices, k, limit, seconds
-            ) -> Anonymization:
+def _report(frame, qid, chosen, lattice, stats, models, search, choices, k, limit, privacy,
+            seconds) -> Anonymization:
     n = lattice.n_rows
     kept = stats.kept_sizes
     modified_levels = sum(level > 0 for level in stats.node)
@@ -204,4 +203,5 @@ def _report(frame, qid, chosen, lattice, stats, models, search, choices, k, limi
         search={"lattice_size": search.lattice_size, "evaluated": search.evaluated,
                 "seconds": round(seconds, 4), "generalized_columns": modified_levels},
         choices=choices,
+        privacy=privacy,
     )

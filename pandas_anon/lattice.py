@@ -26,7 +26,7 @@ import pandas as pd
 
 from .class_cache import ClassCache
 from .encoding import EncodedFrame, compress, first_occurrence, group_codes
-from .keys import KeyLayout, Words, run_ids, run_starts
+from .keys import KeyLayout, Words, run_ids, run_starts, run_sums
 from .errors import InvalidParameterError
 from .hierarchy import Hierarchy
 
@@ -100,6 +100,7 @@ class Lattice:
         self._combinations = np.column_stack([c[first] for c in codes])
         self._counts = np.bincount(group, weights=weights, minlength=n).astype(np.int64)
         self._cache = ClassCache(len(self.qid))
+        self._steps: dict[tuple[int, int, int], np.ndarray] = {}  # see _step
         return group
 
     def project(self, columns: Sequence[int]) -> Lattice:
@@ -109,7 +110,7 @@ class Lattice:
         if columns == tuple(range(len(self.qid))):
             return self
         sub = copy.copy(self)
-        for derived in ("_lookups", "_layout", "_steps", "_bottom"):  # per column: recompute
+        for derived in ("_lookups", "_layout", "_bottom"):  # per column: recompute
             sub.__dict__.pop(derived, None)
         sub.qid = tuple(self.qid[j] for j in columns)
         sub.hierarchies = [self.hierarchies[j] for j in columns]
@@ -211,10 +212,6 @@ class Lattice:
         return cached
 
     @cached_property
-    def _steps(self) -> dict[tuple[int, int, int], np.ndarray]:
-        return {}
-
-    @cached_property
     def _bottom(self) -> Classes:
         """The classes of the bottom node, where every roll-up can start (kept, never
         evicted from the cache)."""
@@ -246,8 +243,8 @@ class Lattice:
         starts = run_starts(self._layout.prefix(keys, len(self.qid)))
         first = np.zeros(len(counts), dtype=np.int64)
         first[starts] = 1
-        return Classes(node, keys, counts, np.add.reduceat(counts, starts),
-                       np.cumsum(first) - 1, self._layout.decode(keys, len(self.qid)))
+        return Classes(node, keys, counts, run_sums(counts, starts), np.cumsum(first) - 1,
+                       self._layout.decode(keys, len(self.qid)))
 
     def codes(self, classes: Classes, column: int) -> np.ndarray:
         """The code at the node's level of quasi-identifier ``column`` in each table row of
