@@ -15,8 +15,8 @@ Nodes are taken bottom-up in increasing order of their bound; the search stops w
 smallest bound left exceeds the best value found. A node known infeasible is passed without
 evaluation, a node whose bound exceeds the best is not expanded. Before a node of unknown
 feasibility is evaluated, a *probe* walks a path up from it (through successors whose
-feasibility is unknown and whose bound does not exceed the best) and binary-searches the path
-for its lowest feasible node, as Flash does: a few evaluations of coarse nodes settle many low
+feasibility is unknown and whose bound does not exceed the best, the steepest first) and
+binary-searches the path for its lowest feasible node, as Flash does: a few evaluations of coarse nodes settle many low
 ones, and the feasible nodes it meets often set a good incumbent early.
 
 Exactness: bounds only rise and the best only falls, so a node skipped for its bound is never
