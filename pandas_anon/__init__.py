@@ -36,6 +36,7 @@ from .errors import (
     InputFileError,
     InvalidParameterError,
     InvalidQIDError,
+    OneClassWarning,
     UnhashableValueError,
 )
 from .results import BestQID, Generalization, Risk, Singletons
@@ -64,6 +65,7 @@ __all__ = [
     "InvalidQIDError",
     "KAnonymity",
     "LDiversity",
+    "OneClassWarning",
     "Risk",
     "Singletons",
     "Study",

@@ -99,6 +99,10 @@ class IncompleteRowsWarning(AnonWarning):
     """Most rows were left out because they miss a value in an examined column."""
 
 
+class OneClassWarning(AnonWarning):
+    """An anonymization made every kept row alike on the quasi-identifier: one class."""
+
+
 def warn(message: str, category: type[AnonWarning]) -> None:
     """Emit a warning attributed to the first caller outside pandas-anon (as pandas does)."""
     package = os.path.dirname(__file__)

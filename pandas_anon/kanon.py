@@ -21,7 +21,7 @@ from .algorithms import datafly, incognito, ola, samarati
 from .columns import resolve_columns
 from .detect import candidate_columns
 from .election import best_qid
-from .errors import InfeasibleError, InvalidParameterError
+from .errors import InfeasibleError, InvalidParameterError, OneClassWarning, warn
 from .evaluation import Evaluator, NodeStats
 from .hierarchy import Hierarchy
 from .hierarchy.builders import auto
@@ -94,6 +94,14 @@ def anonymize(
         )
     classes, row_class = lattice.assign(search.best.node)
     stats = evaluator.judge(classes)
+    if int((~stats.violating).sum()) == 1 and lattice.size > 1:
+        warn(
+            f"the result is one class: every kept row is alike on {list(map(str, qid))} "
+            f"(levels {dict(zip(map(str, qid), stats.node))}), so they tell nothing apart; "
+            f"allow some suppression (max_suppression=, --max-suppression), lower k, or "
+            f"choose the quasi-identifier (qid=, --qid)",
+            OneClassWarning,
+        )
     report = _report(frame, qid, chosen, lattice, stats, models, search, choices, k,
                      max_suppression, evaluator.reached(stats), time.perf_counter() - started)
     return Decision(lattice, stats, row_class, report)
