@@ -34,9 +34,6 @@ class ClassCache:
         self._nodes: list[Node | None] = []
         self._free: list[int] = []
 
-    def __len__(self) -> int:
-        return len(self._tables)
-
     def get(self, node: Node) -> Classes | None:
         table = self._tables.get(node)
         if table is not None:

@@ -48,24 +48,19 @@ class Evaluator:
 
     def judge(self, classes: Classes) -> NodeStats:
         """The verdict on a node's classes."""
-        node = classes.node
         violating = np.zeros(len(classes.sizes), dtype=bool)
         for model in self.models:
-            if isinstance(model, TCloseness):
-                violating |= model.violations(classes, self._overall, self._rank)
-            else:
-                violating |= model.violations(classes)
+            violating |= model.violations(classes, *self._table_of(model))
         suppressed = int(classes.sizes[violating].sum())
-        return NodeStats(node, classes, violating, suppressed, suppressed <= self.limit)
+        return NodeStats(classes.node, classes, violating, suppressed, suppressed <= self.limit)
 
     def reached(self, stats: NodeStats) -> dict[str, float]:
         """The privacy level each model reaches on the classes a node keeps."""
         kept = ~stats.violating
-        levels = {}
-        for model in self.models:
-            if isinstance(model, TCloseness):
-                what, level = model.reached(stats.classes, kept, self._overall, self._rank)
-            else:
-                what, level = model.reached(stats.classes, kept)
-            levels[what] = level
-        return levels
+        return dict(model.reached(stats.classes, kept, *self._table_of(model))
+                    for model in self.models)
+
+    def _table_of(self, model: Model) -> tuple:
+        """What a model reads besides the classes: t-closeness, the whole table's sensitive
+        distribution and the value order."""
+        return (self._overall, self._rank) if isinstance(model, TCloseness) else ()

@@ -56,8 +56,6 @@ from ..models import KAnonymity, LDiversity
 from ..progress import Progress
 from .base import Search, tie_key
 
-#: Relative slack when comparing a bound with a value (float rounding, not information loss).
-_ROUNDING = 1e-9
 
 
 def all_feasible(
@@ -81,9 +79,9 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
 
     Picking the best needs each feasible node's statistics, including those of nodes that the
     generalization property marked feasible unevaluated; they are evaluated in increasing order
-    of the metric's lower bound, stopping once the bound exceeds the best value found by more
-    than rounding (a value computed another way can land an ulp below its own bound, and an
-    exact tie must still go to the lower node).
+    of the metric's floor, stopping once the floor exceeds the best value found (an exact tie
+    must still go to the lower node; a metric never falls below its own floor, as
+    :mod:`pandas_anon.metrics` computes both the same way).
     ``evaluated`` counts every evaluation, on the projections too; ``notes`` has the number of
     feasible nodes and the breakdown.
     """
@@ -92,7 +90,7 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     before = evaluator.evaluated
     best, best_key = None, (np.inf,)
     for bound, node in sorted((metric.floor(node), node) for node in feasible):
-        if bound > best_key[0] + _ROUNDING * max(1.0, abs(best_key[0])):
+        if bound > best_key[0]:
             break
         stats = evaluator(node)
         key = tie_key(metric.value(stats), node)
