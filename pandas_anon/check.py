@@ -29,7 +29,7 @@ from .config import KEYS, Settings, load_config
 from .election import best_qid
 from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
 from .io import read_columns
-from .validation import Exposure, Limits, many, measure, share
+from .validation import Exposure, Limits, measure, share
 
 #: Exit status of each file status; the command exits with the highest.
 EXIT = {"pass": 0, "skipped": 0, "fail": 1, "error": 2}
@@ -172,8 +172,8 @@ def render(results: Sequence[FileResult], *, verbose: bool) -> str:
     table = pd.DataFrame(rows, columns=["file", "rows", "QID", "singletons", "%", "k",
                                         "threshold", "status"])
     failed = sum(r.status == "fail" for r in results)
-    summary = (f"{failed} of {many(len(results), 'file')} exceed{'s' if failed == 1 else ''} "
-               "the limits" if failed else f"{many(len(results), 'file')} checked, none exceeds "
+    summary = (f"{failed} of {report.plural(len(results), 'file')} exceed{'s' if failed == 1 else ''} "
+               "the limits" if failed else f"{report.plural(len(results), 'file')} checked, none exceeds "
                "the limits")
     reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
     return "\n".join([report.render(f"pandas-anon check: {summary}", [], ("", table)), *reasons])

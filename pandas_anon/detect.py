@@ -63,7 +63,7 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     and how many singletons disappear when each column is dropped from the QID."""
     encoded = EncodedFrame(frame, qid, dropna=dropna)
     found = _singletons(frame, encoded)
-    sizes = found._grouping.class_sizes
+    sizes = found.class_sizes
     uniques = found.count
     without = {
         column: encoded.grouping([c for c in encoded.columns if c != column]).singletons

@@ -72,8 +72,6 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return None
-    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_complex_dtype(dtype):
-        return None
     missing = series.isna().to_numpy()
     if pd.api.types.is_float_dtype(dtype):
         data = series.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -121,12 +119,12 @@ class Grouping:
     labels: np.ndarray
     label_counts: np.ndarray
 
-    @property
+    @cached_property
     def distinct(self) -> int:
         """Number of distinct combinations (equivalence classes)."""
         return int(np.count_nonzero(self.label_counts))
 
-    @property
+    @cached_property
     def singletons(self) -> int:
         """Number of rows alone in their class."""
         return int(np.count_nonzero(self.label_counts == 1))
@@ -213,19 +211,14 @@ class EncodedFrame:
                     f"column {column!r} holds only missing values, so it cannot tell rows "
                     f"apart; remove it from the columns examined"
                 )
+            if not dropna and (codes < 0).any():  # missing becomes one more value, the last
+                codes = np.where(codes < 0, len(values), codes)
+                values = values.append(pd.Index([np.nan]))
             raw[column], self.values[column] = codes, values
         self.positions = self._examined_positions(raw)
-        self.codes: dict[Hashable, np.ndarray] = {}
-        for column, codes in raw.items():
-            if self.positions is not None:
-                codes = codes[self.positions]
-            elif not dropna:
-                codes = np.where(codes < 0, len(self.values[column]), codes)
-            self.codes[column] = codes
-        if not dropna:
-            for column in self.columns:
-                if (self.codes[column] == len(self.values[column])).any():
-                    self.values[column] = self.values[column].append(pd.Index([np.nan]))
+        self.codes: dict[Hashable, np.ndarray] = (
+            raw if self.positions is None
+            else {column: codes[self.positions] for column, codes in raw.items()})
 
     def _examined_positions(self, raw: dict[Hashable, np.ndarray]) -> np.ndarray | None:
         """Positions of complete rows, or None when every row is examined."""
@@ -283,8 +276,9 @@ class EncodedFrame:
     def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:
         """Distinct combinations of ``columns`` with their counts."""
         columns = self.columns if columns is None else tuple(columns)
-        row_class, n_classes = compress(self.grouping(columns))
-        return FrequencySet(self, columns, row_class, n_classes)
+        grouping = self.grouping(columns)
+        row_class, _ = compress(grouping)
+        return FrequencySet(self, columns, row_class, grouping.class_sizes)
 
     def frame_mask(self, examined: np.ndarray) -> np.ndarray:
         """Spread a boolean array over examined rows to all rows of the frame (False elsewhere)."""
@@ -304,12 +298,13 @@ class FrequencySet:
     """
 
     def __init__(
-        self, encoded: EncodedFrame, columns: tuple[Hashable, ...], row_class: np.ndarray, n: int
+        self, encoded: EncodedFrame, columns: tuple[Hashable, ...], row_class: np.ndarray,
+        counts: np.ndarray,
     ) -> None:
         self.encoded = encoded
         self.columns = columns
         self.row_class = row_class
-        self.counts = np.bincount(row_class, minlength=n)
+        self.counts = counts
 
     def __len__(self) -> int:
         return len(self.counts)

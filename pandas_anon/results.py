@@ -36,6 +36,11 @@ class Singletons:
         """Singletons over rows examined."""
         return self.count / self.examined
 
+    @property
+    def class_sizes(self) -> np.ndarray:
+        """Rows in each equivalence class (classes in no particular order)."""
+        return self._grouping.class_sizes
+
     @cached_property
     def mask(self) -> pd.Series:
         """Boolean Series aligned to the input: True on singleton rows (False on dropped rows)."""
@@ -177,7 +182,9 @@ class Risk:
 
     @property
     def marketer(self) -> float:
-        return self.classes / self.examined
+        """Expected share of rows re-identified by matching every row: the same figure as
+        the average prosecutor risk on the sample itself."""
+        return self.prosecutor_avg
 
     @property
     def highest_risk_fraction(self) -> float:

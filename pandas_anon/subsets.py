@@ -1,8 +1,8 @@
 """Level-wise search over column subsets, counting singletons and classes of each.
 
 Used by :func:`pandas_anon.best_qid` and :func:`pandas_anon.identifiers`. Subsets are visited
-by size (1, 2, ...), each one built from its prefix (the subset without its last column) by
-refining that prefix's partition with one more column. Three facts keep the search cheap:
+by size (1, 2, ...), each one built from one of its (size - 1)-subsets by refining that
+subset's partition with the missing column. Three facts keep the search cheap:
 
 1. **Singletons never merge.** Refining a partition (adding a column) never removes a
    singleton, so once many rows are singletons a node carries forward only the rows that
@@ -121,7 +121,7 @@ class SubsetSearch:
         """The subset of ``columns`` minus one column with the fewest rows left to split.
 
         Any of them gives the same partition once refined by the missing column; the one
-        with the most singletons already has the least work left.
+        with the fewest rows left to split has the least work left.
         """
         best, missing = prefix, columns[-1]
         for position in columns[:-1]:

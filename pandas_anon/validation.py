@@ -82,7 +82,7 @@ def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Exposure:
     found = singletons(frame, qid, dropna=dropna)
     return Exposure(qid=found.qid, rows=found.examined + found.dropped, examined=found.examined,
                     singletons=found.count, distinct=found.distinct,
-                    class_sizes=found._grouping.class_sizes)
+                    class_sizes=found.class_sizes)
 
 
 def share(fraction: float) -> str:
@@ -124,8 +124,8 @@ class Limits:
     def violations(self, found: Exposure) -> list[str]:
         """Why ``found`` fails these limits, one sentence per limit exceeded (empty: passes)."""
         qid = report.columns(found.qid)
-        singles = (f"{many(found.singletons, 'singleton')} ({share(found.fraction)} of "
-                   f"{many(found.examined, 'row')} examined) on {qid}")
+        singles = (f"{report.plural(found.singletons, 'singleton')} ({share(found.fraction)} of "
+                   f"{report.plural(found.examined, 'row')} examined) on {qid}")
         problems = []
         if self.max_count is not None and found.singletons > self.max_count:
             problems.append(f"{singles}: more than the {self.max_count:,} allowed")
@@ -134,14 +134,9 @@ class Limits:
         if self.k is not None and found.smallest_class < self.k:
             problems.append(
                 f"k = {found.smallest_class} on {qid}, below the {self.k} required: "
-                f"{many(found.rows_below(self.k), 'row')} in classes of fewer than {self.k}"
+                f"{report.plural(found.rows_below(self.k), 'row')} in classes of fewer than {self.k}"
             )
         return problems
-
-
-def many(n: int, noun: str) -> str:
-    """``'1 row'``, ``'1,684 rows'``."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _check_whole(name: str, value: object, low: int) -> None:
@@ -187,7 +182,7 @@ def anon_l_diverse(
             return []
         columns = report.columns(as_label_list(qid, frame.columns))
         return [f"distinct l = {reached} on {columns} for {sensitive!r}, below the "
-                f"{l} required: a class holds only {many(reached, 'distinct value')}"]
+                f"{l} required: a class holds only {report.plural(reached, 'distinct value')}"]
 
     return _verdict("anon_l_diverse", problems)
 
