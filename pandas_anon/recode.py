@@ -42,7 +42,8 @@ class Recoded:
 def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy to write recoded columns into without ever touching ``frame``: shallow under
     copy-on-write (pandas 3, or the option on in pandas 2), deep otherwise."""
-    cow = int(pd.__version__.split(".")[0]) >= 3 or bool(pd.get_option("mode.copy_on_write"))
+    cow = (int(pd.__version__.split(".")[0]) >= 3
+           or pd.get_option("mode.copy_on_write") is True)  # "warn" is not copy-on-write
     return frame.copy(deep=not cow)
 
 

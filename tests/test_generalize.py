@@ -125,3 +125,17 @@ def test_generalization_never_splits_a_class_nor_touches_other_columns(case, loc
         assert after[members.index].nunique() == 1
     assert out["payload"].equals(frame["payload"]) and out["w"].equals(frame["w"])
     assert naive_counts(out, ["v", "w"])["singletons"] <= naive_counts(frame, ["v", "w"])["singletons"]
+
+
+@pytest.mark.skipif(int(pd.__version__.split(".")[0]) >= 3, reason="pandas 3 is copy-on-write")
+@pytest.mark.parametrize("mode", [False, "warn"])
+def test_without_copy_on_write_the_output_is_a_deep_copy(mode):
+    """pandas 2's "warn" mode does not copy on write: writing into a shallow copy would
+    write into the caller's frame."""
+    from pandas_anon.recode import output_copy
+
+    frame = pd.DataFrame({"a": [1, 2, 3]})
+    with pd.option_context("mode.copy_on_write", mode):
+        out = output_copy(frame)
+        out.loc[0, "a"] = 99
+    assert frame["a"].tolist() == [1, 2, 3]
