@@ -20,6 +20,7 @@ import pandas as pd
 
 from . import __version__, report
 from .check import add_check_command
+from .config import MAX_SIZE
 from .detect import risk
 from .election import best_qid
 from .errors import AnonError, InvalidParameterError, capture_warnings
@@ -30,8 +31,9 @@ from .hierarchy.registry import add_plugins_command
 from .strategy_study import study
 from .io import read_table
 
-#: Largest column subsets ``scan`` examines when it has to elect the QID itself.
-DEFAULT_MAX_SIZE = 3
+#: Largest column subsets ``scan`` examines when it has to elect the QID itself (the same
+#: as ``check``'s default).
+DEFAULT_MAX_SIZE = MAX_SIZE
 DEMO_QID = ("anno_nascita", "comune_residenza", "sesso")
 DEMO_PERSONAL = ("anno_nascita", "comune_residenza", "provincia_residenza", "sesso")
 

@@ -36,6 +36,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from .errors import ConfigError
+from .params import is_whole
 from .validation import Limits
 
 if sys.version_info >= (3, 11):
@@ -43,7 +44,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover  (Python 3.10)
     import tomli as tomllib
 
-#: Largest QID elected when a file has none configured (as ``pandas-anon scan``).
+#: Largest QID elected when a file has none configured (``pandas-anon scan`` uses it too).
 MAX_SIZE = 3
 #: Configuration files looked for in each folder, in this order.
 NAMES = (".pandas-anon.toml", "pyproject.toml")
@@ -99,7 +100,7 @@ def _whole(name: str, low: int) -> Callable[[object], dict]:
     def parse(value: object) -> dict:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        if not is_whole(value, low):
             raise ValueError(f"expected a whole number >= {low}, got {value!r}")
         return {name: value}
     return parse

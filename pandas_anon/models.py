@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InvalidParameterError
+from .params import is_whole
 from .lattice import Classes
 
 
@@ -33,7 +34,7 @@ class KAnonymity:
     k: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 1:
+        if not is_whole(self.k, 1):
             raise InvalidParameterError(f"k must be a whole number of at least 1, got {self.k!r}")
 
     def violations(self, classes: Classes) -> np.ndarray:

@@ -33,6 +33,7 @@ import numpy as np
 
 from .encoding import EncodedFrame, Grouping, compress, group_labels
 from .errors import InvalidParameterError
+from .params import is_whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
 
@@ -59,7 +60,7 @@ def check_max_size(max_size: object) -> None:
     """Refuse a ``max_size`` that is not a positive integer (or None: no limit)."""
     if max_size is None:
         return
-    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or max_size < 1:
+    if not is_whole(max_size, 1):
         raise InvalidParameterError(
             f"max_size must be a whole number of at least 1 (a subset has one column or "
             f"more), got {max_size!r}"

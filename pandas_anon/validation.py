@@ -35,6 +35,7 @@ from . import report
 from .columns import as_label_list
 from .detect import QID, singletons
 from .errors import AnonError, InvalidParameterError
+from .params import is_whole
 from .privacy import l_diversity
 
 
@@ -140,7 +141,7 @@ class Limits:
 
 
 def _check_whole(name: str, value: object, low: int) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
+    if value is not None and not is_whole(value, low):
         raise InvalidParameterError(f"{name} must be a whole number >= {low}, got {value!r}")
 
 

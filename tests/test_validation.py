@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pytest
@@ -61,6 +62,16 @@ def test_without_a_threshold_no_singleton_is_allowed():
     schema = checked(pa.Check.anon_max_singletons(qid=["a", "b"]))
     schema.validate(frame)
     assert "more than the 0 allowed" in fails(schema, frame.iloc[:3])
+
+
+def test_numpy_integers_are_whole_numbers_everywhere(licences):
+    """A k computed with numpy (``sizes.min()``) is accepted like a Python int, as the
+    other entry points accept it."""
+    qid = ["anno_nascita", "sesso"]
+    k = licences.dropna(subset=qid).groupby(qid).size().min()  # a numpy integer
+    checked(pa.Check.anon_k_anonymous(qid=qid, k=k)).validate(licences)
+    with pytest.raises(InvalidParameterError, match="k must be a whole number >= 1"):
+        Limits(k=np.int64(0))
 
 
 def test_k_anonymous_against_plain_pandas(licences):
