@@ -128,7 +128,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
             result.exposure = measure(frame, _qid(file, frame, settings),
                                       dropna=not settings.keep_missing)
     except AnonError as error:
-        result.error = str(error) if file in str(error) else f"{file}: {error}"
+        # file errors already begin with the path; any other error gets it in front
+        result.error = str(error) if isinstance(error, InputFileError) else f"{file}: {error}"
         return result
     result.elected = settings.qid is None
     result.limits = settings.limits()

@@ -23,7 +23,7 @@ from .check import add_check_command
 from .config import MAX_SIZE
 from .detect import risk
 from .election import best_qid
-from .errors import AnonError, InvalidParameterError, capture_warnings
+from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
 from .hierarchy import Hierarchy
 from .kanon import ALGORITHMS, kanon
 from .models import LDiversity
@@ -52,8 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _warnings_as_lines():
             return args.run(args)
     except AnonError as error:
-        where = str(getattr(args, "file", "") or "")
-        prefix = f"{where}: " if where and where not in str(error) else ""
+        where = str(getattr(args, "file", "") or "")  # file errors already begin with it
+        prefix = f"{where}: " if where and not isinstance(error, InputFileError) else ""
         print(f"pandas-anon: error: {prefix}{error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head`: stop quietly

@@ -437,3 +437,15 @@ def test_read_columns_counts_like_the_seed(valle_daosta):
     elected = best_qid(frame, max_size=2)
     assert elected.columns == best_qid(read_table(valle_daosta, usecols=SEED_QID, as_text=True),
                                        max_size=2).columns
+
+
+def test_every_error_line_names_its_file(capsys, tmp_path, monkeypatch):
+    """A file called "a" whose error message happens to contain an "a" still gets its name in
+    front, as every other file error line does."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "a", "x,y\n,1\n,2\n")
+    write(tmp_path / "b.csv", "x,y\n1,1\n2,2\n")
+    code, _, err = run(capsys, "a", "b.csv", "--qid", "x,y")
+    assert code == 2
+    assert any(line.startswith("pandas-anon: error: a: column 'x' holds only missing")
+               for line in err.splitlines()), err
