@@ -15,6 +15,7 @@ from tabulate import tabulate
 import harness
 import bench_best_qid
 import bench_check
+import bench_hierarchies
 import bench_kanon
 import bench_singletons
 import bench_study
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     synthetic.main(forwarded)
     summary = (bench_singletons.main(forwarded) + bench_best_qid.main(forwarded)
                + bench_study.main(forwarded) + bench_kanon.main(forwarded)
-               + bench_check.main(forwarded))
+               + bench_check.main(forwarded) + bench_hierarchies.main(forwarded))
     print("\n== summary ==")
     print(tabulate(summary, headers=["case", "target", "PASS/FAIL"], disable_numparse=True))
     failed = sum(verdict == "FAIL" for _, _, verdict in summary)
