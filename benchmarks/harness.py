@@ -39,10 +39,10 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return best, result
 
 
-def require_same(what: str, ours: Any, baseline: Any) -> None:
-    """Abort loudly when the two implementations give different answers."""
+def require_same(what: str, ours: Any, baseline: Any, reference: str = "plain pandas") -> None:
+    """Abort loudly when the two implementations (or ours and a known answer) differ."""
     if ours != baseline:
-        raise Mismatch(f"{what}: pandas-anon gives {ours!r}, plain pandas gives {baseline!r}")
+        raise Mismatch(f"{what}: pandas-anon gives {ours!r}, {reference} gives {baseline!r}")
 
 
 @dataclass

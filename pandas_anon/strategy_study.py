@@ -27,6 +27,7 @@ from .errors import EmptyDataError, InvalidParameterError
 from .hierarchy import Hierarchy
 from .hierarchy.builders import intervals
 from .hierarchy.registry import claimed_hierarchy
+from .params import is_whole
 from .recode import HierarchyLike, Recoded, hierarchy_for, recode_codes
 
 #: Row labels of Table 1 in the paper's order.
@@ -86,10 +87,11 @@ def study(
     ``hierarchy`` generalizes ``place`` (a Hierarchy, a registered name such as
     ``"it.comune"``, or a builder); ``level`` is the level M raises places to (1: the
     province). Y_ran groups the distinct years ``year_groups`` at a time; Y_avg cuts the
-    rows into ``year_groups`` equal runs (see :func:`paper_year_average`). Rows missing the
-    year, place or sex are removed first and counted in ``removed`` of ``original``.
+    rows into ``year_groups`` equal runs (see :func:`paper_year_average`). Rows missing a
+    value of ``qid`` (by default the year, place and sex) are removed first and counted in
+    ``removed`` of ``original``.
     """
-    if isinstance(year_groups, bool) or not isinstance(year_groups, int) or year_groups < 1:
+    if not is_whole(year_groups, 1):
         raise InvalidParameterError(f"year_groups must be a whole number of at least 1, got {year_groups!r}")
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])
     for role, column in (("year", year), ("sex", sex), ("place", place)):

@@ -111,6 +111,11 @@ def test_numbers_in_data_match_text_hierarchies(licences):
     assert out.isna().sum() == 1 and out.dropna().str.endswith("0s").all()
 
 
+def test_no_more_level_names_than_levels():
+    with pytest.raises(HierarchyError, match="4 level names for 3 levels"):
+        Hierarchy(["a", "b"], [["x", "y"]], level_names=["v", "w", "x", "y"])
+
+
 def test_level_names_must_differ():
     with pytest.raises(HierarchyError, match="repeat a name"):
         Hierarchy(["a", "b"], [["x", "y"]], level_names=["v", "v"])

@@ -55,6 +55,12 @@ class Hierarchy:
             self._labels.append(pd.Index(labels))
         self._check_monotone()
         names = list(level_names) if level_names is not None else []
+        if len(names) > self.n_levels:
+            raise HierarchyError(
+                f"hierarchy {name or '(unnamed)'}: {len(names)} level names for "
+                f"{self.n_levels} levels (a top level * is added only when the last level has "
+                f"several labels); give one name per level"
+            )
         self.level_names = tuple(names + [f"level_{j}" for j in range(len(names), self.n_levels)])
         if len(set(self.level_names)) < len(self.level_names):
             raise HierarchyError(

@@ -24,12 +24,7 @@ from .istat import load_aliases, load_comuni
 from .names import ABBREVIATIONS, expansions, key, normalize
 from .resolve import HOWS, RESOLVED, resolve
 
-try:
-    from pandas_anon.hookspecs import hookimpl
-except ImportError:  # a pandas-anon without its plugin module: the same marker, made here
-    import pluggy
-
-    hookimpl = pluggy.HookimplMarker("pandas_anon")
+from pandas_anon import hookimpl
 
 __version__ = "0.1.0"
 

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Mapping, Sequence
 import pandas as pd
 from pandas_anon.errors import HierarchyError
 from pandas_anon.hierarchy import TOP, Hierarchy
+from pandas_anon.report import plural
 
 from .istat import _comuni
-from .resolve import RESOLVED, resolve
+from .resolve import resolve
 
 __all__ = ["LEVEL_NAMES", "NAME", "comune_hierarchy"]
 
@@ -74,11 +75,10 @@ def _istat_hierarchy() -> Hierarchy:
 
 
 def _unmatched_error(table: pd.DataFrame, column: object) -> HierarchyError:
-    bad = table.loc[~table["how"].isin(RESOLVED)]
-    bad = bad.sort_values("rows", ascending=False, kind="stable")
+    bad = table.loc[table.attrs["unmatched"]]  # most rows first, as resolve() lists them
     shown = []
     for value, row in bad.head(_LISTED).iterrows():
-        rows = f"{int(row['rows']):,} row{'s' if row['rows'] != 1 else ''}"
+        rows = plural(int(row["rows"]), "row")
         if row["how"] == "ambiguous":
             rows += f"; fits comuni of several provinces: {row['comune']}"
         shown.append(f"{value!r} ({rows})")
