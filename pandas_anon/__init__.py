@@ -37,6 +37,7 @@ from .errors import (
     InvalidParameterError,
     InvalidQIDError,
     OneClassWarning,
+    OutputFileError,
     UnhashableValueError,
 )
 from .results import BestQID, Generalization, Risk, Singletons
@@ -66,6 +67,7 @@ __all__ = [
     "KAnonymity",
     "LDiversity",
     "OneClassWarning",
+    "OutputFileError",
     "Risk",
     "Singletons",
     "Study",

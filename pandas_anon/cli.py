@@ -1,5 +1,6 @@
 """The ``pandas-anon`` command: ``scan`` a CSV for singletons, ``study`` the seed paper's
-strategies on it, ``demo`` on the embedded data, list ``plugins``.
+strategies on it, ``anonymize`` it (never over the input, every cell it did not change written
+as it was), ``demo`` on the embedded data, list ``plugins``.
 
 Exit codes: 0 done, 2 bad usage or unreadable input (one line on stderr naming the file or
 column). Reports hold counts and column names only, never quasi-identifier values, so they
@@ -16,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import pandas as pd
 
 from . import __version__, report
@@ -23,13 +25,16 @@ from .check import add_check_command
 from .config import MAX_SIZE
 from .detect import risk
 from .election import best_qid
-from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
+from .errors import (
+    AnonError, AnonWarning, ColumnNotFoundError, InputFileError, InvalidParameterError,
+    OutputFileError, UnknownNameError, capture_warnings, warn,
+)
 from .hierarchy import Hierarchy
 from .kanon import ALGORITHMS, kanon
 from .models import LDiversity
-from .hierarchy.registry import add_plugins_command
+from .hierarchy.registry import add_plugins_command, hierarchies
 from .strategy_study import study
-from .io import read_table
+from .io import output_target, read_hierarchy, read_table, text_form, write_table
 
 #: Largest column subsets ``scan`` examines when it has to elect the QID itself (the same
 #: as ``check``'s default).
@@ -116,7 +121,9 @@ def _parser() -> argparse.ArgumentParser:
         "anonymize", help="write a k-anonymous copy of a CSV (full-domain generalization)"
     )
     anonymize.add_argument("input", help="CSV/TSV file to anonymize")
-    anonymize.add_argument("output", help="where to write the anonymized CSV (comma-separated unless --sep)")
+    anonymize.add_argument("output", help="where to write the anonymized copy (same delimiter, "
+                           "encoding and line ending as the input; never the input itself "
+                           "without --force)")
     anonymize.add_argument("--k", type=_positive, required=True, help="smallest class size")
     anonymize.add_argument("--qid", type=_column_list,
                            help="quasi-identifier (default: elected with best_qid)")
@@ -134,6 +141,14 @@ def _parser() -> argparse.ArgumentParser:
     anonymize.add_argument("--t", type=float, help="t-closeness of the sensitive column")
     anonymize.add_argument("--drop-suppressed", action="store_true",
                            help="leave suppressed rows out instead of masking them with *")
+    anonymize.add_argument("--hierarchy", type=_hierarchy_option, action="append",
+                           metavar="COLUMN=NAME|PATH",
+                           help="hierarchy of a QID column: a registered name (pandas-anon "
+                           "plugins lists them, e.g. comune=it.comune) or a hierarchy CSV file "
+                           "(a path with / or ending in .csv); repeat for more columns")
+    anonymize.add_argument("--force", action="store_true",
+                           help="allow OUT to be the input file (replaced once the copy is "
+                           "written)")
     _add_file_options(anonymize)
     anonymize.set_defaults(run=_anonymize)
 
@@ -203,18 +218,134 @@ def _study(args: argparse.Namespace) -> int:
 
 
 def _anonymize(args: argparse.Namespace) -> int:
-    frame = read_table(args.input, sep=args.sep, encoding=args.encoding)
+    """Anonymize on the typed read, write from the text read (see :func:`_as_written`)."""
+    if not args.force and _same_file(args.input, args.output):
+        other = "" if args.output == args.input else f" {args.input}"
+        raise OutputFileError(
+            f"{args.output} is the input file{other}; write the anonymized copy to another "
+            f"file, or pass --force to replace the input"
+        )
+    output_target(args.output)  # a directory or a missing folder: said before any work
+    given = _given_hierarchies(args.hierarchy)
+    form = text_form(args.input, sep=args.sep, encoding=args.encoding)
+    text = read_table(args.input, sep=form.sep, encoding=form.encoding, as_text=True)
+    typed = read_table(args.input, sep=form.sep, encoding=form.encoding)
+    unknown = [column for column in given if column not in text.columns]
+    if unknown:
+        raise ColumnNotFoundError(unknown, text.columns)
+    # a hierarchy file holds values as written: its column is matched as text
+    from_files = [column for column, source in given.items() if isinstance(source, Hierarchy)]
+    candidates = [c for c in args.qid or typed.columns
+                  if c in typed.columns and c != args.sensitive]
+    merged = _merged_columns(typed, text, [c for c in candidates if c not in from_files])
+    frame = typed.assign(**{column: text[column] for column in from_files + merged})
     l = None if args.l is None else LDiversity(args.l, args.l_variant, c=args.c)  # noqa: E741
-    out = kanon(frame, args.k, qid=args.qid, algo=args.algo, max_suppression=args.max_suppression,
-                metric=args.metric, sensitive=args.sensitive, l=l, t=args.t,
+    out = kanon(frame, args.k, qid=args.qid, hierarchies=given or None, algo=args.algo,
+                max_suppression=args.max_suppression, metric=args.metric,
+                sensitive=args.sensitive, l=l, t=args.t,
                 suppress="drop" if args.drop_suppressed else "mask")
-    out.to_csv(args.output, index=False, sep=args.sep or ",")
     summary = out.anon.report()
+    for column in merged:
+        if column in summary.qid:
+            warn(f"column {column!r} spells some equal numbers in more than one way (such as 7 "
+                 f"and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
+                 f"keeps them apart as the input does, and its hierarchy cannot use numeric "
+                 f"intervals; write its numbers one way, or give it --hierarchy", AnonWarning)
+    write_table(_as_written(out, frame, text, summary.qid), args.output, form)
     if args.format == "json":
         print(json.dumps(summary.to_dict(), indent=2, default=str, ensure_ascii=False))
     else:
         print(repr(summary))
     return 0
+
+
+def _hierarchy_option(text: str) -> tuple[str, str]:
+    """``--hierarchy COLUMN=NAME`` or ``COLUMN=PATH``: the column and the name or path."""
+    column, equals, source = text.partition("=")
+    if not (equals and column.strip() and source.strip()):
+        raise argparse.ArgumentTypeError(
+            f"expected COLUMN=NAME or COLUMN=path.csv (e.g. comune=it.comune), got {text!r}")
+    return column.strip(), source.strip()
+
+
+def _given_hierarchies(options: Sequence[tuple[str, str]] | None) -> dict[str, Hierarchy | str]:
+    """The ``--hierarchy`` options as kanon's ``hierarchies=``: each file read (a source with a
+    path separator or ending in .csv), each name checked against the registry."""
+    given: dict[str, Hierarchy | str] = {}
+    for column, source in options or ():
+        if column in given:
+            raise InvalidParameterError(
+                f"--hierarchy names column {column!r} twice; give one hierarchy per column")
+        if _is_path(source):
+            given[column] = read_hierarchy(source)
+            continue
+        valid = hierarchies()["name"]
+        if source not in set(valid):
+            raise UnknownNameError(source, valid, kind="hierarchy name")
+        given[column] = source
+    return given
+
+
+def _is_path(source: str) -> bool:
+    """Whether a ``--hierarchy`` source names a file rather than a registered hierarchy."""
+    separators = {"/", os.sep, os.altsep or "/"}
+    return any(s in source for s in separators) or source.lower().endswith(".csv")
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once resolved (links followed), or
+    the same file on disk (a hard link, a case-insensitive file system)."""
+    if os.path.normcase(os.path.realpath(first)) == os.path.normcase(os.path.realpath(second)):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist
+        return False
+
+
+def _merged_columns(typed: pd.DataFrame, text: pd.DataFrame, columns: Sequence[str]) -> list[str]:
+    """The ``columns`` whose typed read makes one value of values the file writes differently
+    (``7`` and ``7.0``, ``0100`` and ``100``): anonymized as numbers, such rows would share a
+    class that the written file splits, or lose their spelling."""
+    return [c for c in columns if pd.api.types.is_numeric_dtype(typed[c])
+            and typed[c].nunique(dropna=False) < text[c].nunique(dropna=False)]
+
+
+def _as_written(
+    out: pd.DataFrame, frame: pd.DataFrame, text: pd.DataFrame, qid: Sequence[str]
+) -> pd.DataFrame:
+    """kanon's ``out`` (made from ``frame``) in the text form of the input, read as ``text``.
+
+    A column kanon left as it was is the input's column as written. In a QID column, every
+    output value that is one of the column's input values (a cell left as it was, or a label
+    spelled like a value) is written as the input wrote it; the other labels and ``*`` as they
+    are. Each output value gets one spelling, so the written classes are kanon's classes.
+    """
+    kept = out.index if len(out) < len(frame) else slice(None)
+    columns = {}
+    for column in out.columns:
+        if column in qid:
+            columns[column] = _spelled_as_input(out[column], frame[column], text[column])
+        elif column in text.columns and out[column].equals(frame[column].loc[kept]):
+            columns[column] = text[column].loc[kept]
+        else:  # a column kanon added or rewrote: as it made it
+            columns[column] = out[column]
+    return pd.DataFrame(columns, index=out.index)
+
+
+def _spelled_as_input(column: pd.Series, values: pd.Series, written: pd.Series) -> pd.Series:
+    """``column`` (generalized from ``values``, which the input spells as ``written``) with
+    each value that is one of ``values`` spelled as the input spells it; missing stays
+    missing. One lookup per distinct value (``values`` spells each value one way)."""
+    codes, uniques = pd.factorize(values)
+    present, first = np.unique(codes, return_index=True)
+    spelling = np.append(written.to_numpy(dtype=object)[first[present >= 0]], None)
+    out_codes, out_values = pd.factorize(column)
+    out_values = np.asarray(out_values, dtype=object)
+    match = pd.Index(uniques, dtype=object).get_indexer(pd.Index(out_values, dtype=object))
+    labels = np.append(np.where(match >= 0, spelling[match], out_values), None)
+    # code -1 (missing, and no match above) takes the last entry: None
+    return pd.Series(labels[out_codes], index=column.index, name=column.name)
 
 
 def _numeric_years(column: pd.Series) -> pd.Series:

@@ -73,6 +73,11 @@ class InputFileError(AnonError):
     """A file given on the command line cannot be read as a delimited text table."""
 
 
+class OutputFileError(AnonError):
+    """A file named on the command line cannot be written: it is the input (without
+    ``--force``), a directory, in a folder that does not exist, or not writable."""
+
+
 class ConfigError(AnonError, ValueError):
     """A configuration file (``[tool.pandas_anon]`` in pyproject.toml, or .pandas-anon.toml)
     is malformed: bad TOML, an unknown key, or a value of the wrong kind."""

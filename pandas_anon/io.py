@@ -7,6 +7,10 @@ for large files. Every way a file can be unusable becomes an
 :class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what
 is wrong and how to fix it. Messages may quote header names but never cell values: they can
 end up in public CI logs.
+
+:func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
+encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.OutputFileError`);
+:func:`read_hierarchy` reads a hierarchy file named on the command line.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ import io
 import lzma
 import os
 import re
+import stat
+import tempfile
 import warnings
 import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO
@@ -33,7 +39,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from .errors import ColumnNotFoundError, InputFileError
+from .errors import (
+    AnonWarning, ColumnNotFoundError, HierarchyError, InputFileError, OutputFileError, warn,
+)
+from .hierarchy import Hierarchy
 
 #: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
 SAMPLE_BYTES = 1 << 20
@@ -454,3 +463,141 @@ def _parser_error(name: str, message: str, sep: str) -> InputFileError:
         f"{name} cannot be parsed as a table with delimiter {sep!r}; check its quoting, "
         "or pass --sep"
     )
+
+
+# -- writing a table like the one read, and reading a hierarchy file ----------------------------
+
+@dataclass(frozen=True)
+class TextForm:
+    """How a delimited file is written: what :func:`write_table` needs to write another like
+    it (same delimiter, encoding and line ending)."""
+
+    sep: str
+    encoding: str
+    lineterminator: str
+
+
+def text_form(
+    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+) -> TextForm:
+    """The delimiter and encoding :func:`read_table` uses for ``path`` (``sep`` and
+    ``encoding`` override detection as there) and its line ending (``\\r\\n`` when its first
+    line ends so, else ``\\n``). Raises what :func:`read_table` raises for an unusable file."""
+    layout = _inspect(path, None, sep, encoding)
+    with _io_errors(layout.name, layout.compression):
+        sample, complete = _read_sample(layout.name, layout.compression)
+    _, text = _sample_text(layout.name, sample, complete, layout.encoding)
+    end = text.find("\n")
+    return TextForm(layout.sep, layout.encoding, "\r\n" if text[end - 1:end] == "\r" else "\n")
+
+
+def output_target(path: str | os.PathLike[str]) -> str:
+    """The file that writing to ``path`` replaces (a symbolic link's target), checked before
+    any work is done: :class:`OutputFileError` for a directory or a folder that does not
+    exist."""
+    name = os.fspath(path)
+    target = os.path.realpath(name)
+    if os.path.isdir(target):
+        raise OutputFileError(f"{name} is a directory; give the path of a file to write")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise OutputFileError(
+            f"{name} cannot be written: folder {folder} does not exist; create it or write "
+            "elsewhere"
+        )
+    return target
+
+
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextForm) -> None:
+    """Write ``frame`` (header, no index) to ``path`` in ``form``, compressed as the name
+    says (``.gz``, ``.bz2``, ``.xz``, ``.zip``), never leaving a half-written file.
+
+    The rows go to a temporary file in the same folder, which then replaces the target in one
+    step (``os.replace``): on any failure the target is as it was and the temporary file is
+    removed. A symbolic link is followed (its target is replaced, as ``>`` in a shell writes
+    through it); the new file keeps the permissions of the file it replaces. Text that
+    ``form.encoding`` cannot hold (a label in a legacy encoding) is written as UTF-8 with a
+    warning. Raises :class:`OutputFileError`, naming the file, when it cannot be written.
+    """
+    name = os.fspath(path)
+    target = output_target(name)
+    compression: str | dict[str, str] | None = _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    if compression == "zip":  # the member is named as the archive without .zip (a.csv.zip)
+        member = PurePath(name).stem  # or a.zip: a.csv
+        if not PurePath(member).suffix:
+            member += ".tsv" if form.sep == "\t" else ".csv"
+        compression = {"method": "zip", "archive_name": member}
+    with _write_errors(name):
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{PurePath(target).name}.", suffix=".tmp", dir=os.path.dirname(target)
+        )
+    os.close(handle)
+    try:
+        with _write_errors(name):
+            options = {"index": False, "sep": form.sep, "lineterminator": form.lineterminator,
+                       "compression": compression}
+            try:
+                frame.to_csv(temporary, encoding=form.encoding, **options)
+            except UnicodeEncodeError:
+                warn(f"{name} is written as UTF-8: its input's encoding {form.encoding} cannot "
+                     "hold every generalized label", AnonWarning)
+                frame.to_csv(temporary, encoding="utf-8", **options)
+            os.chmod(temporary, _new_file_mode(target))
+            os.replace(temporary, target)
+    finally:
+        with suppress(FileNotFoundError):  # gone once it has replaced the target
+            os.unlink(temporary)
+
+
+def _new_file_mode(target: str) -> int:
+    """The permissions of the file ``target`` replaces, or those a new file gets by default."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextmanager
+def _write_errors(name: str) -> Iterator[None]:
+    """Turn errors from writing ``name`` into OutputFileError naming it."""
+    try:
+        yield
+    except IsADirectoryError:
+        raise OutputFileError(f"{name} is a directory; give the path of a file to write") from None
+    except PermissionError:
+        raise OutputFileError(
+            f"{name} cannot be written: permission denied; check the permissions of the file "
+            "and its folder, or write elsewhere"
+        ) from None
+    except OSError as exc:
+        raise OutputFileError(f"{name} cannot be written: {exc.strerror or exc}") from None
+
+
+def read_hierarchy(path: str | os.PathLike[str]) -> Hierarchy:
+    """A hierarchy file named on the command line, read by :meth:`Hierarchy.from_csv` (ARX's
+    format: ``;``-separated UTF-8, no header, one row per value, one column per level) and
+    named by its path; every way it can fail is one error naming the file."""
+    name = os.fspath(path)
+    with _io_errors(name, None):
+        try:
+            return Hierarchy.from_csv(name, name=name)
+        except UnicodeDecodeError:
+            raise InputFileError(
+                f"{name} is not valid UTF-8 text; save the hierarchy file as UTF-8"
+            ) from None
+        except pd.errors.EmptyDataError:
+            raise InputFileError(
+                f"{name} is empty; a hierarchy file has one row per value, one ';'-separated "
+                "column per level"
+            ) from None
+        except pd.errors.ParserError:
+            raise InputFileError(
+                f"{name} cannot be parsed as a hierarchy table: every row must have the same "
+                "number of ';'-separated columns (one per level), values with ';' quoted"
+            ) from None
+        except HierarchyError as exc:  # most messages name the hierarchy: it is named name
+            if f"hierarchy {name}" in str(exc):
+                raise
+            raise HierarchyError(f"{name}: {exc}") from None

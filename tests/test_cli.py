@@ -208,7 +208,7 @@ def test_anonymize_writes_a_k_anonymous_copy(capsys, tmp_path):
                          "--qid", "age,sex,race", "--max-suppression", "0.02", "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    written = pd.read_csv(target, dtype=str, keep_default_na=False)
+    written = pd.read_csv(target, sep=";", dtype=str, keep_default_na=False)  # the input's
     assert len(written) == 3_000 and report["rows"] == 3_000
     checked = verify_anonymized(written, ["age", "sex", "race"], 5, 60)
     assert checked["suppressed"] == report["suppressed"]
