@@ -17,6 +17,7 @@ from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,7 @@ PARALLEL_MIN_ROWS = 500_000
 #: Integer and integral float columns whose value range is at most this many times the row
 #: count are coded arithmetically (value - min) instead of through a hash table.
 _ARITHMETIC_RANGE_PER_ROW = 2
+_EXACT_FLOAT = 2.0**53  # whole floats up to this magnitude are exact integers
 
 
 def encode_column(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -56,51 +58,86 @@ def encode_column(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
         return arithmetic
     if isinstance(series.dtype, pd.CategoricalDtype):
         return series.cat.codes.to_numpy(dtype=np.int64), pd.Index(series.cat.categories)
+    codes, values = factorize(series)
+    return codes, pd.Index(values)
+
+
+def factorize(
+    values: pd.Series | pd.Index | np.ndarray, *, where: str | None = None
+) -> tuple[np.ndarray, Any]:
+    """``pandas.factorize`` (int64 codes, ``-1`` for missing) refusing unhashable cells.
+
+    Every place that hashes the values of a column (encoding, the hierarchy builders,
+    recoding) goes through here, so a list, dict or set in a cell raises
+    :class:`~pandas_anon.errors.UnhashableValueError` naming ``where`` (default: the column,
+    from the values' name), the type and row position of the first such cell (never its
+    value) and the fix, rather than pandas' bare ``TypeError``.
+    """
     try:
-        codes, values = pd.factorize(series, use_na_sentinel=True)
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
     except TypeError as exc:
+        name = getattr(values, "name", None)
+        named = where is None and name is not None  # a column of the caller's frame
+        where = where or (f"column {name!r}" if named else "the data")
+        convert = f"df[{name!r}].map(tuple)" if named else ".map(tuple)"
         raise UnhashableValueError(
-            f"column {series.name!r} holds values that cannot be compared for equality "
-            f"({_unhashable_type(series)}); convert them first, e.g. "
-            f"df[{series.name!r}].map(tuple) for lists or .astype(str)"
+            f"{where} holds values that cannot be compared for equality "
+            f"({_unhashable_type(values)}); convert them first, e.g. {convert} for lists or "
+            f".astype(str)"
         ) from exc
-    return np.asarray(codes, dtype=np.int64), pd.Index(values)
+    return np.asarray(codes, dtype=np.int64), uniques
 
 
 def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes ``value - min`` for whole-number columns whose range is small, else None."""
+    """Codes ``value - min`` for whole-number columns whose range is small, else None.
+
+    The range is measured in Python integers, so it cannot overflow: a column spanning int64
+    (``INT64_MIN`` sentinels, hashed ids) or holding uint64 values above 2**63 is simply not
+    compact, and goes to ``factorize``. Unsigned columns are subtracted as uint64, signed ones
+    as int64; below the range limit ``value - min`` fits either exactly. Floats qualify only
+    when every value is a whole number of magnitude at most 2**53 (exact integers).
+    """
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return None
-    missing = series.isna().to_numpy()
     if pd.api.types.is_float_dtype(dtype):
-        data = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        present = data[~missing]
-        if present.size == 0 or not np.all(np.isfinite(present)):
-            return None
-        if not np.array_equal(present, np.floor(present)):
-            return None
+        kind: type[np.generic] = np.float64
     elif pd.api.types.is_integer_dtype(dtype):
-        if pd.api.types.is_unsigned_integer_dtype(dtype):
-            return None  # uint64 may not fit in int64; factorize handles it
-        data = series.to_numpy(dtype=np.int64, na_value=0)
-        present = data[~missing]
-        if present.size == 0:
-            return None
+        kind = np.uint64 if pd.api.types.is_unsigned_integer_dtype(dtype) else np.int64
     else:
+        return None  # complex
+    missing = series.isna().to_numpy()
+    data = series.to_numpy(dtype=kind, na_value=0)  # missing rows get code -1 below
+    present = data[~missing] if missing.any() else data
+    if present.size == 0:
+        return None
+    if kind is np.float64 and not (
+        np.isfinite(present).all() and np.array_equal(present, np.floor(present))
+    ):
         return None
     low, high = present.min(), present.max()
-    if high - low > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
+    if kind is np.float64 and max(-float(low), float(high)) > _EXACT_FLOAT:
         return None
-    codes = np.where(missing, -1, data - low).astype(np.int64)
-    span = np.arange(int(high - low) + 1)
-    values = pd.Index(pd.array(span + low, dtype=dtype), name=None)
-    return codes, values
+    if int(high) - int(low) > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
+        return None
+    codes = (data - low).astype(np.int64)  # a missing row's difference may wrap: overwritten
+    codes[missing] = -1
+    span = low + np.arange(int(high) - int(low) + 1, dtype=kind)  # low..high, no overflow
+    return codes, pd.Index(pd.array(span, dtype=dtype))
 
 
-def _unhashable_type(series: pd.Series) -> str:
+def _with_missing(values: pd.Index) -> pd.Index:
+    """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
+    (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
+    if values.dtype == object or (isinstance(values.dtype, np.dtype)
+                                  and values.dtype.kind in "iub"):
+        return pd.Index(np.append(values.to_numpy(dtype=object), np.nan), dtype=object)
+    return values.append(pd.Index([np.nan], dtype=values.dtype))
+
+
+def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:
     """Name the type of the first unhashable cell (its type, never its value)."""
-    for position, value in enumerate(series.array):
+    for position, value in enumerate(getattr(values, "array", values)):
         try:
             hash(value)
         except TypeError:
@@ -213,7 +250,7 @@ class EncodedFrame:
                 )
             if not dropna and (codes < 0).any():  # missing becomes one more value, the last
                 codes = np.where(codes < 0, len(values), codes)
-                values = values.append(pd.Index([np.nan]))
+                values = _with_missing(values)
             raw[column], self.values[column] = codes, values
         self.positions = self._examined_positions(raw)
         self.codes: dict[Hashable, np.ndarray] = (

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .columns import resolve_columns
+from .encoding import factorize
 from .errors import HierarchyError, InvalidParameterError
 from .hierarchy import Hierarchy
 
@@ -52,7 +53,7 @@ def recode(
 ) -> Recoded:
     """Codes of ``series`` after replacing the ``selected`` rows (all when None) by their
     label at ``level``; missing values stay missing."""
-    row_codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    row_codes, uniques = factorize(series)
     return recode_codes(row_codes, pd.Index(uniques), hierarchy, level, selected,
                         column=series.name)
 

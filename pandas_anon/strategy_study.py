@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import report
 from .columns import resolve_columns
-from .encoding import Grouping, group_codes
+from .encoding import Grouping, factorize, group_codes
 from .errors import EmptyDataError, InvalidParameterError
 from .hierarchy import Hierarchy
 from .hierarchy.builders import intervals
@@ -145,9 +145,8 @@ class _Variants:
         self.data, self.qid = data, qid
         self.base = {}
         for column in qid:
-            codes, values = pd.factorize(data[column])
-            self.base[column] = Recoded(np.asarray(codes, dtype=np.int64), pd.Index(values),
-                                        np.zeros(len(data), dtype=bool))
+            codes, values = factorize(data[column])
+            self.base[column] = Recoded(codes, pd.Index(values), np.zeros(len(data), dtype=bool))
 
     def recode(self, column: Hashable, hierarchy: Hierarchy, level: int,
                selected: np.ndarray | None = None) -> Recoded:

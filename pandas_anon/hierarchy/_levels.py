@@ -16,6 +16,7 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
+from ..encoding import factorize
 from ..errors import HierarchyError
 from .model import TOP, Hierarchy
 
@@ -48,8 +49,9 @@ def where(series: pd.Series) -> str:
 def distinct(
     series: pd.Series, builder: str, *, need_order: bool = False
 ) -> tuple[pd.Index, np.ndarray]:
-    """The distinct non-missing values (sorted when orderable) and their row counts."""
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    """The distinct non-missing values (sorted when orderable) and their row counts; a column
+    holding lists, dicts or sets raises :class:`~pandas_anon.errors.UnhashableValueError`."""
+    codes, uniques = factorize(series)
     if len(uniques) == 0:
         rows = f"{len(series):,} rows, all missing" if len(series) else "no rows"
         raise HierarchyError(

@@ -15,6 +15,7 @@ from os import PathLike
 import numpy as np
 import pandas as pd
 
+from ..encoding import compress, factorize, first_occurrence, group_codes
 from ..errors import ColumnNotFoundError, HierarchyError
 from ..report import plural
 
@@ -44,7 +45,7 @@ class Hierarchy:
     ) -> None:
         self.name = name
         table = _level_table(values, levels)
-        table = _merge_duplicates(table, name)
+        table = _merge_duplicates(table, name, [] if level_names is None else list(level_names))
         if table.iloc[:, -1].nunique() > 1 or table.shape[1] == 1:
             table[len(table.columns)] = TOP
         self._labels: list[pd.Index] = []
@@ -164,7 +165,7 @@ class Hierarchy:
         """``series`` with every value replaced by its label at ``level`` (missing stays
         missing); same index and name."""
         level = self._level(level)
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        codes, uniques = factorize(series)
         counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
         where = self.positions(pd.Index(uniques), column=series.name, counts=counts)
         label_codes = self.codes(level)[where][codes]
@@ -203,7 +204,7 @@ class Hierarchy:
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             raise ColumnNotFoundError(missing, frame.columns)
-        table = frame[list(columns)].dropna().drop_duplicates()
+        table = frame[list(columns)].dropna()  # the constructor merges duplicate rows
         if len(table) == 0:
             raise HierarchyError(f"columns {list(columns)!r} have no complete row to learn from")
         if not (table.iloc[:, -1] == TOP).all():
@@ -252,9 +253,18 @@ def _level_table(values: object, levels: Sequence[object]) -> pd.DataFrame:
     return table
 
 
-def _merge_duplicates(table: pd.DataFrame, name: str | None) -> pd.DataFrame:
-    """Drop exact duplicate rows; refuse a value listed with different labels."""
-    table = table.drop_duplicates(ignore_index=True)
+def _merge_duplicates(
+    table: pd.DataFrame, name: str | None, level_names: Sequence[str]
+) -> pd.DataFrame:
+    """Drop exact duplicate rows; refuse a value listed with different labels, and cells
+    that cannot be compared (lists, dicts: :class:`~pandas_anon.errors.UnhashableValueError`)."""
+    named = [f"level {j}" + (f" ({level_names[j]!r})" if j < len(level_names) else "")
+             for j in table.columns]
+    coded = [factorize(table[j], where=f"{named[j]} of hierarchy {name or '(unnamed)'}")
+             for j in table.columns]
+    rows, n = compress(group_codes([codes for codes, _ in coded],
+                                   [len(uniques) for _, uniques in coded], n_rows=len(table)))
+    table = table.take(np.sort(first_occurrence(rows, n))).reset_index(drop=True)
     repeated = table.iloc[:, 0].duplicated(keep=False)
     if repeated.any():
         values = ", ".join(repr(v) for v in table.iloc[:, 0][repeated].unique()[:_LISTED])

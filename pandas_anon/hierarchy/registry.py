@@ -21,6 +21,7 @@ import pandas as pd
 import pluggy
 
 from .. import plugins, report
+from ..encoding import factorize
 from ..errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError, warn
 from ..hookspecs import Factory
 from .model import Hierarchy
@@ -238,6 +239,8 @@ def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
     try:
         built = registration.hierarchy(data)
     except Exception as error:
+        if isinstance(error, TypeError) and data is not None:
+            factorize(data)  # lists or dicts in the column: UnhashableValueError, by name
         raise HierarchyError(f"hierarchy {name!r} of {registration.origin} could not be built: "
                              f"{plugins.one_line(error)}") from error
     if not isinstance(built, Hierarchy):

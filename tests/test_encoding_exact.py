@@ -1,0 +1,331 @@
+"""Exact encoding: every dtype groups as plain pandas groupby does, whatever its range, and
+cells that cannot be hashed are refused by name at every entry point (issue 9, items 4 and 5)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pandera.pandas as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pandera.errors import SchemaError
+
+import pandas_anon
+from pandas_anon import EncodedFrame, Hierarchy, UnhashableValueError
+from pandas_anon import hierarchy as builders
+from pandas_anon.encoding import encode_column
+from verify import naive_counts
+
+INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+UINT64_MAX = np.iinfo(np.uint64).max
+
+
+def reproducer() -> pd.DataFrame:
+    """Issue 9: an INT64_MIN sentinel next to small codes."""
+    return pd.DataFrame({"code": [INT64_MIN, 1, 2, 2, 3, 3], "sex": list("MMFFMM")})
+
+
+# -- regressions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dropna", [True, False])
+def test_int64_min_sentinel_counts_every_row(dropna):
+    frame = reproducer()
+    found = pandas_anon.singletons(frame, ["code", "sex"], dropna=dropna)
+    assert (found.count, found.examined, found.dropped, found.distinct) == (2, 6, 0, 4)
+    assert naive_counts(frame, ["code", "sex"], dropna=dropna) == {
+        "examined": 6, "dropped": 0, "singletons": 2, "distinct": 4}
+    assert found.mask.tolist() == [True, True, False, False, False, False]
+
+
+def test_range_of_two_to_the_63_does_not_ask_for_a_huge_array():
+    frame = pd.DataFrame({"id": [-(2**62), 2**62, 7, 3, 2**62]})
+    found = pandas_anon.singletons(frame, "id")
+    assert (found.count, found.examined, found.distinct) == (3, 5, 4)
+    assert naive_counts(frame, ["id"])["singletons"] == 3
+
+
+@pytest.mark.parametrize("series, distinct", [
+    (pd.Series([INT64_MIN, INT64_MAX, INT64_MIN, 0]), 3),
+    (pd.Series([INT64_MAX, INT64_MAX - 1, INT64_MAX]), 2),  # compact next to the bound
+    (pd.Series([INT64_MIN, INT64_MIN + 2, INT64_MIN]), 2),
+    (pd.Series([UINT64_MAX, 2**63, 2**63 + 1, 2**63, 0], dtype=np.uint64), 4),
+    (pd.Series([UINT64_MAX, UINT64_MAX - 3, UINT64_MAX], dtype=np.uint64), 2),
+    (pd.Series([INT64_MIN, None, INT64_MAX, INT64_MIN], dtype="Int64"), 2),
+    (pd.Series([UINT64_MAX, None, 0, UINT64_MAX], dtype="UInt64"), 2),
+    (pd.Series([2.0**60, 2.0**60 + 256, 2.0**60]), 2),  # whole, but beyond exact integers
+    (pd.Series([-np.inf, np.inf, np.nan, -np.inf, 0.0, -0.0]), 3),
+])
+def test_extreme_columns_encode_exactly(series, distinct):
+    codes, values = encode_column(series)
+    present = codes >= 0
+    assert (present == series.notna().to_numpy()).all()
+    assert len(np.unique(codes[present])) == distinct
+    # each code decodes to the value of its rows, exactly
+    decoded = values.take(codes[present])
+    assert [int(v) if isinstance(v, (int, np.integer)) else v for v in decoded] == [
+        int(v) if isinstance(v, (int, np.integer)) else v for v in series[present]]
+
+
+def test_compact_integer_columns_keep_the_arithmetic_path():
+    """Performance guard: years, codes and small unsigned ints are coded by subtraction
+    (their values span min..max, gaps included), not hashed."""
+    years = pd.Series([1918, 2003, 1950, 1950])
+    assert len(encode_column(years)[1]) == 2003 - 1918 + 1
+    assert encode_column(years)[0].tolist() == [0, 85, 32, 32]
+    near_max = pd.Series([UINT64_MAX - 10, UINT64_MAX], dtype=np.uint64)
+    assert encode_column(near_max)[0].tolist() == [0, 10]
+    assert len(encode_column(pd.Series([1, 9], dtype="uint8"))[1]) == 9
+    assert len(encode_column(pd.Series([1.0, np.nan, 9.0]))[1]) == 9
+    assert len(encode_column(pd.Series([INT64_MIN, 0]))[1]) == 2  # wide: factorized
+
+
+@pytest.mark.parametrize("big, dtype", [(2**60, "Int64"), (2**63, "object"), (2**63, "UInt64")])
+def test_missing_as_a_value_keeps_large_integers_exact(big, dtype):
+    """The missing value appended with dropna=False no longer turns the values to float
+    (2**60 + 1 read back as 2**60; kanon then found the value missing from its hierarchy)."""
+    frame = pd.DataFrame({"id": pd.Series([big + 1, None, big + 1, big + 3], dtype=dtype)})
+    encoded = EncodedFrame(frame, "id", dropna=False)
+    assert encoded.values["id"].dtype == dtype
+    table = encoded.frequency_set().to_frame()
+    assert table["id"].tolist()[:2] == [big + 1, big + 3] and pd.isna(table["id"].iloc[2])
+    assert table["count"].tolist() == [2, 1, 1]
+    hierarchy = Hierarchy(pd.Index([big + 1, big + 3], dtype=dtype), name="ids")
+    out = pandas_anon.kanon(frame.assign(sex="M"), 1, qid=["id", "sex"],
+                            hierarchies={"id": hierarchy})
+    assert out.anon.report().levels == {"id": 0, "sex": 0}
+
+
+def test_pandera_check_fails_the_int64_min_reproducer():
+    schema = pa.DataFrameSchema(checks=[
+        pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=1)])
+    with pytest.raises(SchemaError) as caught:
+        schema.validate(reproducer())
+    assert "2 singletons" in str(caught.value) and "6 rows examined" in str(caught.value)
+    passes = pa.DataFrameSchema(checks=[
+        pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=2)])
+    passes.validate(reproducer())
+
+
+# -- property: every dtype groups as groupby does ---------------------------------------------------
+
+_SMALL_INTS = ["Int8", "Int16", "Int32", "int8", "int16", "int32", "UInt8", "uint16", "UInt32"]
+
+
+def _pool(kind: str, dtype: str) -> list:
+    """The distinct values a column of ``kind`` draws its rows from (extremes included)."""
+    if kind == "int64":
+        return [INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX]
+    if kind == "int64_near_min":
+        return [INT64_MIN + d for d in (0, 1, 3, 7)]
+    if kind == "int64_near_max":
+        return [INT64_MAX - d for d in (0, 1, 3, 7)]
+    if kind in ("uint64", "UInt64"):
+        return [0, 1, 2**63 - 1, 2**63, 2**63 + 1, UINT64_MAX]
+    if kind == "uint64_near_max":
+        return [UINT64_MAX - d for d in (0, 2, 5)]
+    if kind == "Int64":
+        return [INT64_MIN, -5, 0, 5, INT64_MAX]
+    if kind == "small_int":
+        info = np.iinfo(np.dtype(dtype.lower()))
+        return [int(info.min), int(info.min) + 1, 0, int(info.max) - 1, int(info.max)]
+    if kind in ("bool", "boolean"):
+        return [True, False]
+    if kind == "float":
+        return [0.0, -0.0, 1.5, -1.5, np.inf, -np.inf, 2.0**60, 1e300, 3.0]
+    if kind == "float32":
+        return [0.0, -0.0, 1.5, np.inf, -np.inf, 2.0**30, 3.0]
+    if kind == "float_whole":
+        return [1950.0, 1951.0, -3.0, 0.0, -0.0, 2.0**53]
+    if kind == "mixed":
+        return [1, "1", 1.5, "a", True, 0, 0.0, -0.0, 2**63, -(2**63), (1, 2), np.nan, None]
+    if kind in ("datetime", "datetime_tz"):
+        return [pd.Timestamp("1900-01-01"), pd.Timestamp("2020-03-29 01:30"),
+                pd.Timestamp("2020-03-29 03:30"), pd.Timestamp("2262-04-11")]
+    return ["a", "b", "B", "", "città"]  # text kinds
+
+
+_DTYPES = {"int64": "int64", "int64_near_min": "int64", "int64_near_max": "int64",
+           "uint64": "uint64", "uint64_near_max": "uint64", "UInt64": "UInt64",
+           "Int64": "Int64", "bool": "bool", "boolean": "boolean", "float": "float64",
+           "float_whole": "float64", "float32": "float32", "mixed": "object",
+           "datetime": "datetime64[ns]", "category": "category", "pyarrow": "string[pyarrow]",
+           "str": "str"}
+KINDS = [*_DTYPES, "small_int", "datetime_tz", "category_unused"]
+_HOLES = {"UInt64", "Int64", "boolean", "float", "float_whole", "float32", "mixed", "datetime",
+          "datetime_tz", "category", "category_unused", "pyarrow", "str"}
+
+
+@st.composite
+def columns(draw, n_rows: int) -> pd.Series:
+    kind = draw(st.sampled_from(KINDS))
+    dtype = draw(st.sampled_from(_SMALL_INTS)) if kind == "small_int" else _DTYPES.get(kind)
+    pool = _pool(kind, dtype or "")
+    picks = draw(st.lists(st.sampled_from(pool), min_size=n_rows, max_size=n_rows))
+    holes = dtype is not None and dtype[0].isupper() or kind in _HOLES
+    if holes:
+        gaps = draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))
+        picks = [None if gap else value for value, gap in zip(picks, gaps)]
+    if kind == "float32":
+        return pd.Series([np.nan if v is None else v for v in picks], dtype="float32")
+    if kind == "datetime_tz":
+        return pd.Series(pd.to_datetime(picks)).dt.tz_localize(
+            "Europe/Rome", ambiguous="NaT", nonexistent="NaT")
+    if kind == "category_unused":  # unused categories, missing values
+        return pd.Series(picks, dtype=pd.CategoricalDtype([*pool, "never used"]))
+    if kind in ("float", "float_whole"):
+        return pd.Series([np.nan if v is None else v for v in picks], dtype="float64")
+    return pd.Series(picks, dtype=dtype)
+
+
+@st.composite
+def frames(draw) -> pd.DataFrame:
+    n_rows = draw(st.integers(min_value=1, max_value=30))
+    n_columns = draw(st.integers(min_value=1, max_value=3))
+    return pd.DataFrame({f"c{j}": draw(columns(n_rows)) for j in range(n_columns)})
+
+
+def _partition(labels: np.ndarray) -> list[int]:
+    """Labels renumbered by first appearance: two labelings are the same grouping iff equal."""
+    return pd.factorize(np.asarray(labels))[0].tolist()
+
+
+def _same(a: object, b: object) -> bool:
+    return bool(pd.isna(a) and pd.isna(b)) if pd.isna(a) or pd.isna(b) else bool(a == b)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frame=frames(), dropna=st.booleans())
+def test_grouping_equals_groupby_on_every_dtype(frame, dropna):
+    qid = list(frame.columns)
+    part = frame.dropna() if dropna else frame
+    if any(frame[c].isna().all() for c in qid):
+        with pytest.raises(pandas_anon.AllMissingColumnError):
+            EncodedFrame(frame, qid, dropna=dropna)
+        return
+    if len(part) == 0:
+        with pytest.raises(pandas_anon.EmptyDataError):
+            EncodedFrame(frame, qid, dropna=dropna)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pandas_anon.IncompleteRowsWarning)
+        encoded = EncodedFrame(frame, qid, dropna=dropna)
+    examined = np.arange(len(frame)) if encoded.positions is None else encoded.positions
+    assert examined.tolist() == part.index.tolist()
+    grouping = encoded.grouping()
+    expected = part.groupby(qid, dropna=False, sort=False, observed=True).ngroup().to_numpy()
+    assert _partition(grouping.labels) == _partition(expected)
+    assert grouping.distinct == expected.max() + 1
+    # each class decodes to the values of its rows
+    classes = encoded.frequency_set()
+    decoded = classes.to_frame()
+    first = pd.Series(np.arange(len(part))).groupby(classes.row_class).min().to_numpy()
+    for column in qid:
+        assert all(_same(a, b) for a, b in zip(decoded[column], part[column].iloc[first]))
+
+
+# -- unhashable cells ---------------------------------------------------------------------------
+
+
+def _frame(cell: object) -> pd.DataFrame:
+    """12 rows; ``tags`` holds ``cell``-like unhashable values, the rest is ordinary."""
+    bad = [cell, cell, type(cell)()] * 4
+    return pd.DataFrame({"tags": bad, "age": list(range(20, 32)), "sex": list("MF") * 6,
+                         "town": ["x", "y", "z"] * 4})
+
+
+def _swap(frame: pd.DataFrame, role: str) -> pd.DataFrame:
+    """The frame with the unhashable values moved to column ``role``."""
+    return frame.assign(**{role: frame["tags"], "tags": frame["town"]})
+
+
+ENTRY_POINTS = {
+    "singletons": lambda df: pandas_anon.singletons(df, ["tags", "sex"]),
+    "singletons keep missing": lambda df: df.anon.singletons(["tags"], dropna=False),
+    "best_qid": lambda df: pandas_anon.best_qid(df),
+    "best_qid columns": lambda df: pandas_anon.best_qid(df, ["tags", "sex", "age"]),
+    "risk": lambda df: pandas_anon.risk(df, ["tags", "sex"]),
+    "identifiers": lambda df: pandas_anon.identifiers(df),
+    "generalize builder": lambda df: pandas_anon.generalize(df, {"tags": builders.suppression}),
+    "generalize hierarchy": lambda df: pandas_anon.generalize(df, {"tags": Hierarchy(["x"])}),
+    "generalize singletons": lambda df: pandas_anon.generalize(
+        df, {"sex": builders.suppression}, rows="singletons", qid=["tags", "sex"]),
+    "kanon qid": lambda df: pandas_anon.kanon(df, 2, qid=["tags", "sex"]),
+    "kanon qid hierarchy": lambda df: pandas_anon.kanon(
+        df, 2, qid=["tags", "sex"], hierarchies={"tags": Hierarchy(["x"])}),
+    "kanon zero config": lambda df: df.anon.kanon(2),
+    "anonymize": lambda df: pandas_anon.anonymize(df, 2, qid=["tags", "sex"]),
+    "kanon sensitive l": lambda df: pandas_anon.kanon(
+        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", l=2),
+    "kanon sensitive t": lambda df: pandas_anon.kanon(
+        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", t=0.5),
+    "auto": lambda df: builders.auto(df["tags"]),
+    "intervals": lambda df: builders.intervals(df["tags"], width=5),
+    "masking": lambda df: builders.masking(df["tags"]),
+    "dates": lambda df: builders.dates(df["tags"]),
+    "suppression": lambda df: builders.suppression(df["tags"]),
+    "row_groups": lambda df: builders.row_groups(df["tags"], min_rows=2),
+    "top_bottom": lambda df: builders.top_bottom(df["tags"], top=3),
+    "Hierarchy.from_columns": lambda df: Hierarchy.from_columns(df, ["town", "tags"]),
+    "Hierarchy.generalize": lambda df: Hierarchy(["x"]).generalize(df["tags"], 1),
+    "study place": lambda df: pandas_anon.study(
+        df, year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+    "study year": lambda df: pandas_anon.study(
+        _swap(df, "age"), year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+    "study sex": lambda df: pandas_anon.study(
+        _swap(df, "sex"), year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+}
+CHECKS = {
+    "anon_max_singletons": lambda: pa.Check.anon_max_singletons(qid=["tags", "sex"],
+                                                                max_count=100),
+    "anon_k_anonymous": lambda: pa.Check.anon_k_anonymous(qid=["tags", "sex"], k=1),
+    "anon_l_diverse qid": lambda: pa.Check.anon_l_diverse(qid=["tags"], sensitive="town", l=1),
+    "anon_l_diverse sensitive": lambda: pa.Check.anon_l_diverse(qid=["sex"], sensitive="tags",
+                                                                l=1),
+}
+CELLS = {"list": ["SECRET-1"], "dict": {"key": "SECRET-2"}, "set": {"SECRET-3"}}
+_COLUMN = {"kanon sensitive l": "sens", "kanon sensitive t": "sens", "study year": "age",
+           "study sex": "sex"}
+
+
+def _assert_refused(message: str, column: str, cell: object) -> None:
+    assert "cannot be compared" in message and f"'{column}'" in message
+    assert f"a {type(cell).__name__}" in message and "map(tuple)" in message
+    assert "SECRET" not in message  # the type and row position, never the value
+
+
+@pytest.mark.parametrize("kind", list(CELLS))
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_unhashable_cells_are_refused_by_name(entry, kind):
+    cell = CELLS[kind]
+    with pytest.raises(UnhashableValueError) as caught:
+        ENTRY_POINTS[entry](_frame(cell))
+    _assert_refused(str(caught.value), _COLUMN.get(entry, "tags"), cell)
+
+
+@pytest.mark.parametrize("kind", list(CELLS))
+@pytest.mark.parametrize("check", list(CHECKS))
+def test_pandera_checks_fail_unhashable_cells_with_our_message(check, kind):
+    cell = CELLS[kind]
+    with pytest.raises(SchemaError) as caught:
+        pa.DataFrameSchema(checks=[CHECKS[check]()]).validate(_frame(cell))
+    _assert_refused(str(caught.value), "tags", cell)
+
+
+def test_registered_hierarchy_on_unhashable_cells_names_the_column():
+    if "it.comune" not in pandas_anon.hierarchies()["name"].tolist():
+        pytest.skip("the Italy plugin is not installed")
+    with pytest.raises(UnhashableValueError) as caught:
+        pandas_anon.generalize(_frame(["SECRET-1"]), {"tags": "it.comune"})
+    _assert_refused(str(caught.value), "tags", ["SECRET-1"])
+
+
+def test_unhashable_hierarchy_labels_name_the_level():
+    with pytest.raises(UnhashableValueError) as caught:
+        Hierarchy(["a", "b"], [[["SECRET-1"], ["SECRET-1"]]], level_names=["town", "area"])
+    message = str(caught.value)
+    assert "level 1 ('area') of hierarchy (unnamed)" in message and "a list" in message
+    assert "SECRET" not in message
