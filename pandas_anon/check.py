@@ -28,7 +28,7 @@ from . import report
 from .config import KEYS, Settings, load_config
 from .election import best_qid
 from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
-from .io import read_columns
+from .io import read_columns, tables_in
 from .validation import Exposure, Limits, measure, share
 
 #: Exit status of each file status; the command exits with the highest.
@@ -42,7 +42,8 @@ def add_check_command(commands: argparse._SubParsersAction) -> None:
         description="Exit 0 when every file is within its limits, 1 when one is not, 2 on bad "
                     "usage, configuration or input. Without limits, no singleton is allowed.")
     command.add_argument("files", nargs="+", metavar="FILE",
-                         help="CSV/TSV files, optionally compressed (.csv.gz)")
+                         help=".csv, .tsv or delimited .txt tables, optionally compressed "
+                              "(.gz, .bz2, .xz), or .zip archives of them")
     command.add_argument("--qid", help="quasi-identifier, e.g. year,town,sex (default: the "
                                        "configuration's, else elected per file)")
     command.add_argument("--max-singletons", metavar="0.5%|N",
@@ -65,7 +66,8 @@ def run_check_command(args: argparse.Namespace) -> int:
     """Check every file; print the report; return the exit status."""
     config = load_config(args.config)
     given = _command_line(args)
-    results = [check_file(file, config.settings(file, given)) for file in args.files]
+    results = [result for file in args.files
+               for result in check_tables(file, config.settings(file, given))]
     for result in results:
         if result.error:
             print(f"pandas-anon: error: {result.error}", file=sys.stderr)
@@ -101,11 +103,14 @@ class FileResult:
     problems: list[str] = field(default_factory=list)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
+    reason: str = ""  # why it is skipped, when a file kind says so
 
     def to_dict(self) -> dict:
         out: dict = {"file": self.file, "status": self.status}
         if self.error:
             out["error"] = self.error
+        if self.reason:
+            out["reason"] = self.reason
         if self.exposure is not None and self.limits is not None:
             out.update(self.exposure.to_dict())
             out["qid_elected"] = self.elected
@@ -114,6 +119,24 @@ class FileResult:
         if self.warnings:
             out["warnings"] = self.warnings
         return out
+
+
+def check_tables(file: str, settings: Settings) -> list[FileResult]:
+    """Check each table the file ``file`` holds (:func:`pandas_anon.io.tables_in`).
+
+    A ``.zip`` gives a result per member, named ``archive.zip:member``: a check of each
+    ``.csv``/``.tsv``/``.txt`` table, ``skipped`` with the reason for anything else; a ``.txt``
+    of prose is ``skipped``; an archive that cannot be opened is one ``error``. Every table of
+    the file gets the file's ``settings``.
+    """
+    if settings.skip:
+        return [check_file(file, settings)]
+    try:
+        entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
+    except InputFileError as error:
+        return [FileResult(file, "error", error=str(error))]
+    return [FileResult(entry.name, "skipped", reason=entry.skipped) if entry.skipped
+            else check_file(entry.name, settings) for entry in entries]
 
 
 def check_file(file: str, settings: Settings) -> FileResult:
@@ -177,13 +200,14 @@ def render(results: Sequence[FileResult], *, verbose: bool) -> str:
                "the limits" if failed else f"{report.plural(len(results), 'file')} checked, none exceeds "
                "the limits")
     reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
+    reasons += [f"{r.file}: skipped, {r.reason}" for r in shown if r.reason]
     return "\n".join([report.render(f"pandas-anon check: {summary}", [], ("", table)), *reasons])
 
 
 def _row(result: FileResult) -> tuple:
     found = result.exposure
     if found is None or result.limits is None:  # skipped
-        return result.file, "", "", "", "", "", "", result.status
+        return result.file, "", "", "", "", "", "", result.status.upper()
     qid = report.columns(found.qid) + (" elected" if result.elected else "")
     return (result.file, report.count(found.rows), qid, report.count(found.singletons),
             share(found.fraction), found.smallest_class, result.limits.describe(),

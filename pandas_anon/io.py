@@ -3,10 +3,12 @@
 :func:`read_table` detects the compression (from the file name), the encoding and the
 delimiter on a bounded sample of the start of the file, then lets pandas' C parser stream the
 whole file; :func:`read_columns` streams only the columns asked for through pyarrow instead,
-for large files. Every way a file can be unusable becomes an
-:class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what
-is wrong and how to fix it. Messages may quote header names but never cell values: they can
-end up in public CI logs.
+for large files. :func:`tables_in` says which tables a file named on the command line holds:
+itself, each table of a ``.zip`` (named ``archive.zip:member.csv``, a :class:`ZipMember`,
+which both readers open), or none (a ``.txt`` of prose). Every way a file can be unusable
+becomes an :class:`~pandas_anon.errors.InputFileError` whose one-line message names the file,
+says what is wrong and how to fix it. Messages may quote header names but never cell values:
+they can end up in public CI logs.
 
 :func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
 encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.OutputFileError`);
@@ -66,6 +68,10 @@ _SIGNATURES = {
     b"%PDF": ("a PDF document", _EXPORT),
     b"\x1f\x8b": ("a gzip archive", "name it .gz (e.g. data.csv.gz)"),
 }
+#: What a table's name ends with (before a compression suffix): only these are read from a .zip.
+_TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
+#: Compression methods :mod:`zipfile` can read.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 #: Errors of a corrupt or truncated compressed stream (bz2 and gzip also raise errno-less OSError).
 _CORRUPT = (EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
@@ -82,7 +88,8 @@ def read_table(
     encoding: str | None = None,
     as_text: bool = False,
 ) -> pd.DataFrame:
-    """Read the delimited text file ``path`` (optionally .gz, .bz2, .xz or single-file .zip).
+    """Read the delimited text file ``path`` (optionally .gz, .bz2, .xz or single-file .zip,
+    suffixes in any case), or the member of a .zip a :class:`ZipMember` names.
 
     ``sep`` and ``encoding`` override detection: otherwise the encoding is UTF-8 (a BOM is
     stripped), falling back to cp1252 and then latin-1, and the delimiter is one of
@@ -133,6 +140,126 @@ def read_columns(
     return frame[columns].astype("category")
 
 
+class ZipMember(str):
+    """The name ``archive.zip:member`` of one file inside a zip archive.
+
+    It is the string a report shows; :func:`read_table` and :func:`read_columns` given one
+    open that member of that archive (a plain string naming a path with a colon is a path).
+
+    Parameters
+    ----------
+    archive : str
+        Path of the ``.zip`` file.
+    member : str
+        The member's name in the archive, as :attr:`zipfile.ZipInfo.filename`.
+    """
+
+    archive: str
+    member: str
+
+    def __new__(cls, archive: str, member: str) -> ZipMember:
+        name = super().__new__(cls, f"{archive}:{member}")
+        name.archive, name.member = archive, member
+        return name
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return self.archive, self.member
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One table a file named on the command line holds, or one thing in it that is skipped.
+
+    Attributes
+    ----------
+    name : str
+        The file's path, or a :class:`ZipMember` for a file inside a ``.zip``.
+    skipped : str
+        Why it is not read as a table (no cell value is quoted); empty for a table.
+    """
+
+    name: str
+    skipped: str = ""
+
+
+def tables_in(
+    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+) -> list[TableEntry]:
+    """The tables the file ``path`` holds, and what in it is skipped.
+
+    A ``.zip`` (any case) holds a table per ``.csv``, ``.tsv`` or ``.txt`` member (any case):
+    one entry each, named ``archive.zip:member``, plus a skipped entry for each folder, macOS
+    metadata file (``__MACOSX/``) and member of another kind; an archive with no table member
+    is one skipped entry. A ``.txt`` file or member (also ``.txt.gz``, ``.txt.bz2``,
+    ``.txt.xz``) is a table unless it is empty, no delimiter splits its first line into
+    columns (a README, a requirements file) or it is that one line: such prose is skipped.
+    Any other file is a table.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    sep, encoding : str, optional
+        As for :func:`read_table`, used to tell a ``.txt`` table from prose.
+
+    Returns
+    -------
+    list of TableEntry
+        In the archive's order; a table's entry has an empty ``skipped``.
+
+    Raises
+    ------
+    InputFileError
+        A ``.zip`` that is missing, unreadable or not a valid zip archive. A table that cannot
+        be read is returned as a table: reading it says what is wrong.
+    """
+    name = os.fspath(path)
+    if PurePath(name).suffix.lower() != ".zip":
+        return [_entry(name, sep, encoding)]
+    with _io_errors(name, "zip"), zipfile.ZipFile(name) as archive:
+        members = archive.infolist()
+    entries = [_member_entry(name, info, sep, encoding) for info in members]
+    if any(not entry.skipped for entry in entries):
+        return entries
+    files = sum(not info.is_dir() for info in members)
+    return [TableEntry(name, f"holds no table: no .csv, .tsv or delimited .txt among its "
+                             f"{files} file{'' if files == 1 else 's'}")]
+
+
+def _member_entry(
+    archive: str, info: zipfile.ZipInfo, sep: str | None, encoding: str | None
+) -> TableEntry:
+    """The entry of one member of a zip archive."""
+    member = ZipMember(archive, info.filename)
+    if info.is_dir():
+        return TableEntry(member, "a folder")
+    if info.filename.startswith("__MACOSX/"):
+        return TableEntry(member, "macOS metadata")
+    if _inner_suffix(member) not in _TABLE_SUFFIXES:
+        return TableEntry(member, "not a .csv, .tsv or .txt file")
+    return _entry(member, sep, encoding)
+
+
+def _entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
+    """A file (or zip member) to read as a table, unless it is a ``.txt`` of prose."""
+    if _inner_suffix(name) != ".txt":
+        return TableEntry(name)
+    try:
+        _check_options(name, sep, encoding)
+        found = _detect(name, sep, encoding)
+    except InputFileError:
+        return TableEntry(name)  # reading it says what is wrong
+    if found is None:
+        return TableEntry(name, "empty")
+    layout, records, complete = found
+    if len(layout.header) < 2:
+        how = f"{sep!r} does not split" if sep else "no delimiter (, ; TAB or |) splits"
+        return TableEntry(name, f"not a table: {how} its first line into columns")
+    if complete and len(records) < 2:  # no row: nothing to protect
+        return TableEntry(name, "not a table: a single line")
+    return TableEntry(name)
+
+
 @dataclass(frozen=True)
 class _Layout:
     """What the start of a file says about all of it."""
@@ -154,18 +281,33 @@ def _inspect(
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
     _check_options(name, sep, encoding)
-    compression = _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    found = _detect(name, sep, encoding)
+    if found is None:
+        raise InputFileError(f"{name} is empty; pass a file with a header row")
+    layout, records, _ = found
+    _check_header(name, layout.header, usecols)
+    _check_rows(name, records, layout.sep)
+    return layout
+
+
+def _detect(
+    name: str, sep: str | None, encoding: str | None
+) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
+    """The layout of ``name``, the records of its sample and whether that is all the file,
+    or None when it is empty."""
+    compression = "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(
+        PurePath(name).suffix.lower())
     with _io_errors(name, compression):
         sample, complete = _read_sample(name, compression)
     encoding, text = _sample_text(name, sample, complete, encoding)
+    if complete and not text.strip():
+        return None
     head = _head(text, complete)
     if sep is None:
-        sep = "\t" if _is_tsv(name, compression) else _sniff(head)
+        sep = "\t" if _inner_suffix(name) == ".tsv" else _sniff(head)
     records = _records(head, sep)
     header = records[0][1] if records else []
-    _check_header(name, header, usecols)
-    _check_rows(name, records, sep)
-    return _Layout(name, compression, sep, encoding, header)
+    return _Layout(name, compression, sep, encoding, header), records, complete
 
 
 def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
@@ -250,30 +392,46 @@ def _open_binary(name: str, compression: str | None) -> Iterator[IO[bytes] | io.
         with open(name, "rb") as plain:
             yield plain
     elif compression == "zip":
-        with zipfile.ZipFile(name) as archive, archive.open(_zip_member(name, archive)) as member:
-            yield member
+        with zipfile.ZipFile(name.archive if isinstance(name, ZipMember) else name) as archive:
+            with archive.open(_zip_member(name, archive)) as member:
+                yield member
     else:
         with _DECOMPRESSORS[compression](name) as handle:
             yield handle
 
 
 def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
-    """The one file in ``archive``, ignoring folders and macOS ``__MACOSX/`` metadata."""
-    members = [
-        info
-        for info in archive.infolist()
-        if not info.is_dir() and not info.filename.startswith("__MACOSX/")
-    ]
-    if len(members) != 1:
-        raise InputFileError(
-            f"{name} contains {len(members)} files, not one; extract the table you want "
-            "and pass it (or a .zip holding only it)"
-        )
-    return members[0]
+    """The member a :class:`ZipMember` names, else the one file in ``archive`` (ignoring
+    folders and macOS ``__MACOSX/`` metadata), checked to be one zipfile can decompress."""
+    if isinstance(name, ZipMember):
+        try:
+            info = archive.getinfo(name.member)
+        except KeyError:
+            raise InputFileError(f"{name}: the archive has no such member; list it with "
+                                 "unzip -l") from None
+    else:
+        members = [
+            info
+            for info in archive.infolist()
+            if not info.is_dir() and not info.filename.startswith("__MACOSX/")
+        ]
+        if len(members) != 1:
+            raise InputFileError(
+                f"{name} contains {len(members)} files, not one; extract the table you want "
+                "and pass it (or a .zip holding only it)"
+            )
+        info = members[0]
+    if info.flag_bits & 0x1:
+        raise InputFileError(f"{name} is encrypted; decrypt it, or zip the table without a "
+                             "password")
+    if info.compress_type not in _ZIP_METHODS:
+        raise InputFileError(f"{name} is compressed with a method Python cannot read (zip "
+                             f"method {info.compress_type}); re-zip it with deflate")
+    return info
 
 
 def _sample_text(name: str, sample: bytes, complete: bool, encoding: str | None) -> tuple[str, str]:
-    """Return the encoding and the decoded sample, rejecting binary and empty content.
+    """Return the encoding and the decoded sample, rejecting binary content.
 
     The encoding is the given one, a BOM's, else the first of UTF-8, cp1252 and latin-1 that
     decodes the sample. A multi-byte character cut at the end of the sample is not an error.
@@ -296,8 +454,6 @@ def _sample_text(name: str, sample: bytes, complete: bool, encoding: str | None)
             continue
         if "\x00" in text:
             raise _binary_error(name, "", f"{_EXPORT} (or pass --encoding utf-16 for UTF-16 text)")
-        if complete and not text.strip():
-            raise InputFileError(f"{name} is empty; pass a file with a header row")
         return candidate, text.removeprefix("\ufeff")  # the C parser drops a BOM too
     raise InputFileError(
         f"{name} is not valid {candidates[0]} text; pass --encoding with the file's real "
@@ -310,12 +466,15 @@ def _binary_error(name: str, detail: str, fix: str) -> InputFileError:
     return InputFileError(f"{name} does not look like a text table (binary content{detail}); {fix}")
 
 
-def _is_tsv(name: str, compression: str | None) -> bool:
-    """Whether the file is named .tsv (before any compression suffix)."""
+def _inner_suffix(name: str) -> str:
+    """The suffix of the table's format, before any compression suffix, in lower case
+    (``.tsv`` for ``a.TSV.gz``; a zip member's own suffix)."""
+    if isinstance(name, ZipMember):
+        return PurePath(name.member).suffix.lower()
     suffixes = [suffix.lower() for suffix in PurePath(name).suffixes]
-    if compression:
+    if suffixes[-1:] and suffixes[-1] in _COMPRESSIONS:
         suffixes = suffixes[:-1]
-    return suffixes[-1:] == [".tsv"]
+    return suffixes[-1] if suffixes else ""
 
 
 def _head(text: str, complete: bool) -> str:

@@ -6,6 +6,7 @@ import bz2
 import gzip
 import lzma
 import os
+import pickle
 import string
 import warnings
 import zipfile
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from pandas_anon import io as anon_io
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
-from pandas_anon.io import read_table
+from pandas_anon.io import TableEntry, ZipMember, read_columns, read_table, tables_in
 
 SECRET = "SECRET_VALUE_123"
 COMUNI = ["Saint-Rhémy-en-Bosses", "Forlì", "Napoli"]
@@ -139,8 +140,8 @@ def test_explicit_encoding(tmp_path: Path) -> None:
 
 
 def compress(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` compressed as its name says."""
-    if path.suffix == ".zip":
+    """Write ``data`` to ``path`` compressed as its name says (in any case)."""
+    if path.suffix.lower() == ".zip":
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr("dati/comuni.csv", data)
     else:
@@ -149,7 +150,7 @@ def compress(path: Path, data: bytes) -> None:
             ".bz2": bz2.compress,
             ".xz": lzma.compress,
         }
-        path.write_bytes(compressors[path.suffix](data))
+        path.write_bytes(compressors[path.suffix.lower()](data))
 
 
 @pytest.mark.parametrize("name", ["t.csv.gz", "t.csv.bz2", "t.csv.xz", "t.csv.zip", "t.zip"])
@@ -173,6 +174,171 @@ def test_zip_ignores_folders_and_macos_metadata(tmp_path: Path) -> None:
         archive.writestr("dati/t.csv", b"a;b\n1;2\n")
         archive.writestr("__MACOSX/dati/._t.csv", b"\x00\x05\x16\x07")
     assert read_table(path).to_dict("list") == {"a": [1], "b": [2]}
+
+
+@pytest.mark.parametrize("name", ["T.CSV", "t.Csv.Gz", "T.CSV.BZ2", "t.csv.XZ", "T.ZIP"])
+def test_upper_case_suffixes(tmp_path: Path, name: str) -> None:
+    path, data = tmp_path / name, b"a;b\n1;x\n2;y\n"
+    if path.suffix == ".CSV":
+        path.write_bytes(data)
+    else:
+        compress(path, data)
+    assert read_table(path).to_dict("list") == {"a": [1, 2], "b": ["x", "y"]}
+
+
+@pytest.mark.parametrize("name", ["t.TSV", "t.Tsv.GZ"])
+def test_upper_case_tsv_means_tab(tmp_path: Path, name: str) -> None:
+    path, data = tmp_path / name, b"a,b\tc\n1,2\t3\n"
+    if path.suffix == ".TSV":
+        path.write_bytes(data)
+    else:
+        compress(path, data)
+    assert list(read_columns(path).columns) == list(read_table(path).columns) == ["a,b", "c"]
+
+
+def zip_of(path: Path, members: dict[str, bytes | str]) -> Path:
+    """A zip archive holding ``members`` (a name ending in / is a folder)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_zip_member_names_one_table_of_several(tmp_path: Path) -> None:
+    path = zip_of(tmp_path / "t.zip", {"a.csv": "x;y\n1;2\n", "b/T.TSV": "x,y\tz\n1,2\t3\n"})
+    for read in (read_table, read_columns):
+        assert read(ZipMember(str(path), "a.csv")).astype(str).to_dict("list") == {
+            "x": ["1"], "y": ["2"]}
+        assert list(read(ZipMember(str(path), "b/T.TSV")).columns) == ["x,y", "z"]
+    assert "contains 2 files, not one" in input_error(path)  # a plain name needs one file
+
+
+def test_zip_member_is_a_string_that_pickles(tmp_path: Path) -> None:
+    member = ZipMember("open data.zip", "dati/t.csv")
+    assert member == "open data.zip:dati/t.csv" and isinstance(member, str)
+    again = pickle.loads(pickle.dumps(member))
+    assert (again, again.archive, again.member) == (member, "open data.zip", "dati/t.csv")
+
+
+def member_error(path: Path, member: str) -> str:
+    """Read ``member`` of ``path`` expecting an InputFileError; return its message."""
+    with pytest.raises(InputFileError) as info:
+        read_columns(ZipMember(str(path), member))
+    message = str(info.value)
+    assert message.startswith(f"{path}:{member}")
+    assert SECRET not in message
+    return message
+
+
+def test_zip_member_errors_name_the_member(tmp_path: Path) -> None:
+    path = zip_of(tmp_path / "t.zip", {"ok.csv": "a\n1\n", "ragged.csv": f"a;b\n1;2\n{SECRET};3;4\n"})
+    assert "line 3 has 3 fields but the header has 2" in member_error(path, "ragged.csv")
+    assert "the archive has no such member" in member_error(path, "nope.csv")
+
+
+def patch_zip_headers(path: Path, field: int, value: int) -> None:
+    """Set a 2-byte field of the (only) member's local and central headers: ``field`` is its
+    offset in the local header (6 flags, 8 method), 2 more in the central one."""
+    data = bytearray(path.read_bytes())
+    for signature, offset in ((b"PK\x03\x04", field), (b"PK\x01\x02", field + 2)):
+        at = data.index(signature) + offset
+        data[at:at + 2] = value.to_bytes(2, "little")
+    path.write_bytes(bytes(data))
+
+
+def test_encrypted_zip_member(tmp_path: Path) -> None:
+    path = zip_of(tmp_path / "t.zip", {"t.csv": f"a\n{SECRET}\n"})
+    patch_zip_headers(path, 6, 0x1)  # what a password sets; zipfile itself cannot encrypt
+    assert "is encrypted" in member_error(path, "t.csv")
+    assert "is encrypted" in input_error(path)
+
+
+def test_zip_member_of_an_unsupported_method(tmp_path: Path) -> None:
+    path = zip_of(tmp_path / "t.zip", {"t.csv": f"a\n{SECRET}\n"})
+    patch_zip_headers(path, 8, 9)  # deflate64
+    assert "zip method 9" in member_error(path, "t.csv")
+
+
+PROSE = "Read me first\nThe data, by year; see the notes.\n"
+NOT_SPLIT = "not a table: no delimiter (, ; TAB or |) splits its first line into columns"
+
+
+@pytest.mark.parametrize(("name", "content", "skipped"), [
+    ("t.csv", PROSE, ""),  # only a .txt is judged
+    ("t.txt", "a;b\n1;2\n", ""),
+    ("t.TXT", "a|b\n1|2\n", ""),
+    ("t.txt", PROSE, NOT_SPLIT),
+    ("t.txt", "", "empty"),
+    ("t.txt", "\ufeff \n\n", "empty"),
+    ("t.txt", "a, b\n", "not a table: a single line"),
+    ("t.txt", b"\x89PNG\r\n\x1a\n" + SECRET.encode(), ""),  # reading it says it is binary
+])
+def test_tables_in_a_file(tmp_path: Path, name: str, content: str | bytes, skipped: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert tables_in(path) == [TableEntry(str(path), skipped)]
+
+
+def test_tables_in_a_compressed_or_utf16_txt(tmp_path: Path) -> None:
+    path = tmp_path / "t.txt.xz"
+    compress(path, PROSE.encode())
+    assert tables_in(path) == [TableEntry(str(path), NOT_SPLIT)]
+    excel = tmp_path / "unicode.txt"  # what Excel saves as "Unicode text"
+    excel.write_text("comune\tn\nForlì\t1\n", encoding="utf-16")
+    assert tables_in(excel) == [TableEntry(str(excel))]
+
+
+def test_tables_in_a_txt_with_a_given_delimiter(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.txt", "a,b\n1,2\n")
+    assert tables_in(path, sep=";") == [TableEntry(
+        str(path), "not a table: ';' does not split its first line into columns")]
+    assert tables_in(path, sep=",") == [TableEntry(str(path))]
+
+
+def test_tables_in_a_zip(tmp_path: Path) -> None:
+    path = zip_of(tmp_path / "Dati.ZIP", {
+        "dati/": b"", "dati/a.CSV": "x;y\n1;2\n", "dati/b.tsv": "x\ty\n1\t2\n",
+        "dati/c.Txt": "x|y\n1|2\n", "dati/LEGGIMI.txt": PROSE, "dati/d.csv.gz": b"",
+        "__MACOSX/dati/._a.CSV": b"\x00\x05\x16\x07", "mappa.png": b"\x89PNG",
+    })
+    member = ZipMember(str(path), "")
+    assert [(entry.name, entry.skipped) for entry in tables_in(path)] == [
+        (f"{path}:dati/", "a folder"),
+        (f"{path}:dati/a.CSV", ""),
+        (f"{path}:dati/b.tsv", ""),
+        (f"{path}:dati/c.Txt", ""),
+        (f"{path}:dati/LEGGIMI.txt", NOT_SPLIT),
+        (f"{path}:dati/d.csv.gz", "not a .csv, .tsv or .txt file"),
+        (f"{path}:__MACOSX/dati/._a.CSV", "macOS metadata"),
+        (f"{path}:mappa.png", "not a .csv, .tsv or .txt file"),
+    ]
+    assert all(isinstance(entry.name, type(member)) for entry in tables_in(path))
+    tables = [entry.name for entry in tables_in(path) if not entry.skipped]
+    assert [read_table(name).to_dict("list") for name in tables] == [{"x": [1], "y": [2]}] * 3
+
+
+@pytest.mark.parametrize("members", [{}, {"docs/": b""}, {"README.txt": PROSE, "a.json": "{}"}])
+def test_tables_in_a_zip_without_a_table(tmp_path: Path, members: dict[str, str]) -> None:
+    path = zip_of(tmp_path / "t.zip", members)
+    files = sum(not name.endswith("/") for name in members)
+    assert tables_in(path) == [TableEntry(str(path), "holds no table: no .csv, .tsv or "
+                                                     f"delimited .txt among its {files} file"
+                                                     f"{'' if files == 1 else 's'}")]
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (None, "no such file"),
+    (b"PK\x03\x04" + SECRET.encode(), "is not a valid zip file (corrupt or truncated)"),
+    (b"", "is not a valid zip file"),
+])
+def test_tables_in_an_unusable_zip(tmp_path: Path, content: bytes | None, problem: str) -> None:
+    path = tmp_path / "t.zip"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(InputFileError) as info:
+        tables_in(path)
+    assert str(info.value).startswith(f"{path} ") or str(info.value).startswith(f"{path}:")
+    assert problem in str(info.value) and SECRET not in str(info.value)
 
 
 def test_only_empty_fields_are_missing(tmp_path: Path) -> None:

@@ -1,17 +1,24 @@
 """The pre-commit hooks of ``.pre-commit-hooks.yaml`` and the CI configurations in ``hooks/``:
-the manifest validated and driven as pre-commit drives it, and a real ``pre-commit try-repo``
-in a temporary git repository (slow: it installs the hook's environment from PyPI)."""
+the manifest validated and driven as pre-commit drives it, ``pandas-anon check`` on every file
+kind the hooks pass, and a real ``pre-commit try-repo`` in a temporary git repository holding
+every kind (slow: it installs the hook's environment from PyPI)."""
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import json
+import lzma
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 from pre_commit.clientlib import load_manifest
@@ -23,6 +30,7 @@ from conftest import SEED_QID
 from pandas_anon.cli import main
 from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.hierarchy import Hierarchy
+from verify import naive_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
@@ -59,6 +67,52 @@ def tables(tmp_path_factory) -> Path:
     return folder
 
 
+TOWNS = ["Aosta", "Aymavilles", "Brissogne", "Cogne"]
+#: 40 rows whose (anno_nascita, comune) pair repeats only for the first row (3 times): 37
+#: singletons, and no column or pair is all-distinct (so no election leaves them out).
+RISKY = pd.DataFrame([(1950 + i % 10, TOWNS[i // 10], "MF"[i % 2]) for i in [*range(38), 0, 0]],
+                     columns=["anno_nascita", "comune", "sesso"])
+#: 40 rows: each of the 8 combinations of the three columns 5 times.
+SAFE = pd.DataFrame([(1950 + i % 2, TOWNS[i // 2 % 2], "MF"[i // 4 % 2]) for i in range(40)],
+                    columns=["anno_nascita", "comune", "sesso"])
+#: A README: no delimiter splits its first line (later lines hold , and ;).
+PROSE = "Patenti della Valle d'Aosta\nFonte: Regione, 2024; licenza CC-BY 4.0.\n"
+#: One file of each kind the hooks pass; a .zip holds its table as dati/PATENTI.CSV.
+KINDS = ["PATENTI.CSV", "patenti.TSV", "patenti.txt", "patenti.csv.gz", "patenti.csv.bz2",
+         "patenti.csv.xz", "PATENTI.TSV.GZ", "patenti.txt.xz", "Patenti.ZIP"]
+#: What a kind's .zip holds besides its table, skipped, and why.
+ZIP_SKIPS = {"dati/": "a folder", "dati/mappa.png": "not a .csv, .tsv or .txt file",
+             "dati/LEGGIMI.txt": "not a table: no delimiter (, ; TAB or |) splits its first "
+                                 "line into columns"}
+COMPRESS = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+
+
+def write_kind(path: Path, frame: pd.DataFrame) -> None:
+    """Write ``frame`` as its name says: TAB for .tsv, ';' for .txt, else ','; compressed by
+    the last suffix; a .zip holds it as dati/PATENTI.CSV beside a folder, an image and a
+    README."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffixes = [suffix.lower() for suffix in path.suffixes]
+    sep = {".tsv": "\t", ".txt": ";"}.get(suffixes[0], ",")
+    data = frame.to_csv(sep=sep, index=False).encode()
+    if suffixes[-1] == ".zip":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("dati/", b"")
+            archive.writestr("dati/PATENTI.CSV", data)
+            archive.writestr("dati/mappa.png", b"\x89PNG\r\n\x1a\n")
+            archive.writestr("dati/LEGGIMI.txt", PROSE)
+    else:
+        path.write_bytes(COMPRESS.get(suffixes[-1], bytes)(data))
+
+
+def expected_verdicts(name: str, status: str) -> dict[str, str]:
+    """The status of each result a file of ``name``'s kind gives when its table's is
+    ``status``."""
+    if not name.lower().endswith(".zip"):
+        return {name: status}
+    return {f"{name}:dati/PATENTI.CSV": status} | {f"{name}:{m}": "skipped" for m in ZIP_SKIPS}
+
+
 def test_manifest_is_valid():
     done = pre_commit("validate-manifest", str(MANIFEST), cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -70,21 +124,119 @@ def test_hooks_are_modelled_on_check_added_large_files(hook_id):
     assert (hook["language"], hook["entry"], hook["pass_filenames"]) == (
         "python", "pandas-anon check", True)
     assert hook["stages"] == ["pre-commit", "pre-push", "manual"]
-    assert tuple(map(int, hook["minimum_pre_commit_version"].split("."))) >= (3, 2, 0)
-    assert set(hook["types_or"]) == {"csv", "tsv", "gzip"}
+    # identify tags no .xz file (and a .txt as plain-text): only `files` selects
+    assert (hook["types"], hook["types_or"]) == (["file"], [])
+
+
+TABLE_NAMES = ["a.csv", "b.tsv", "c.csv.gz", "d.tsv.gz", "data/e.CSV", "f.txt", "G.TXT.BZ2",
+               "h.Csv.Xz", "i.zip", "J.ZIP", "k.txt.gz", "l.TSV"]
 
 
 def test_hooks_receive_tables_only(tmp_path, monkeypatch):
-    names = ["a.csv", "b.tsv", "c.csv.gz", "d.tsv.gz", "data/e.CSV", "f.txt", "g.tar.gz",
-             "h.csv.bak", "i.json"]
-    for name in names:
+    others = ["g.tar.gz", "h.csv.bak", "i.json", "j.xlsx", "k.gz", "l.csv.zst", "m.zip.part",
+              "csv", "n.csvx"]
+    for name in TABLE_NAMES + others:
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes(b"a,b\n1,2\n")
     monkeypatch.chdir(tmp_path)
     for dct in HOOKS.values():
         hook = Hook.create(str(MANIFEST), Prefix(str(ROOT)), dct)
-        assert sorted(Classifier(names).filenames_for_hook(hook)) == [
-            "a.csv", "b.tsv", "c.csv.gz", "d.tsv.gz"]
+        assert sorted(Classifier(TABLE_NAMES + others).filenames_for_hook(hook)) == sorted(
+            TABLE_NAMES)
+
+
+@pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
+def test_ci_jobs_select_the_hooks_files(name):
+    script, _ = ci_script(name)
+    (pattern,) = re.findall(r"grep -ziE '([^']+)'", script)
+    for hook in HOOKS.values():  # grep -i for the hooks' (?i)
+        assert hook["files"] == f"(?i){pattern}"
+
+
+@pytest.mark.parametrize("name", KINDS)
+@pytest.mark.parametrize(("frame", "status", "singletons"), [(RISKY, "fail", 37), (SAFE, "pass", 0)],
+                         ids=["risky", "safe"])
+def test_check_reads_every_kind_without_configuration(tmp_path, monkeypatch, capsys, name, frame,
+                                                      status, singletons):
+    (tmp_path / ".git").mkdir()  # no configuration is looked for above the repository
+    write_kind(tmp_path / name, frame)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--format", "json", name])
+    out, err = capsys.readouterr()
+    assert (code, err) == ({"fail": 1, "pass": 0}[status], "")
+    files = json.loads(out)["files"]
+    assert {f["file"]: f["status"] for f in files} == expected_verdicts(name, status)
+    assert {f["file"].split(":")[-1]: f["reason"] for f in files if "reason" in f} == (
+        ZIP_SKIPS if name.endswith("ZIP") else {})
+    (table,) = (f for f in files if f["status"] != "skipped")
+    assert table["qid_elected"] and table["rows"] == 40
+    truth = naive_counts(frame, table["qid"])
+    assert (table["examined"], table["singletons"], table["distinct"]) == (
+        truth["examined"], truth["singletons"], truth["distinct"])
+    assert table["singletons"] == singletons
+    assert not any(town in out for town in TOWNS)
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("README.txt", PROSE), ("LEGGIMI.TXT.GZ", PROSE), ("requirements.txt", "numpy\npandas>=2,<4\n"),
+    ("vuoto.txt", ""), ("nota.txt", "Fonte: Regione, 2024\n"),
+])
+def test_check_skips_a_txt_that_is_not_a_table(tmp_path, monkeypatch, capsys, name, content):
+    (tmp_path / ".git").mkdir()
+    data = content.encode()
+    (tmp_path / name).write_bytes(gzip.compress(data) if name.endswith(".GZ") else data)
+    monkeypatch.chdir(tmp_path)
+    reason = {"": "empty", "Fonte: Regione, 2024\n": "not a table: a single line"}.get(
+        content, "not a table: no delimiter (, ; TAB or |) splits its first line into columns")
+    assert main(["check", name]) == 0
+    assert capsys.readouterr() == ("", "")  # silent, as a pass
+    assert main(["check", "-v", name]) == 0
+    out = capsys.readouterr().out
+    assert "1 file checked, none exceeds the limits" in out
+    assert f"{name}: skipped, {reason}" in out
+    assert main(["check", "--format", "json", name]) == 0
+    assert json.loads(capsys.readouterr().out)["files"] == [
+        {"file": name, "status": "skipped", "reason": reason}]
+
+
+def test_check_reads_each_table_of_a_zip(tmp_path, monkeypatch, capsys):
+    (tmp_path / ".git").mkdir()
+    with zipfile.ZipFile(tmp_path / "open-data.zip", "w") as archive:
+        archive.writestr("a/patenti.csv", RISKY.to_csv(index=False))
+        archive.writestr("b/patenti.tsv", SAFE.to_csv(sep="\t", index=False))
+        archive.writestr("__MACOSX/a/._patenti.csv", b"\x00\x05\x16\x07")
+        archive.writestr("c/Patenti.TXT", RISKY.to_csv(sep="|", index=False))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "json", "open-data.zip"]) == 1
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["file"], f["status"], f.get("singletons", f.get("reason"))) for f in files] == [
+        ("open-data.zip:a/patenti.csv", "fail", 37),
+        ("open-data.zip:b/patenti.tsv", "pass", 0),
+        ("open-data.zip:__MACOSX/a/._patenti.csv", "skipped", "macOS metadata"),
+        ("open-data.zip:c/Patenti.TXT", "fail", 37),
+    ]
+
+
+def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, monkeypatch,
+                                                                     capsys):
+    (tmp_path / ".git").mkdir()
+    with zipfile.ZipFile(tmp_path / "docs.zip", "w") as archive:
+        archive.writestr("docs/", b"")
+        archive.writestr("docs/README.txt", PROSE)
+        archive.writestr("docs/patenti.json", RISKY.to_json())
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04" + RISKY.to_csv().encode())
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "json", "docs.zip"]) == 0
+    assert json.loads(capsys.readouterr().out)["files"] == [
+        {"file": "docs.zip", "status": "skipped",
+         "reason": "holds no table: no .csv, .tsv or delimited .txt among its 2 files"}]
+    assert main(["check", "docs.zip", "broken.zip", "PATENTI.CSV"]) == 2
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "pandas-anon: error: broken.zip is not a valid zip file (corrupt or truncated); "
+        "re-download or re-compress it",
+        "pandas-anon: error: PATENTI.CSV: no such file; check the path"]
+    assert out == "" and not any(town in err for town in TOWNS)
 
 
 @pytest.mark.parametrize(("hook_id", "extra", "risky", "generalized"), [
@@ -144,7 +296,9 @@ def test_ci_jobs_check_the_changed_tables(tmp_path, tables, name):
     base = tool("git", "rev-parse", "HEAD", cwd=repo).stdout.strip()
     (repo / "data").mkdir()
     shutil.copy(tables / "patenti.csv.gz", repo / "data")
-    shutil.copy(tables / "notes.txt", repo / "data")
+    shutil.copy(tables / "notes.txt", repo / "data")  # the risky table as .txt
+    shutil.copy(tables / "patenti_m_loc.tsv", repo / "data" / "COPIA.TSV")
+    (repo / "data" / "notes.json").write_text("{}")  # not a table: not checked
     for argv in (["git", "add", "."], ["git", "commit", "-qm", "risky"]):
         assert tool(*argv, cwd=repo).returncode == 0
 
@@ -155,14 +309,16 @@ def test_ci_jobs_check_the_changed_tables(tmp_path, tables, name):
         assert yaml.safe_load(done.stdout) == report  # printed in the log too
         return done.returncode, {f["file"]: f["status"] for f in report["files"]}
 
-    assert job(base) == (123, {"data/patenti.csv.gz": "fail"})  # xargs' status for exit 1
-    assert job("0" * 40) == (123, {"data/patenti.csv.gz": "fail", "patenti_m_loc.tsv": "pass"})
+    changed = {"data/COPIA.TSV": "pass", "data/notes.txt": "fail", "data/patenti.csv.gz": "fail"}
+    assert job(base) == (123, changed)  # xargs' status for exit 1
+    assert job("0" * 40) == (123, changed | {"patenti_m_loc.tsv": "pass"})
     assert job(tool("git", "rev-parse", "HEAD", cwd=repo).stdout.strip()) == (0, {})
 
 
-def snapshot_of_this_checkout(folder: Path) -> Path:
+def snapshot_of_this_checkout(folder: Path, hook_args: list[str]) -> Path:
     """This checkout as it is on disk (tracked and untracked, ignored files left out),
-    committed in a throwaway repository, so try-repo tests the code under test."""
+    committed in a throwaway repository, so try-repo tests the code under test; its hooks get
+    ``hook_args`` after their own (the only change)."""
     listed = tool("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
                   cwd=ROOT)
     if listed.returncode != 0:
@@ -172,28 +328,82 @@ def snapshot_of_this_checkout(folder: Path) -> Path:
         if source.is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, folder / name)
+    manifest = folder / MANIFEST.name
+    hooks = yaml.safe_load(manifest.read_text())
+    for hook in hooks:
+        hook["args"] = [*hook.get("args", []), *hook_args]
+    manifest.write_text(yaml.safe_dump(hooks, sort_keys=False))
     for argv in (["git", "init", "-q"], ["git", "add", "."], ["git", "commit", "-qm", "snap"]):
         assert tool(*argv, cwd=folder).returncode == 0
     return folder
 
 
-@pytest.mark.slow
-def test_try_repo_fails_risky_tables_and_passes_generalized_ones(tmp_path, tables):
-    repo = snapshot_of_this_checkout(tmp_path / "pandas-anon")
-    data = tmp_path / "open-data"
-    shutil.copytree(tables, data)
+def report_rows(output: str) -> dict[str, str]:
+    """File and status of each row of the report table in ``output``."""
+    rows = [[cell.strip() for cell in line.strip().strip("│").split("│")]
+            for line in output.splitlines() if line.startswith("│")]
+    return {row[0]: row[-1] for row in rows if row[0] != "file"}
+
+
+@pytest.fixture(scope="module")
+def try_repo(tmp_path_factory, tables) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
+    """One ``pre-commit try-repo`` of the singletons hook (of a snapshot of this checkout, its
+    args given ``--verbose`` so that the report has a row per file) in a temporary git
+    repository holding every kind of table, risky and safe, a README.txt, files the hook must
+    not receive, and (under a rule with the seed's QID and 1 %) the Valle d'Aosta table and
+    its M_loc recoding. Returns the run and the report's rows."""
+    folder = tmp_path_factory.mktemp("try-repo")
+    repo = snapshot_of_this_checkout(folder / "pandas-anon", ["--verbose"])
+    data = folder / "open-data"
+    for kind in KINDS:
+        write_kind(data / "risky" / kind, RISKY)
+        write_kind(data / "safe" / kind, SAFE)
+    (data / "seed").mkdir()
+    for name in ("patenti.csv.gz", "patenti_m_loc.tsv"):
+        shutil.copy(tables / name, data / "seed")
+    (data / "README.txt").write_text(PROSE)
+    (data / "notes.json").write_text("{}")
+    shutil.copy(tables / "patenti.csv.gz", data / "patenti.csv.gz.bak")
+    (data / "pyproject.toml").write_text(
+        CONFIG.replace("[tool.pandas_anon]", '[tool.pandas_anon]\n\n[[tool.pandas_anon.rules]]\n'
+                       'files = "seed/*"'))
     assert tool("git", "init", "-q", cwd=data).returncode == 0
-    env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    names = sorted(str(path.relative_to(data)) for path in data.rglob("*")
+                   if path.is_file() and ".git" not in path.parts)
+    done = pre_commit("try-repo", str(repo), "pandas-anon-singletons", "--files", *names,
+                      cwd=data, env={"PRE_COMMIT_HOME": str(folder / "pre-commit-home")})
+    return done, report_rows(done.stdout)
 
-    def try_repo(*names: str) -> subprocess.CompletedProcess:
-        return pre_commit("try-repo", str(repo), "pandas-anon-singletons", "--files", *names,
-                          cwd=data, env=env)
 
-    risky = try_repo("patenti.csv.gz")
-    assert risky.returncode == 1, risky.stdout + risky.stderr
-    assert "pandas-anon singletons" in risky.stdout and "Failed" in risky.stdout
-    assert "1,684 singletons (1.93 % of 87,464 rows examined)" in risky.stdout
-    safe = try_repo("patenti_m_loc.tsv", "notes.txt")  # notes.txt is not a table: not passed
-    assert safe.returncode == 0, safe.stdout + safe.stderr
-    assert "Passed" in safe.stdout
-    assert not any(value in risky.stdout + safe.stdout for value in ("GIGNOD", "RHEMES"))
+@pytest.mark.slow
+@pytest.mark.parametrize("name", KINDS)
+def test_try_repo_fails_each_risky_kind_and_passes_each_safe_one(try_repo, name):
+    done, rows = try_repo
+    for folder, status in (("risky", "FAIL"), ("safe", "PASS")):
+        path = f"{folder}/{name}"
+        expected = {file: verdict.upper() for file, verdict in
+                    expected_verdicts(path, status).items()}
+        assert {file: rows[file] for file in rows if file.split(":")[0] == path} == expected, (
+            done.stdout + done.stderr)
+    table = f"risky/{name}:dati/PATENTI.CSV" if name.endswith("ZIP") else f"risky/{name}"
+    assert f"{table}: 37 singletons (92.50 % of 40 rows examined)" in done.stdout
+
+
+@pytest.mark.slow
+def test_try_repo_runs_the_hook_once_on_the_tables_only(try_repo):
+    done, rows = try_repo
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "pandas-anon singletons" in done.stdout and "Failed" in done.stdout
+    tables = {f"{folder}/{name}" for folder in ("risky", "safe") for name in KINDS}
+    assert {file.split(":")[0] for file in rows} == tables | {
+        "README.txt", "seed/patenti.csv.gz", "seed/patenti_m_loc.tsv"}  # no .json, no .bak
+    # one process (require_serial), one report: 9 risky tables and the seed's fail
+    assert done.stdout.count("pandas-anon check:") == 1
+    assert f"pandas-anon check: 10 of {len(rows)} files exceed the limits" in done.stdout
+    assert rows["README.txt"] == "SKIPPED"
+    assert ("README.txt: skipped, not a table: no delimiter (, ; TAB or |) splits its first "
+            "line into columns") in done.stdout
+    assert (rows["seed/patenti.csv.gz"], rows["seed/patenti_m_loc.tsv"]) == ("FAIL", "PASS")
+    assert "1,684 singletons (1.93 % of 87,464 rows examined)" in done.stdout
+    assert not any(value in done.stdout + done.stderr
+                   for value in ("GIGNOD", "RHEMES", *TOWNS))
