@@ -26,9 +26,10 @@ import pandas as pd
 
 from . import report
 from .config import KEYS, Settings, load_config
-from .election import best_qid
 from .errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
+from .exposure import scan
 from .io import read_columns, tables_in
+from .params import from_text
 from .validation import Exposure, Limits, measure, share
 
 #: Exit status of each file status; the command exits with the highest.
@@ -49,10 +50,15 @@ def add_check_command(commands: argparse._SubParsersAction) -> None:
     command.add_argument("--max-singletons", metavar="0.5%|N",
                          help="most singletons allowed: a percentage of the rows examined or "
                               "a count")
-    command.add_argument("--k", metavar="N", help="smallest class size required (k-anonymity)")
+    command.add_argument("--k", metavar="N", type=from_text,
+                         help="smallest class size required (k-anonymity)")
     command.add_argument("--keep-missing", action="store_true", default=None,
-                         help="treat missing values as a value instead of dropping incomplete "
-                              "rows")
+                         help="count a missing value as a value (the default)")
+    command.add_argument("--drop-missing", dest="keep_missing", action="store_false",
+                         help="leave out rows missing a QID value instead (the seed paper's way)")
+    command.add_argument("--allow-identifier", dest="allow_identifiers", metavar="COLUMNS",
+                         help="columns unique on (nearly) every row that may be published, "
+                              "e.g. a random record number (default: none; they fail)")
     command.add_argument("--format", choices=("table", "json"), default="table")
     command.add_argument("--config", metavar="PATH",
                          help="pyproject.toml or .pandas-anon.toml (default: found from the "
@@ -81,7 +87,7 @@ def run_check_command(args: argparse.Namespace) -> int:
 def _command_line(args: argparse.Namespace) -> dict:
     """Settings fields given as options, checked like the configuration's."""
     values: dict = {}
-    for key in ("qid", "max_singletons", "k", "keep_missing"):
+    for key in ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers"):
         raw = getattr(args, key)
         if raw is not None:
             try:
@@ -140,35 +146,47 @@ def check_tables(file: str, settings: Settings) -> list[FileResult]:
 
 
 def check_file(file: str, settings: Settings) -> FileResult:
-    """Measure one file against its settings; an unusable file gives an ``error`` result."""
+    """Measure one file against its settings; an unusable file gives an ``error`` result.
+
+    With a QID configured only its columns are read and measured. Without one, the gate's
+    rule (:func:`pandas_anon.exposure.scan`) reads every column: a direct identifier column
+    fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
+    up to ``max_size`` columns (ranked by rows in classes below ``k``, missing counted as a
+    value) is measured against the limits.
+    """
     if settings.skip:
         return FileResult(file, "skipped")
     result = FileResult(file, "error")
+    limits = settings.limits()
+    identifiers: list[str] = []
     try:
         with _warnings_of(file, result.warnings.append):
             frame = read_columns(file, usecols=settings.qid, sep=settings.delimiter,
                                  encoding=settings.encoding)
-            result.exposure = measure(frame, _qid(file, frame, settings),
-                                      dropna=not settings.keep_missing)
+            if frame.empty:
+                raise InputFileError(
+                    f"{file} has a header but no data rows; there is nothing to check")
+            qid: Sequence[str] | None = settings.qid
+            if qid is None:
+                found = scan(frame, k=max(limits.k or 2, 2), max_size=settings.max_size,
+                             allowed=settings.allow_identifiers)
+                identifiers = [f"{f.describe()} identifies people on its own: drop it, hash it "
+                               f"(pandas-anon anonymize --identifiers hash), or allow it by name "
+                               f"(--allow-identifier, allow_identifiers)"
+                               for f in found.identifiers]
+                qid = [str(c) for c in found.qid]
+            if qid:
+                result.exposure = measure(frame, qid, dropna=not settings.keep_missing)
     except AnonError as error:
         # file errors already begin with the path; any other error gets it in front
         result.error = str(error) if isinstance(error, InputFileError) else f"{file}: {error}"
         return result
     result.elected = settings.qid is None
-    result.limits = settings.limits()
-    result.problems = result.limits.violations(result.exposure)
+    result.limits = limits
+    result.problems = identifiers + (
+        limits.violations(result.exposure) if result.exposure is not None else [])
     result.status = "fail" if result.problems else "pass"
     return result
-
-
-def _qid(file: str, frame: pd.DataFrame, settings: Settings) -> Sequence[str]:
-    if frame.empty:
-        raise InputFileError(f"{file} has a header but no data rows; there is nothing to check")
-    if settings.qid is not None:
-        return settings.qid
-    elected = best_qid(frame, max_size=settings.max_size, dropna=not settings.keep_missing,
-                       progress=False)
-    return [str(c) for c in elected.columns]
 
 
 @contextmanager

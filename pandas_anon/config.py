@@ -6,7 +6,8 @@ In ``pyproject.toml`` under ``[tool.pandas_anon]``, or at the top level of a
     [tool.pandas_anon]
     qid = ["anno_nascita", "comune_residenza", "sesso"]
     max_singletons = "1%"          # or a count: 10
-    keep_missing = false           # true: a missing value is a value, not a dropped row
+    keep_missing = true            # false: rows missing a QID value are dropped, not counted
+    allow_identifiers = ["id"]     # columns unique on every row that may be published
 
     [[tool.pandas_anon.rules]]
     files = ["patenti/*.csv", "*.tsv"]
@@ -36,7 +37,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from .errors import ConfigError
-from .params import is_whole
+from .params import fraction, from_text, whole
 from .validation import Limits
 
 if sys.version_info >= (3, 11):
@@ -61,7 +62,8 @@ class Settings:
     max_size: int = MAX_SIZE
     delimiter: str | None = None
     encoding: str | None = None
-    keep_missing: bool = False
+    keep_missing: bool = True
+    allow_identifiers: tuple[str, ...] = ()
     skip: bool = False
 
     def limits(self) -> Limits:
@@ -70,39 +72,40 @@ class Settings:
 
 # -- one key: a raw TOML or command-line value -> Settings fields (ValueError says why not) -----
 
-def _qid(value: object) -> dict:
-    names = value.split(",") if isinstance(value, str) else value
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ValueError('expected column names, e.g. ["year", "town", "sex"] or "year,town,sex"')
-    names = [n.strip() for n in names if n.strip()]
-    if not names or len(set(names)) != len(names):
-        raise ValueError("expected at least one column name, each named once")
-    return {"qid": tuple(names)}
+def _names(key: str) -> Callable[[object], dict]:
+    """A list of column names, or their comma-separated text."""
+    def parse(value: object) -> dict:
+        names = value.split(",") if isinstance(value, str) else value
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError('expected column names, e.g. ["year", "town", "sex"] or '
+                             '"year,town,sex"')
+        names = [n.strip() for n in names if n.strip()]
+        if not names or len(set(names)) != len(names):
+            raise ValueError("expected at least one column name, each named once")
+        return {key: tuple(names)}
+    return parse
 
 
 def _max_singletons(value: object) -> dict:
-    """``"0.5%"`` (of the rows examined) or a count (``10`` or ``"10"``)."""
-    text = value.strip() if isinstance(value, str) else value
+    """``"0.5%"`` (of the rows examined, as :func:`~pandas_anon.params.fraction` reads it) or a
+    count (``10`` or ``"10"``). A bare ``0.5`` is refused: a share or a count?"""
     try:
-        if isinstance(text, str) and text.endswith("%"):
-            percent = float(text[:-1])
-            if 0 <= percent <= 100:
-                return {"max_count": None, "max_fraction": percent / 100}
-        elif isinstance(text, (int, str)) and not isinstance(text, bool) and int(text) >= 0:
-            return {"max_count": int(text), "max_fraction": None}
+        if isinstance(value, str) and value.strip().endswith("%"):
+            return {"max_count": None, "max_fraction": fraction(value, "max_singletons")}
+        return {"max_count": whole(from_text(value), "max_singletons", low=0),
+                "max_fraction": None}
     except ValueError:
-        pass
-    raise ValueError(f"{value!r} is not a threshold; write a percentage of the rows examined "
-                     'such as "0.5%", or a count of singletons such as 10')
+        raise ValueError(
+            f'max_singletons must be a percentage of the rows examined such as "0.5%", or a '
+            f"count of singletons such as 10, got {value!r}"
+        ) from None
 
 
-def _whole(name: str, low: int) -> Callable[[object], dict]:
+def _whole(name: str, example: int) -> Callable[[object], dict]:
+    """A whole number of at least 1, as the API takes it (a TOML integer, not text; the
+    command line reads its text first)."""
     def parse(value: object) -> dict:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if not is_whole(value, low):
-            raise ValueError(f"expected a whole number >= {low}, got {value!r}")
-        return {name: value}
+        return {name: whole(value, name, example=example)}
     return parse
 
 
@@ -130,9 +133,9 @@ def _flag(name: str) -> Callable[[object], dict]:
 
 
 KEYS: dict[str, Callable[[object], dict]] = {
-    "qid": _qid, "max_singletons": _max_singletons, "k": _whole("k", 1),
-    "max_size": _whole("max_size", 1), "delimiter": _delimiter, "encoding": _encoding,
-    "keep_missing": _flag("keep_missing"),
+    "qid": _names("qid"), "max_singletons": _max_singletons, "k": _whole("k", 5),
+    "max_size": _whole("max_size", MAX_SIZE), "delimiter": _delimiter, "encoding": _encoding,
+    "keep_missing": _flag("keep_missing"), "allow_identifiers": _names("allow_identifiers"),
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 
@@ -148,8 +151,10 @@ def parse_values(raw: Mapping[str, object], keys: Mapping[str, Callable[[object]
             raise ConfigError(f"{where}: unknown key {key!r}; valid keys: {valid}")
         try:
             values.update(keys[key](value))
-        except ValueError as problem:
-            raise ConfigError(f"{where}: {key}: {problem}") from None
+        except ValueError as problem:  # "k must be ..." names the key already
+            named = str(problem).startswith(f"{key} ")
+            raise ConfigError(f"{where}: {problem}" if named else f"{where}: {key}: {problem}"
+                              ) from None
     return values
 
 

@@ -23,6 +23,7 @@ from .encoding import EncodedFrame
 from .errors import InvalidQIDError
 from .progress import Progress
 from .results import BestQID
+from .params import whole
 from .subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
 
 
@@ -32,6 +33,7 @@ def best_qid(
     *,
     max_size: int | None = None,
     dropna: bool = True,
+    k: int = 2,
     exhaustive: bool = False,
     progress: bool | None = None,
 ) -> BestQID:
@@ -39,24 +41,43 @@ def best_qid(
 
     ``columns`` are the candidates (default: every column holding a value); with ``dropna``
     rows missing a candidate value are dropped first, as the seed paper does.
+    ``k`` above 2 ranks subsets by the rows in classes of fewer than ``k`` rows instead of
+    the singletons (the subset farthest from k-anonymity; ``at_risk`` in the result).
     ``progress`` reports each subset size on stderr (default: only on a terminal).
     """
     check_max_size(max_size)
+    k = whole(k, "k", low=2, example=5)
     encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=dropna)
-    search = SubsetSearch(encoded, max_size=max_size)
+    return elect(SubsetSearch(encoded, max_size=max_size, k=k), exhaustive=exhaustive,
+                 progress=progress)
+
+
+def elect(search: SubsetSearch, *, exhaustive: bool = False, progress: bool | None = None,
+          identifiers_win: bool = False) -> BestQID:
+    """Run the election on a prepared search (see :func:`best_qid`).
+
+    ``identifiers_win`` (the gate's rule, :mod:`pandas_anon.exposure`): a column set whose
+    rows are all distinct is the most exposed subset of all, elected as soon as it is found,
+    instead of being set aside as the seed paper does.
+    """
+    encoded = search.encoded
     names = encoded.columns
     best: Node | None = None
     bound: int | None = None
     with Progress("best_qid", total=search.max_size, unit="size", enabled=progress) as bar:
         for level in search.levels():
             bar.advance(f"{len(level)} subset{'s' if len(level) != 1 else ''}")
+            if identifiers_win and search.identifiers:
+                best = next(n for n in level if n.status == IDENTIFIER)
+                bound = search.n
+                break
             electable = [n for n in level if n.status != IDENTIFIER]
-            leader = max(electable, key=lambda n: n.singletons, default=None)
-            if leader is not None and (best is None or leader.singletons > best.singletons):
+            leader = max(electable, key=lambda n: n.at_risk, default=None)
+            if leader is not None and (best is None or leader.at_risk > best.at_risk):
                 best = leader
             if bound is None:  # identifier columns are known once size 1 is done
                 bound = search.upper_bound({i for (i,) in search.identifiers})
-            if best is not None and best.singletons >= bound and not exhaustive:
+            if best is not None and best.at_risk >= bound and not exhaustive:
                 break
     if best is None:
         raise InvalidQIDError(
@@ -65,7 +86,7 @@ def best_qid(
         )
     ties = [
         n.columns for n in search.nodes.values()
-        if n.status != IDENTIFIER and n.size == best.size and n.singletons == best.singletons
+        if n.status == best.status and n.size == best.size and n.at_risk == best.at_risk
         and n.columns != best.columns
     ]
     return BestQID(
@@ -80,6 +101,8 @@ def best_qid(
         table=_table(search, names),
         max_size=search.max_size,
         upper_bound=bound or 0,
+        k=search.k,
+        at_risk=best.at_risk,
     )
 
 
@@ -96,11 +119,13 @@ def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> pd.DataFrame:
             "size": [n.size for n in nodes],
             "singletons": [n.singletons for n in nodes],
             "fraction": [n.singletons / search.n for n in nodes],
+            **({f"rows below k={search.k}": [n.at_risk for n in nodes]} if search.k != 2 else {}),
             "distinct": [n.distinct for n in nodes],
             "status": [n.status for n in nodes],
         }
     )
     order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(
-        ["electable", "singletons", "size"], ascending=[False, False, True], kind="stable"
+        ["electable", table.columns[-1] if search.k != 2 else "singletons", "size"],
+        ascending=[False, False, True], kind="stable"
     )
     return table.loc[order.index].reset_index(drop=True)

@@ -66,7 +66,16 @@ class InfeasibleError(AnonError, ValueError):
 
 
 class HierarchyError(AnonError, ValueError):
-    """A generalization hierarchy is malformed or does not cover the data."""
+    """A generalization hierarchy is malformed or does not cover the data.
+
+    ``unmatched``: how many distinct values of the column the hierarchy does not cover, when
+    that is the problem (``None`` otherwise). A hierarchy the user named may list those values
+    in the message (the user asked for it on that column); a warning about a hierarchy chosen
+    by zero configuration gives only the count."""
+
+    def __init__(self, message: str, *, unmatched: int | None = None) -> None:
+        super().__init__(message)
+        self.unmatched = unmatched
 
 
 class InputFileError(AnonError):
@@ -106,6 +115,16 @@ class IncompleteRowsWarning(AnonWarning):
 
 class OneClassWarning(AnonWarning):
     """An anonymization made every kept row alike on the quasi-identifier: one class."""
+
+
+class IdentifierWarning(AnonWarning):
+    """Direct identifier columns (unique on nearly every row) are released as asked
+    (``identifiers="keep"``)."""
+
+
+class HierarchyFallbackWarning(AnonWarning):
+    """A registered hierarchy claiming a column could not cover it, so zero configuration
+    generalized the column with a hierarchy built from its data instead."""
 
 
 def warn(message: str, category: type[AnonWarning]) -> None:

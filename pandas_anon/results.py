@@ -6,7 +6,7 @@ names). Row-level data (``.mask``, ``.rows``) is available on request but never 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -80,7 +80,8 @@ class Singletons:
 
 @dataclass(frozen=True, repr=False)
 class BestQID:
-    """The seed paper's best quasi-identifier: most singletons, then fewest columns."""
+    """The seed paper's best quasi-identifier: most singletons, then fewest columns (with
+    ``k`` above 2: most rows in classes of fewer than ``k`` rows, ``at_risk``)."""
 
     columns: tuple[Hashable, ...]
     singletons: int
@@ -93,6 +94,8 @@ class BestQID:
     table: pd.DataFrame = field(compare=False)
     max_size: int = 0
     upper_bound: int = 0
+    k: int = 2
+    at_risk: int = 0  # rows in classes below k (k=2: the singletons)
 
     @property
     def fraction(self) -> float:
@@ -111,6 +114,7 @@ class BestQID:
             "identifiers": [list(i) for i in self.identifiers],
             "candidates": list(self.candidates),
             "max_size": self.max_size,
+            **({"k": self.k, "at_risk": self.at_risk} if self.k != 2 else {}),
             "evaluated": int((self.table["status"] != "derived").sum()),
             "derived": int((self.table["status"] == "derived").sum()),
         }
@@ -122,6 +126,8 @@ class BestQID:
             ("best QID", report.columns(self.columns)),
             ("singletons", report.count(self.singletons)),
             ("singletons %", report.percent(self.fraction)),
+            *([(f"rows in classes below k={self.k}", report.count(self.at_risk))]
+              if self.k != 2 else []),
             ("distinct combinations", report.count(self.distinct)),
             ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
             ("ties", report.column_sets(self.ties)),
@@ -243,6 +249,17 @@ def class_size_table(sizes: np.ndarray) -> pd.DataFrame:
 REPORT_KEY = "pandas_anon"
 
 
+def column_keys(columns: Sequence[Hashable]) -> dict[Hashable, str]:
+    """The name of each column in a report: ``str(label)``, or ``repr(label)`` for labels
+    sharing their ``str`` with another column (``0`` and ``"0"`` become ``"0"`` and
+    ``"'0'"``), so each column keeps its own key in the report's dicts and in JSON."""
+    texts = [str(c) for c in columns]
+    keys = [text if texts.count(text) == 1 else repr(c) for c, text in zip(columns, texts)]
+    if len(set(keys)) < len(keys):  # a repr equal to another label's str: "'0'" beside 0, "0"
+        keys = [repr(c) for c in columns]
+    return dict(zip(columns, keys))
+
+
 @dataclass(frozen=True, repr=False)
 class Generalization:
     """What a generalization changed: rows selected (touched), rows whose value changed in a
@@ -308,6 +325,12 @@ class Anonymization:
     choices: dict[str, str]
     modified: int | None = None
     privacy: dict[str, float] = field(default_factory=dict)  # level reached, per model
+    #: direct identifier columns found outside the QID and what became of each
+    #: ("dropped", "hashed" or "kept"), never their values
+    identifiers: dict[str, str] = field(default_factory=dict)
+    #: the gate's rule measured on the released columns (zero configuration only):
+    #: the most exposed column set, its rows in classes below k, and whether it passes
+    exposure: dict | None = None
 
     kind = "kanon"
 
@@ -342,8 +365,19 @@ class Anonymization:
             ("nodes evaluated / lattice", f"{self.search['evaluated']:,} / "
                                           f"{self.search['lattice_size']:,}"),
             ("seconds", f"{self.search['seconds']:.3f}"),
+            *[(f"identifier {column}", what) for column, what in self.identifiers.items()],
+            *([("exposure of the released columns", _exposure_line(self.exposure))]
+              if self.exposure is not None else []),
         ] + [(what, how) for what, how in self.choices.items()]
         return report.render("k-anonymization", fields, ("Levels", levels))
+
+
+def _exposure_line(exposure: dict) -> str:
+    """``"passes: (a, b, c) has 0 rows in classes below k=5"``."""
+    verdict = "passes" if exposure["passes"] else "FAILS"
+    return (f"{verdict}: {report.columns(exposure['columns'])} has "
+            f"{report.count(exposure['rows_below_k'])} rows in classes below k={exposure['k']} "
+            f"(subsets of up to {exposure['max_size']} columns)")
 
 
 _REPORTS = {Generalization.kind: Generalization, Anonymization.kind: Anonymization}

@@ -19,6 +19,13 @@ subset's partition with the missing column. Three facts keep the search cheap:
    are copied from ``T - c`` (same counts, one column more: it can never win an election).
    A constant column (a single province in a regional file) is the common case.
 
+For the gate (:mod:`pandas_anon.exposure`) a subset also counts its rows *at risk*: rows in
+classes of fewer than ``k`` rows (``k=2``: the singletons). Refining never takes a row out of
+a class smaller than ``k`` either, so fact 1 and the upper bound hold for them too. Rows that
+are *suppressed* on a subset (the marker ``*`` in every one of its columns,
+:func:`pandas_anon.exposure.suppressed_rows`) belong to no class: they are taken out of the
+counts of that subset.
+
 Each subset is refined from whichever of its (size - 1)-subsets has the fewest rows left to
 split: any of them gives the same partition. Every column is encoded once (:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is
 a multiply-add on integer codes and one ``np.bincount``.
@@ -32,8 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .encoding import EncodedFrame, Grouping, compress, group_labels
-from .errors import InvalidParameterError
-from .params import is_whole
+from .params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
 
@@ -46,6 +52,7 @@ class Node:
     singletons: int
     distinct: int
     status: str
+    at_risk: int = 0  # rows in classes of fewer than k rows (k=2: the singletons)
     rows: np.ndarray | None = None  # examined rows still to split (None: all of them)
     classes: np.ndarray | None = None  # class of each of those rows (None: a single class)
     n_classes: int = 1
@@ -58,21 +65,23 @@ class Node:
 
 def check_max_size(max_size: object) -> None:
     """Refuse a ``max_size`` that is not a positive integer (or None: no limit)."""
-    if max_size is None:
-        return
-    if not is_whole(max_size, 1):
-        raise InvalidParameterError(
-            f"max_size must be a whole number of at least 1 (a subset has one column or "
-            f"more), got {max_size!r}"
-        )
+    if max_size is not None:
+        whole(max_size, "max_size", example=3)
 
 
 class SubsetSearch:
-    """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns."""
+    """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns.
 
-    def __init__(self, encoded: EncodedFrame, max_size: int | None = None) -> None:
+    ``k`` sets what a node counts as at risk (rows in classes below ``k``); ``marked`` gives,
+    for the columns that hold the suppression marker, the examined rows holding it.
+    """
+
+    def __init__(self, encoded: EncodedFrame, max_size: int | None = None, *, k: int = 2,
+                 marked: dict[int, np.ndarray] | None = None) -> None:
         check_max_size(max_size)
         self.encoded = encoded
+        self.k = k
+        self.marked = marked or {}
         self.names = encoded.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))
         self.n = encoded.n_examined
@@ -101,10 +110,27 @@ class SubsetSearch:
                 continue
             source = self._dependency_source(columns)
             if source is not None:
-                base = self.nodes[source]
-                yield Node(columns, base.singletons, base.distinct, DERIVED)
+                yield self._derived(self.nodes[source], columns)
             else:
                 yield self._refine(*self._cheapest_parent(node, columns))
+
+    def _derived(self, base: Node, columns: tuple[int, ...]) -> Node:
+        """A node partitioning rows as ``base`` does; only its suppressed rows may differ."""
+        rows, singles = self._suppressed(base.columns)
+        now_rows, now_singles = self._suppressed(columns)
+        return Node(columns, base.singletons + singles - now_singles, base.distinct, DERIVED,
+                    at_risk=base.at_risk + rows - now_rows)
+
+    def _suppressed(self, columns: tuple[int, ...]) -> tuple[int, int]:
+        """What the rows suppressed on ``columns`` would add to the counts as a class of
+        their own: (rows at risk, singletons); counts subtract it, since they form none."""
+        if not columns or any(c not in self.marked for c in columns):
+            return 0, 0
+        mask = self.marked[columns[0]]
+        for c in columns[1:]:
+            mask = mask & self.marked[c]
+        rows = int(np.count_nonzero(mask))
+        return (rows if 0 < rows < self.k else 0), int(rows == 1)
 
     def _contains_identifier(self, columns: tuple[int, ...]) -> bool:
         chosen = set(columns)
@@ -149,9 +175,12 @@ class SubsetSearch:
         distinct = node.outside + grouping.distinct
         if singletons == self.n:
             self.identifiers.append(columns)
-            return Node(columns, singletons, distinct, IDENTIFIER)
+            return Node(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
         self._record_dependencies(columns, distinct)
-        return Node(columns, singletons, distinct, COUNTED, *_carry(grouping, node))
+        at_risk = node.outside + _rows_below(grouping.label_counts, self.k)
+        marked_rows, marked_singles = self._suppressed(columns)
+        return Node(columns, singletons - marked_singles, distinct, COUNTED,
+                    at_risk - marked_rows, *_carry(grouping, node))
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
@@ -172,9 +201,18 @@ class SubsetSearch:
                 node.rows = node.classes = None
 
     def upper_bound(self, excluded: set[int]) -> int:
-        """Singletons of all candidate columns but ``excluded``: no subset of them has more."""
-        kept = [name for i, name in enumerate(self.names) if i not in excluded]
-        return self.encoded.grouping(kept).singletons
+        """Rows at risk on all candidate columns but ``excluded``: no subset of them has
+        more (a row suppressed on a subset may be at risk on a superset, never the reverse)."""
+        kept = tuple(i for i in range(len(self.names)) if i not in excluded)
+        counts = self.encoded.grouping([self.names[i] for i in kept]).label_counts
+        return _rows_below(counts, self.k) - self._suppressed(kept)[0]
+
+
+def _rows_below(counts: np.ndarray, k: int) -> int:
+    """Rows in classes of fewer than ``k`` rows."""
+    if k == 2:
+        return int(np.count_nonzero(counts == 1))
+    return int(counts[counts < k].sum())
 
 
 #: A refinement drops its singleton rows from what it passes on once they are this share of

@@ -34,8 +34,9 @@ from pandera.extensions import register_check_method
 from . import report
 from .columns import as_label_list
 from .detect import QID, singletons
-from .errors import AnonError, InvalidParameterError
-from .params import is_whole
+from .exposure import suppressed_rows
+from .errors import AnonError
+from .params import fraction, whole
 from .privacy import l_diversity
 
 
@@ -49,6 +50,7 @@ class Exposure:
     singletons: int
     distinct: int
     class_sizes: np.ndarray = field(repr=False, compare=False)
+    suppressed: int = 0  # rows whose every QID value is ``*``: in no class
 
     @property
     def fraction(self) -> float:
@@ -69,7 +71,8 @@ class Exposure:
             "qid": [str(c) for c in self.qid],
             "rows": self.rows,
             "examined": self.examined,
-            "dropped": self.rows - self.examined,
+            "dropped": self.rows - self.examined - self.suppressed,
+            "suppressed": self.suppressed,
             "singletons": self.singletons,
             "fraction": self.fraction,
             "distinct": self.distinct,
@@ -77,13 +80,22 @@ class Exposure:
         }
 
 
-def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Exposure:
-    """Singletons and class sizes of ``frame`` on ``qid``; with ``dropna``, rows missing a QID
-    value are left out, otherwise missing is a value like any other."""
+def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> Exposure:
+    """Singletons and class sizes of ``frame`` on ``qid``: missing is a value like any other
+    (as :func:`pandas_anon.kanon` counts it; with ``dropna``, rows missing a QID value are
+    left out instead), and suppressed rows (every QID value ``*``) belong to no class unless
+    every row is suppressed (:mod:`pandas_anon.exposure`)."""
+    columns = as_label_list(qid, frame.columns)
+    suppressed = suppressed_rows(frame, [c for c in columns if c in frame.columns])
+    n_suppressed = int(suppressed.sum())
+    if 0 < n_suppressed < len(frame):
+        frame = frame.loc[~suppressed]
+    else:
+        n_suppressed = 0
     found = singletons(frame, qid, dropna=dropna)
-    return Exposure(qid=found.qid, rows=found.examined + found.dropped, examined=found.examined,
-                    singletons=found.count, distinct=found.distinct,
-                    class_sizes=found.class_sizes)
+    return Exposure(qid=found.qid, rows=found.examined + found.dropped + n_suppressed,
+                    examined=found.examined, singletons=found.count, distinct=found.distinct,
+                    class_sizes=found.class_sizes, suppressed=n_suppressed)
 
 
 def share(fraction: float) -> str:
@@ -100,18 +112,16 @@ class Limits:
     k: int | None = None
 
     def __post_init__(self) -> None:
-        _check_whole("max_count", self.max_count, 0)
-        _check_whole("k", self.k, 1)
-        if self.max_fraction is not None and (
-            isinstance(self.max_fraction, bool) or not isinstance(self.max_fraction, (int, float))
-            or not 0 <= self.max_fraction <= 1
-        ):
-            raise InvalidParameterError(
-                f"max_fraction must be a number from 0 to 1 (0.01 is 1 %), "
-                f"got {self.max_fraction!r}"
-            )
-        if (self.max_count, self.max_fraction, self.k) == (None, None, None):
-            object.__setattr__(self, "max_count", 0)
+        """Each limit given parsed as the API takes it (``max_fraction="1%"`` is 0.01)."""
+        parsed = {
+            "max_count": _optional(whole, self.max_count, "max_count", low=0, example=10),
+            "max_fraction": _optional(fraction, self.max_fraction, "max_fraction"),
+            "k": _optional(whole, self.k, "k", example=5),
+        }
+        if all(value is None for value in parsed.values()):
+            parsed["max_count"] = 0
+        for name, value in parsed.items():
+            object.__setattr__(self, name, value)
 
     def describe(self) -> str:
         """``'<= 1 % singletons, k >= 5'``."""
@@ -140,9 +150,9 @@ class Limits:
         return problems
 
 
-def _check_whole(name: str, value: object, low: int) -> None:
-    if value is not None and not is_whole(value, low):
-        raise InvalidParameterError(f"{name} must be a whole number >= {low}, got {value!r}")
+def _optional(parse: Callable[..., object], value: object, name: str, **options: object) -> object:
+    """``parse(value, name, **options)``, or None for a limit not given."""
+    return None if value is None else parse(value, name, **options)
 
 
 def _verdict(check: str, problems: Callable[[], list[str]]) -> bool:
@@ -157,7 +167,7 @@ def _verdict(check: str, problems: Callable[[], list[str]]) -> bool:
 
 
 def anon_max_singletons(
-    frame: pd.DataFrame, *, qid: QID, max_fraction: float | None = None,
+    frame: pd.DataFrame, *, qid: QID, max_fraction: float | str | None = None,
     max_count: int | None = None,
 ) -> bool:
     """At most ``max_fraction`` of the rows examined, and at most ``max_count`` rows, are alone
@@ -168,22 +178,24 @@ def anon_max_singletons(
 
 def anon_k_anonymous(frame: pd.DataFrame, *, qid: QID, k: int) -> bool:
     """Every combination of ``qid`` values is shared by at least ``k`` rows."""
-    return _verdict("anon_k_anonymous", lambda: Limits(k=k).violations(measure(frame, qid)))
+    return _verdict("anon_k_anonymous",  # k is required: Limits() alone allows no singleton
+                    lambda: Limits(k=whole(k, "k", example=5)).violations(measure(frame, qid)))
 
 
 def anon_l_diverse(
     frame: pd.DataFrame, *, qid: QID, sensitive: Hashable, l: int  # noqa: E741  (l-diversity)
 ) -> bool:
-    """Every class of ``qid`` holds at least ``l`` distinct values of ``sensitive``."""
+    """Every class of ``qid`` holds at least ``l`` distinct known values of ``sensitive`` (a
+    missing value is none, as in ``kanon``: :func:`pandas_anon.privacy.l_diversity`)."""
 
     def problems() -> list[str]:
-        _check_whole("l", l, 1)
-        reached = l_diversity(frame, qid, sensitive)
-        if reached >= l:
+        wanted = whole(l, "l", example=2)
+        reached = l_diversity(frame, qid, sensitive, dropna=True)  # rows as the other checks
+        if reached >= wanted:
             return []
         columns = report.columns(as_label_list(qid, frame.columns))
         return [f"distinct l = {reached} on {columns} for {sensitive!r}, below the "
-                f"{l} required: a class holds only {report.plural(reached, 'distinct value')}"]
+                f"{wanted} required: a class holds only {report.plural(reached, 'distinct value')}"]
 
     return _verdict("anon_l_diverse", problems)
 

@@ -84,23 +84,31 @@ def planted(tmp_path) -> Path:
 def test_valle_daosta_fails_at_1_percent(capsys, valle_daosta):
     code, out, err = run(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
     assert code == 1 and err == ""
-    assert "1,684" in out and "1.93 %" in out and "FAIL" in out
-    assert ("1,684 singletons (1.93 % of 87,464 rows examined) on (anno_nascita, "
+    # a missing value counts as a value (as kanon counts it): every row is examined
+    assert "1,800" in out and "2.05 %" in out and "FAIL" in out
+    assert ("1,800 singletons (2.05 % of 87,642 rows examined) on (anno_nascita, "
             "comune_residenza, sesso): more than the 1 % allowed") in out
     code, files_ = report(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
     found = files_[valle_daosta.name]
     assert code == 1 and found["status"] == "fail"
+    assert (found["singletons"], found["examined"], found["rows"]) == (1_800, 87_642, 87_642)
+    assert found["singletons"] == naive_counts(
+        pd.read_csv(valle_daosta, dtype=str), SEED_QID, dropna=False)["singletons"]
+    assert round(100 * found["fraction"], 2) == 2.05
+    code, files_ = report(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%",
+                          "--drop-missing")  # the seed paper's way: complete rows only
+    found = files_[valle_daosta.name]
     assert (found["singletons"], found["examined"], found["rows"]) == (1_684, 87_464, 87_642)
-    assert round(100 * found["fraction"], 2) == 1.93
 
 
 def test_valle_daosta_passes_after_m_loc(capsys, m_loc):
     code, out, err = run(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
     assert (code, out, err) == (0, "", "")  # silent on success
     code, files_ = report(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
-    assert code == 0 and files_[m_loc.name]["singletons"] == 4
-    assert files_[m_loc.name]["singletons"] == naive_counts(
-        pd.read_csv(m_loc, dtype=str), SEED_QID)["singletons"]
+    assert code == 0 and files_[m_loc.name]["singletons"] == naive_counts(
+        pd.read_csv(m_loc, dtype=str), SEED_QID, dropna=False)["singletons"] == 120
+    code, files_ = report(capsys, str(m_loc), "--qid", QID, "--drop-missing")
+    assert files_[m_loc.name]["singletons"] == 4  # the seed paper's figure
 
 
 # -- exit paths ---------------------------------------------------------------------------------
@@ -117,8 +125,8 @@ def test_without_limits_no_singleton_is_allowed(capsys, m_loc):
 
 
 def test_k_threshold_against_plain_pandas(capsys, m_loc):
-    frame = pd.read_csv(m_loc, dtype=str).dropna(subset=["provincia_residenza", "sesso"])
-    k = int(frame.groupby(["provincia_residenza", "sesso"]).size().min())
+    frame = pd.read_csv(m_loc, dtype=str)
+    k = int(frame.groupby(["provincia_residenza", "sesso"], dropna=False).size().min())
     argv = [str(m_loc), "--qid", "provincia_residenza,sesso"]
     assert report(capsys, *argv, "--k", str(k))[0] == 0
     code, files_ = report(capsys, *argv, "--k", str(k + 1))
@@ -152,10 +160,10 @@ def test_elects_a_qid_when_none_is_configured(capsys, tmp_path, licences):
     code, files_ = report(capsys, str(path), "--max-singletons", "100%")
     found = files_["sample.csv"]
     as_text = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
-    winner, *_ = naive_election(as_text, list(as_text.columns), 3)
+    winner, *_ = naive_election(as_text, list(as_text.columns), 3, dropna=False)
     assert code == 0 and found["qid_elected"] is True
     assert found["qid"] == list(winner)
-    assert found["singletons"] == naive_counts(as_text, list(winner))["singletons"]
+    assert found["singletons"] == naive_counts(as_text, list(winner), dropna=False)["singletons"]
 
 
 def test_formats_tsv_gzip_and_latin1_semicolons(capsys, tmp_path, licences):
@@ -167,7 +175,7 @@ def test_formats_tsv_gzip_and_latin1_semicolons(capsys, tmp_path, licences):
         part.to_csv(handle, index=False)
     part.to_csv(paths[2], sep=";", index=False, encoding="latin-1")
     code, files_ = report(capsys, *map(str, paths), "--qid", QID, "--max-singletons", "100%")
-    expected = naive_counts(part.astype("string"), SEED_QID)["singletons"]
+    expected = naive_counts(part.astype("string"), SEED_QID, dropna=False)["singletons"]
     assert code == 0 and {f["singletons"] for f in files_.values()} == {expected}
 
 
@@ -206,10 +214,10 @@ def test_no_value_in_a_parse_error_past_the_sample(capsys, tmp_path):
 
 def test_warnings_name_the_file(capsys, tmp_path):
     path = write(tmp_path / "holes.csv", "year,town\n1950,\n1950,\n1960,\n1960,B\n1960,B\n")
-    code, out, err = run(capsys, str(path), "--qid", "year,town")
+    code, out, err = run(capsys, str(path), "--qid", "year,town", "--drop-missing")
     assert code == 0 and out == "" and err.count("\n") == 1
     assert err.startswith(f"pandas-anon: warning: {path}: only 2 of 5 rows are complete")
-    code, files_ = report(capsys, str(path), "--qid", "year,town")
+    code, files_ = report(capsys, str(path), "--qid", "year,town", "--drop-missing")
     assert files_["holes.csv"]["warnings"][0].startswith("only 2 of 5 rows")
 
 
@@ -261,12 +269,13 @@ def test_undecodable_bytes_in_the_configured_encoding(capsys, tmp_path):
 
 
 @pytest.mark.parametrize(("option", "value", "expected"), [
-    ("--max-singletons", "2x", "'2x' is not a threshold"),
-    ("--max-singletons", "150%", "'150%' is not a threshold"),
-    ("--max-singletons", "-3", "'-3' is not a threshold"),
-    ("--max-singletons", "1.5", "'1.5' is not a threshold"),
-    ("--k", "0", "expected a whole number >= 1, got 0"),
-    ("--k", "two", "expected a whole number >= 1, got 'two'"),
+    ("--max-singletons", "2x", "max_singletons must be a percentage of the rows examined "
+                               "such as \"0.5%\", or a count of singletons such as 10, got '2x'"),
+    ("--max-singletons", "150%", "max_singletons must be a percentage"),
+    ("--max-singletons", "-3", "max_singletons must be a percentage"),
+    ("--max-singletons", "1.5", "max_singletons must be a percentage"),
+    ("--k", "0", "k must be a whole number of at least 1 such as 5, got 0"),
+    ("--k", "two", "k must be a whole number of at least 1 such as 5, got 'two'"),
     ("--qid", ",", "expected at least one column name"),
 ])
 def test_invalid_threshold_on_the_command_line(capsys, planted, option, value, expected):
@@ -280,11 +289,13 @@ def test_invalid_threshold_on_the_command_line(capsys, planted, option, value, e
 MALFORMED = {
     "not TOML": ("[tool.pandas_anon]\nk = \n", "is not valid TOML"),
     "unknown key": ("[tool.pandas_anon]\nmaxsingletons = 1\n",
-                    "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: delimiter, "
-                    "encoding, k, keep_missing, max_singletons, max_size, qid, rules"),
+                    "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
+                    "delimiter, encoding, k, keep_missing, max_singletons, max_size, qid, rules"),
     "invalid threshold": ('[tool.pandas_anon]\nmax_singletons = "lots"\n',
-                          "[tool.pandas_anon]: max_singletons: 'lots' is not a threshold"),
-    "float threshold": ("[tool.pandas_anon]\nmax_singletons = 0.5\n", "0.5 is not a threshold"),
+                          "[tool.pandas_anon]: max_singletons must be a percentage of the rows "
+                          "examined such as \"0.5%\", or a count of singletons such as 10, got 'lots'"),
+    "float threshold": ("[tool.pandas_anon]\nmax_singletons = 0.5\n",
+                        "max_singletons must be a percentage"),
     "qid not names": ("[tool.pandas_anon]\nqid = [1, 2]\n", "qid: expected column names"),
     "bad delimiter": ('[tool.pandas_anon]\ndelimiter = ";;"\n', "delimiter: expected one ASCII"),
     "bad encoding": ('[tool.pandas_anon]\nencoding = "klingon"\n', "encoding: expected a Python"),
