@@ -6,7 +6,7 @@ from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from .errors import ColumnNotFoundError, DuplicateColumnsError, InvalidQIDError
+from .errors import ColumnNotFoundError, DuplicateColumnsError, EmptyDataError, InvalidQIDError
 
 
 def as_label_list(
@@ -53,6 +53,14 @@ def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable)
         raise _duplicated(ambiguous)
     wanted = set(requested)
     return tuple(c for c in available if c in wanted)
+
+
+def require_data(frame: pd.DataFrame) -> None:
+    """:class:`EmptyDataError` when ``frame`` has no column or no row."""
+    if frame.shape[1] == 0:
+        raise EmptyDataError("the frame has no columns: there is nothing to examine")
+    if len(frame) == 0:
+        raise EmptyDataError("the frame has no rows: there is nothing to examine")
 
 
 def all_columns(frame: pd.DataFrame) -> tuple:

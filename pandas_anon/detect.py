@@ -11,7 +11,7 @@ from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from .columns import all_columns, resolve_columns
+from .columns import all_columns, require_data, resolve_columns
 from .encoding import EncodedFrame
 from .results import Risk, Singletons, class_size_table
 from .subsets import SubsetSearch, check_max_size
@@ -87,7 +87,9 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
 
 
 def candidate_columns(frame: pd.DataFrame, columns: QID | None) -> tuple[Hashable, ...]:
-    """``columns`` checked, or (None) every column of the frame holding at least one value."""
+    """``columns`` checked, or (None) every column of the frame holding at least one value;
+    :class:`EmptyDataError` for a frame without rows or columns."""
+    require_data(frame)
     if columns is not None:
         return resolve_columns(frame, columns)
     return tuple(c for c in all_columns(frame) if frame[c].notna().any())

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .columns import resolve_columns
+from .columns import require_data, resolve_columns
 from .errors import (
     AllMissingColumnError,
     EmptyDataError,
@@ -235,11 +235,10 @@ class EncodedFrame:
     def __init__(
         self, frame: pd.DataFrame, columns: Sequence[Hashable] | Hashable, *, dropna: bool = True
     ) -> None:
+        require_data(frame)
         self.columns: tuple[Hashable, ...] = resolve_columns(frame, columns)
         self.dropna = dropna
         self.n_rows = len(frame)
-        if self.n_rows == 0:
-            raise EmptyDataError("the frame has no rows: there is nothing to examine")
         raw: dict[Hashable, np.ndarray] = {}
         self.values: dict[Hashable, pd.Index] = {}
         for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):

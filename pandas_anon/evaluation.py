@@ -31,12 +31,14 @@ class NodeStats:
 
 class Evaluator:
     """Evaluate nodes of ``lattice`` against ``models`` with at most ``max_suppression``
-    (a fraction of the rows) suppressed; counts the nodes it evaluated."""
+    (a fraction of the rows) suppressed, and never every row (a node releasing no row is no
+    solution, whatever the limit); counts the nodes it evaluated."""
 
     def __init__(self, lattice: Lattice, models: Sequence[Model], max_suppression: float) -> None:
         self.lattice = lattice
         self.models = tuple(models)
-        self.limit = int(np.floor(max_suppression * lattice.n_rows + 1e-9))
+        self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)),
+                         lattice.n_rows - 1)
         self.evaluated = 0
         if any(isinstance(m, TCloseness) for m in models):
             self._overall = lattice.sensitive_counts

@@ -51,7 +51,9 @@ def naive_suppressed(frame: pd.DataFrame, qid: list, hierarchies: dict, node: tu
 
 
 def naive_limit(max_suppression: float, n_rows: int) -> int:
-    return int(Fraction(str(max_suppression)) * n_rows)  # floor, exact on decimal fractions
+    """Rows a node may suppress: never all of them (a release of no row is no solution)."""
+    return min(int(Fraction(str(max_suppression)) * n_rows),  # floor, exact on decimal fractions
+               n_rows - 1)
 
 
 def naive_feasible(frame, qid, hierarchies, node, k, max_suppression) -> bool:

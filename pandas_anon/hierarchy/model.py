@@ -158,7 +158,8 @@ class Hierarchy:
         return HierarchyError(
             f"{plural(len(missing), 'value')}{where}{rows} missing from hierarchy "
             f"{self.name or '(unnamed)'}: {', '.join(shown)}{more}; add them to the hierarchy "
-            f"or clean the column"
+            f"or clean the column",
+            unmatched=len(missing),
         )
 
     def generalize(self, series: pd.Series, level: int) -> pd.Series:

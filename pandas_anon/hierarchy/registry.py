@@ -242,7 +242,9 @@ def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
         if isinstance(error, TypeError) and data is not None:
             factorize(data)  # lists or dicts in the column: UnhashableValueError, by name
         raise HierarchyError(f"hierarchy {name!r} of {registration.origin} could not be built: "
-                             f"{plugins.one_line(error)}") from error
+                             f"{plugins.one_line(error)}",
+                             unmatched=error.unmatched if isinstance(error, HierarchyError)
+                             else None) from error
     if not isinstance(built, Hierarchy):
         raise HierarchyError(f"hierarchy {name!r} of {registration.origin}: the factory returned "
                              f"{type(built).__name__}, not a Hierarchy")

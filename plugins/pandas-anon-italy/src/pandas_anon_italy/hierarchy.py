@@ -90,5 +90,6 @@ def _unmatched_error(table: pd.DataFrame, column: object) -> HierarchyError:
         f"to its comune with aliases={{spelling: ISTAT name or code}} (or add a row to the "
         f"plugin's data/aliases.csv), or for names several provinces share narrow the search "
         f"with within= (a province or region); pandas_anon_italy.resolve(column) shows how "
-        f"every value matched"
+        f"every value matched",
+        unmatched=len(bad),
     )
