@@ -15,7 +15,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import NoReturn
 
 import numpy as np
 import pandas as pd
@@ -30,8 +32,9 @@ from .errors import (
     OutputFileError, UnknownNameError, capture_warnings, warn,
 )
 from .hierarchy import Hierarchy
-from .kanon import ALGORITHMS, kanon
+from .kanon import ALGORITHMS, IDENTIFIER_TREATMENTS, kanon
 from .models import LDiversity
+from .params import fraction, from_text, real, whole
 from .hierarchy.registry import add_plugins_command, hierarchies
 from .strategy_study import study
 from .io import output_target, read_hierarchy, read_table, text_form, write_table
@@ -79,8 +82,17 @@ def _warnings_as_lines() -> Iterator[None]:
             print(f"pandas-anon: warning: {message}", file=sys.stderr)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error ending in the one ``pandas-anon: error:`` line that every
+    other error prints (the usage line above it names the command)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"pandas-anon: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pandas-anon", description="Find re-identification risk in tables about people."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -92,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     chosen.add_argument("--qid", type=_column_list, help="quasi-identifier, e.g. year,town,sex")
     chosen.add_argument("--columns", type=_column_list,
                         help="candidate columns for electing the best QID (default: all)")
-    scan.add_argument("--max-size", type=_positive, default=DEFAULT_MAX_SIZE,
+    scan.add_argument("--max-size", type=_positive("max_size", DEFAULT_MAX_SIZE),
+                      default=DEFAULT_MAX_SIZE,
                       help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})")
     scan.add_argument("--keep-missing", action="store_true",
                       help="treat missing values as a value instead of dropping incomplete rows")
@@ -110,9 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--hierarchy", help="registered hierarchy for the place, e.g. it.comune")
     source.add_argument("--place-parent", metavar="COLUMN",
                         help="column holding each place's parent (e.g. the province)")
-    study.add_argument("--level", type=_positive, default=1,
+    study.add_argument("--level", type=_positive("level", 1), default=1,
                        help="level M raises places to (default 1)")
-    study.add_argument("--year-groups", type=_positive, default=4,
+    study.add_argument("--year-groups", type=_positive("year_groups", 4), default=4,
                        help="distinct years per Y_ran group and row runs of Y_avg (default 4)")
     _add_file_options(study)
     study.set_defaults(run=_study)
@@ -124,21 +137,29 @@ def _parser() -> argparse.ArgumentParser:
     anonymize.add_argument("output", help="where to write the anonymized copy (same delimiter, "
                            "encoding and line ending as the input; never the input itself "
                            "without --force)")
-    anonymize.add_argument("--k", type=_positive, required=True, help="smallest class size")
+    anonymize.add_argument("--k", type=_positive("k", 5), required=True,
+                           help="smallest class size")
     anonymize.add_argument("--qid", type=_column_list,
                            help="quasi-identifier (default: elected with best_qid)")
     anonymize.add_argument("--algo", choices=sorted(ALGORITHMS), default="ola")
-    anonymize.add_argument("--max-suppression", type=float, default=0.0,
+    anonymize.add_argument("--max-suppression", type=_fraction("max_suppression"), default=0.0,
                            help="largest share of rows that may be suppressed (default 0)")
     anonymize.add_argument("--metric", choices=("precision", "dm"), default="precision")
     anonymize.add_argument("--sensitive", metavar="COLUMN",
                            help="sensitive column for --l and --t (kept as it is)")
-    anonymize.add_argument("--l", type=float, help="l-diversity of the sensitive column")
+    anonymize.add_argument("--l", type=_option(partial(real, name="l", low=1)),
+                           help="l-diversity of the sensitive column")
     anonymize.add_argument("--l-variant", choices=("distinct", "entropy", "recursive"),
                            default="distinct", help="which l-diversity (default distinct)")
-    anonymize.add_argument("--c", type=float, default=1.0,
+    anonymize.add_argument("--c", type=_option(partial(real, name="c", low=0, above=True)),
+                           default=1.0,
                            help="c of recursive (c, l)-diversity (default 1)")
-    anonymize.add_argument("--t", type=float, help="t-closeness of the sensitive column")
+    anonymize.add_argument("--t", type=_fraction("t"), help="t-closeness of the sensitive column")
+    anonymize.add_argument("--identifiers", choices=IDENTIFIER_TREATMENTS, default="drop",
+                           help="what to do with direct identifier columns outside the QID "
+                                "(unique on nearly every row): drop them (default), hash them "
+                                "(keyed by $PANDAS_ANON_SALT, else a random key never stored) "
+                                "or keep them")
     anonymize.add_argument("--drop-suppressed", action="store_true",
                            help="leave suppressed rows out instead of masking them with *")
     anonymize.add_argument("--hierarchy", type=_hierarchy_option, action="append",
@@ -175,14 +196,26 @@ def _column_list(text: str) -> list[str]:
     return names
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _option(parse: Callable[[object], object]) -> Callable[[str], object]:
+    """An argparse type: the option's text read as the number it spells, then checked by a
+    :mod:`pandas_anon.params` parser, so the command line takes what the API takes; a refusal
+    is a usage error carrying the parser's message."""
+    def convert(text: str) -> object:
+        try:
+            return parse(from_text(text))
+        except InvalidParameterError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return convert
+
+
+def _positive(name: str, example: int) -> Callable[[str], object]:
+    """A whole number of at least 1 (``--k 5``)."""
+    return _option(partial(whole, name=name, example=example))
+
+
+def _fraction(name: str) -> Callable[[str], object]:
+    """A fraction from 0 to 1: ``0.05``, ``5%``."""
+    return _option(partial(fraction, name=name))
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -242,7 +275,8 @@ def _anonymize(args: argparse.Namespace) -> int:
     l = None if args.l is None else LDiversity(args.l, args.l_variant, c=args.c)  # noqa: E741
     out = kanon(frame, args.k, qid=args.qid, hierarchies=given or None, algo=args.algo,
                 max_suppression=args.max_suppression, metric=args.metric,
-                sensitive=args.sensitive, l=l, t=args.t,
+                sensitive=args.sensitive, l=l, t=args.t, identifiers=args.identifiers,
+                salt=os.environ.get("PANDAS_ANON_SALT") or None,
                 suppress="drop" if args.drop_suppressed else "mask")
     summary = out.anon.report()
     for column in merged:

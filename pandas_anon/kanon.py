@@ -262,10 +262,9 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> D
     while True:
         rounds += 1
         choices = {"qid": (
-            f"the gate's rule (as pandas-anon check): the most exposed of the subsets of up to "
-            f"{AUTO_QID_SIZE} of {plural(len(candidates), 'column')} (rows in classes below "
-            f"k={k}, missing counted as a value), widened until the output passes it "
-            f"({plural(rounds, 'round')})")}
+            f"the gate's rule: the subset of up to {AUTO_QID_SIZE} of "
+            f"{plural(len(candidates), 'column')} with most rows below k={k}, widened in "
+            f"{plural(rounds, 'round')} until the output passes it")}
         given = {c: h for c, h in request.hierarchies.items() if c in qid}
         decision = _decide(replace(request, hierarchies=given), tuple(qid), choices)
         out, _, _ = _write(released, decision)

@@ -361,7 +361,7 @@ class Anonymization:
             ("discernibility (DM)", report.count(int(self.metrics["dm"]))),
             ("C_avg", f"{self.metrics['c_avg']:.4f}"),
             ("prosecutor risk max / avg",
-             f"{self.risk['prosecutor_max']:.4f} / {self.risk['prosecutor_avg']:.4f}"),
+             f"{_risk(self.risk['prosecutor_max'])} / {_risk(self.risk['prosecutor_avg'])}"),
             ("nodes evaluated / lattice", f"{self.search['evaluated']:,} / "
                                           f"{self.search['lattice_size']:,}"),
             ("seconds", f"{self.search['seconds']:.3f}"),
@@ -370,6 +370,11 @@ class Anonymization:
               if self.exposure is not None else []),
         ] + [(what, how) for what, how in self.choices.items()]
         return report.render("k-anonymization", fields, ("Levels", levels))
+
+
+def _risk(value: float) -> str:
+    """A risk to 4 decimals; a tiny non-zero one is never printed as 0.0000."""
+    return "< 0.0001" if 0 < value < 0.0001 else f"{value:.4f}"
 
 
 def _exposure_line(exposure: dict) -> str:
