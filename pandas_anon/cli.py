@@ -107,8 +107,12 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--max-size", type=_positive("max_size", DEFAULT_MAX_SIZE),
                       default=DEFAULT_MAX_SIZE,
                       help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})")
-    scan.add_argument("--keep-missing", action="store_true",
-                      help="treat missing values as a value instead of dropping incomplete rows")
+    scan.add_argument("--keep-missing", action="store_true", default=None,
+                      help="count a missing value as a value (the default when electing the "
+                           "QID, as pandas-anon check does)")
+    scan.add_argument("--drop-missing", dest="keep_missing", action="store_false",
+                      help="leave out rows missing a value of the examined columns (the default "
+                           "with --qid, as the seed paper counts)")
     _add_file_options(scan)
     scan.set_defaults(run=_scan)
 
@@ -224,8 +228,11 @@ def _scan(args: argparse.Namespace) -> int:
     frame = read_table(args.file, usecols=usecols, sep=args.sep, encoding=args.encoding,
                        as_text=True)
     started = time.perf_counter()
+    # electing, missing counts as a value (sparse columns would leave a sliver of rows);
+    # measuring a given QID, rows missing one of its values are left out as the seed paper does
+    keep_missing = args.qid is None if args.keep_missing is None else args.keep_missing
     result = scan_frame(frame, qid=args.qid, columns=args.columns, max_size=args.max_size,
-                        dropna=not args.keep_missing)
+                        dropna=not keep_missing)
     result["file"] = str(args.file)
     result["seconds"] = round(time.perf_counter() - started, 4)
     _emit(result, args.format)
