@@ -36,14 +36,15 @@ def read_text(path, sep=",") -> pd.DataFrame:
 # -- never over the input -----------------------------------------------------------------------
 
 #: A ';' file with leading zeros, "NA" (Napoli), quoted fields holding the delimiter or a
-#: quote, an empty field, and a non-QI number column written four ways (01, 1, 2.0, 3).
+#: quote, an empty field, and a non-QI number column written three ways (01, 1, 2.0). No
+#: column outside the QID is a direct identifier (each repeats its values), so none is dropped.
 #: QID (cap, prov) with k=2: only the last row is unique, and 1 row in 5 may be suppressed.
 SMALL = ['cap{s}prov{s}year{s}note{s}n{s}città',
          '00100{s}NA{s}1950{s}"a{s}b"{s}01{s}Aosta',
-         '00100{s}NA{s}1951{s}"x ""q"""{s}1{s}Nus',
+         '00100{s}NA{s}1951{s}"x ""q"""{s}1{s}Fénis',
          '00200{s}RM{s}1950{s}{s}2.0{s}Città',
-         '00200{s}RM{s}1952{s}plain{s}3{s}Fénis',
-         '00300{s}NA{s}1950{s}z{s}4{s}Aymavilles']
+         '00200{s}RM{s}1952{s}"a{s}b"{s}01{s}Aosta',
+         '00300{s}NA{s}1950{s}"x ""q"""{s}2.0{s}Fénis']
 SMALL_OPTIONS = ("--k", "2", "--qid", "cap,prov", "--max-suppression", "0.2")
 
 
@@ -158,9 +159,10 @@ def test_the_licences_keep_their_text_and_pass_the_check(capsys, tmp_path, licen
     report = json.loads(out)
     assert report["levels"] == {"anno_nascita": 0, "comune_residenza": 1, "sesso": 0}
     assert (report["rows"], report["suppressed"], report["classes"]) == (87_642, 56, 172)
-    before, after = read_text(source), read_text(target)
+    assert report["identifiers"] == {"id": "dropped"}  # the default --identifiers drop
+    before, after = read_text(source).drop(columns="id"), read_text(target)
     assert list(after.columns) == list(before.columns) and len(after) == 87_642
-    for column in before.columns.difference(SEED_QID):  # id, the dates, punti_patente, ...
+    for column in before.columns.difference(SEED_QID):  # the dates, punti_patente, ...
         assert after[column].equals(before[column]), column
     suppressed = (after[SEED_QID] == "*").all(axis=1)
     assert int(suppressed.sum()) == 56
@@ -174,12 +176,26 @@ def test_the_licences_keep_their_text_and_pass_the_check(capsys, tmp_path, licen
     assert main(["check", str(target), "--qid", ",".join(SEED_QID), "--k", "5"]) == 0
 
 
+def test_a_hashed_identifier_column_is_written_hashed(capsys, tmp_path):
+    """A column kanon rewrites (``--identifiers hash``) is written as kanon made it, never
+    from the input's text."""
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    source.write_text("id,sex,n\n0101,M,1\n0102,M,1\n0103,F,2\n0104,F,2\n", encoding="utf-8")
+    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
+                         "--qid", "sex", "--identifiers", "hash", "--format", "json")
+    assert (code, err) == (0, "") and json.loads(out)["identifiers"] == {"id": "hashed"}
+    before, after = read_text(source), read_text(target)
+    assert list(after.columns) == ["id", "sex", "n"]
+    assert after["sex"].equals(before["sex"]) and after["n"].equals(before["n"])
+    assert after["id"].nunique() == 4 and not after["id"].isin(before["id"]).any()
+
+
 def test_numbers_spelled_two_ways_are_anonymized_as_written(capsys, tmp_path):
     """Read as numbers, 0100 and 100 would be one value in a class of 2: written as read it
     would be two singletons, written one way a cell that was not generalized would change. As
     text they are two values, generalized to *."""
     source, target = tmp_path / "codes.csv", tmp_path / "out.csv"
-    source.write_text("code,sex,n\n0100,M,1\n100,M,2\n200,F,3\n200,F,4\n", encoding="utf-8")
+    source.write_text("code,sex,n\n0100,M,1\n100,M,1\n200,F,2\n200,F,2\n", encoding="utf-8")
     code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
                        "--qid", "code,sex")
     assert code == 0
@@ -188,7 +204,7 @@ def test_numbers_spelled_two_ways_are_anonymized_as_written(capsys, tmp_path):
         "(such as 7 and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
         "keeps them apart as the input does, and its hierarchy cannot use numeric intervals; "
         "write its numbers one way, or give it --hierarchy\n")
-    assert target.read_text(encoding="utf-8") == "code,sex,n\n*,M,1\n*,M,2\n*,F,3\n*,F,4\n"
+    assert target.read_text(encoding="utf-8") == "code,sex,n\n*,M,1\n*,M,1\n*,F,2\n*,F,2\n"
     assert main(["check", str(target), "--qid", "code,sex", "--k", "2"]) == 0
 
 
@@ -207,7 +223,7 @@ def test_an_output_value_equal_to_an_input_value_is_spelled_as_the_input_spells_
 
 def test_an_encoding_that_cannot_hold_a_label_falls_back_to_utf8(capsys, tmp_path):
     source, target = tmp_path / "in.csv", tmp_path / "out.csv"
-    source.write_bytes("città,n\nAosta,1\nNus,2\nFénis,3\nPollein,4\n".encode("cp1252"))
+    source.write_bytes("città,n\nAosta,1\nNus,1\nFénis,2\nPollein,2\n".encode("cp1252"))
     (tmp_path / "h.csv").write_text("Aosta;Łódź\nNus;Łódź\nFénis;Gdańsk\nPollein;Gdańsk\n",
                                     encoding="utf-8")
     code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
@@ -216,14 +232,14 @@ def test_an_encoding_that_cannot_hold_a_label_falls_back_to_utf8(capsys, tmp_pat
     assert err == (f"pandas-anon: warning: {target} is written as UTF-8: its input's encoding "
                    f"cp1252 cannot hold every generalized label\n")
     assert target.read_text(encoding="utf-8") == (
-        "città,n\nŁódź,1\nŁódź,2\nGdańsk,3\nGdańsk,4\n")
+        "città,n\nŁódź,1\nŁódź,1\nGdańsk,2\nGdańsk,2\n")
 
 
 # -- --hierarchy COLUMN=NAME and COLUMN=path.csv ---------------------------------------------------
 
 YEARS = "1950;1950-1951;*\n1951;1950-1951;*\n1952;1952-1953;*\n1953;1952-1953;*\n"
 TOWNS = "year,town,n\n" + "".join(
-    f"{year},{town},{n}\n" for n, (year, town) in enumerate(
+    f"{year},{town},{(n + 1) // 2}\n" for n, (year, town) in enumerate(
         [(1950, "AOSTA"), (1951, "AOSTA"), (1950, "NUS"), (1951, "NUS"),
          (1952, "AOSTA"), (1953, "AOSTA"), (1952, "NUS"), (1953, "NUS")], start=1))
 
@@ -246,7 +262,8 @@ def test_hierarchies_by_name_and_from_a_file(capsys, towns):
     assert report["levels"] == {"year": 1, "town": 1}
     province = "Valle d'Aosta/Vallée d'Aoste"
     assert (towns / "out.csv").read_text(encoding="utf-8") == "year,town,n\n" + "".join(
-        f"{'1950-1951' if n <= 4 else '1952-1953'},{province},{n}\n" for n in range(1, 9))
+        f"{'1950-1951' if n <= 4 else '1952-1953'},{province},{(n + 1) // 2}\n"
+        for n in range(1, 9))
     assert main(["check", "out.csv", "--qid", "year,town", "--k", "4"]) == 0
 
 
