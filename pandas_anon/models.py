@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InvalidParameterError
-from .params import is_whole
+from .params import fraction, one_of, real, whole
 from .lattice import Classes
 
 
@@ -34,8 +34,7 @@ class KAnonymity:
     k: int
 
     def __post_init__(self) -> None:
-        if not is_whole(self.k, 1):
-            raise InvalidParameterError(f"k must be a whole number of at least 1, got {self.k!r}")
+        object.__setattr__(self, "k", whole(self.k, "k", example=5))
 
     def violations(self, classes: Classes) -> np.ndarray:
         return classes.sizes < self.k
@@ -55,13 +54,12 @@ class LDiversity:
     c: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.variant not in ("distinct", "entropy", "recursive"):
-            raise InvalidParameterError(
-                f"l-diversity variant must be 'distinct', 'entropy' or 'recursive', got "
-                f"{self.variant!r}"
-            )
-        if not self.l >= 1 or (self.variant == "recursive" and not self.c > 0):
-            raise InvalidParameterError(f"l must be at least 1 (and c positive), got l={self.l}, c={self.c}")
+        """Distinct and recursive l count values (whole); the entropy's l may be fractional."""
+        one_of(self.variant, "variant", ("distinct", "entropy", "recursive"))
+        l = (real(self.l, "l", low=1, example=2.5) if self.variant == "entropy"  # noqa: E741
+             else whole(self.l, "l", example=2))
+        object.__setattr__(self, "l", l)
+        object.__setattr__(self, "c", real(self.c, "c", low=0, above=True, example=2))
 
     def violations(self, classes: Classes) -> np.ndarray:
         if self.variant == "distinct":
@@ -116,8 +114,10 @@ class TCloseness:
     ordered: bool = False
 
     def __post_init__(self) -> None:
-        if not 0 <= self.t <= 1:
-            raise InvalidParameterError(f"t must be between 0 and 1, got {self.t}")
+        object.__setattr__(self, "t", fraction(self.t, "t"))
+        if not isinstance(self.ordered, (bool, np.bool_)):
+            raise InvalidParameterError(f"ordered must be True or False, got {self.ordered!r}")
+        object.__setattr__(self, "ordered", bool(self.ordered))
 
     def violations(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """``overall``: rows per sensitive code in the whole table; ``rank``: each code's

@@ -27,7 +27,7 @@ from .errors import EmptyDataError, InvalidParameterError
 from .hierarchy import Hierarchy
 from .hierarchy.builders import intervals
 from .hierarchy.registry import claimed_hierarchy
-from .params import is_whole
+from .params import whole
 from .recode import HierarchyLike, Recoded, hierarchy_for, recode_codes
 
 #: Row labels of Table 1 in the paper's order.
@@ -91,8 +91,7 @@ def study(
     value of ``qid`` (by default the year, place and sex) are removed first and counted in
     ``removed`` of ``original``.
     """
-    if not is_whole(year_groups, 1):
-        raise InvalidParameterError(f"year_groups must be a whole number of at least 1, got {year_groups!r}")
+    whole(year_groups, "year_groups", example=4)
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])
     for role, column in (("year", year), ("sex", sex), ("place", place)):
         if column not in qid:
@@ -179,8 +178,7 @@ def paper_year_average(years: pd.Series, *, groups: int = 4) -> Hierarchy:
     contains it, so a year split across two runs joins the earlier one. The label is a year
     of the data (a representative, not an arithmetic mean).
     """
-    if groups < 1:
-        raise InvalidParameterError(f"groups must be at least 1, got {groups}")
+    whole(groups, "groups", example=4)
     ordered = years.dropna().sort_values(kind="stable").reset_index(drop=True)
     if len(ordered) < groups:
         raise InvalidParameterError(f"{len(ordered)} years cannot be cut into {groups} runs")

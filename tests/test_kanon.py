@@ -102,10 +102,10 @@ def test_the_readme_example(licences):
     [
         ({"k": 0}, InvalidParameterError, "k must be a whole number of at least 1"),
         ({"k": 40_000}, InvalidParameterError, "exceeds the 30,162 rows"),
-        ({"k": 5, "algo": "magic"}, InvalidParameterError, "unknown algo 'magic'"),
-        ({"k": 5, "max_suppression": 2}, InvalidParameterError, "between 0 and 1"),
+        ({"k": 5, "algo": "magic"}, InvalidParameterError, "algo must be one of 'ola'.*got 'magic'"),
+        ({"k": 5, "max_suppression": 2}, InvalidParameterError, "fraction from 0 to 1"),
         ({"k": 5, "sensitive": "sex"}, InvalidParameterError, "'sex' is inside the quasi-identifier"),
-        ({"k": 5, "l": 2}, InvalidParameterError, "need sensitive="),
+        ({"k": 5, "l": 2}, InvalidParameterError, "l=2 needs sensitive="),
         ({"k": 5, "suppress": "hide"}, InvalidParameterError, "suppress must be"),
         ({"k": 5, "metric": "fun"}, InvalidParameterError, "metric must be"),
     ],

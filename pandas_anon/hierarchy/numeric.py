@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError
+from ..params import whole
 from ._levels import (
     Data,
     Level,
@@ -107,8 +108,7 @@ def row_groups(
 
     Works on any sortable values (numbers, dates, text).
     """
-    if isinstance(min_rows, bool) or not isinstance(min_rows, (int, np.integer)) or min_rows < 1:
-        raise InvalidParameterError(f"min_rows must be a whole number >= 1, got {min_rows!r}")
+    whole(min_rows, "min_rows", example=50)
     if label not in ("range", "median", "first"):
         raise InvalidParameterError(f"label must be 'range', 'median' or 'first', got {label!r}")
     series = column(data, "row_groups")
