@@ -68,8 +68,8 @@ def adult_hierarchies() -> dict[str, Hierarchy]:
 
 def answer(levels: dict, value: float, suppressed: int, metric: str) -> tuple:
     """What two searches must agree on: levels in ADULT_QID order, the metric (rounded as
-    printed), rows suppressed."""
-    rounded = round(value, 4) if metric == "precision" else int(value)
+    printed; a search's value is exact, a Fraction for precision), rows suppressed."""
+    rounded = round(float(value), 4) if metric == "precision" else int(value)
     return [int(levels[c]) for c in ADULT_QID], rounded, int(suppressed)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lattice import Classes, Lattice, Node
+from .lattice import Classes, Lattice, Node, SensitiveDomain
 from .models import KAnonymity, LDiversity, TCloseness
 
 Model = KAnonymity | LDiversity | TCloseness
@@ -40,9 +40,11 @@ class Evaluator:
         self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)),
                          lattice.n_rows - 1)
         self.evaluated = 0
-        if any(isinstance(m, TCloseness) for m in models):
-            self._overall = lattice.sensitive_counts
-            self._rank = np.argsort(np.argsort(lattice.sensitive_values.to_numpy(), kind="stable"))
+        #: the sensitive column as l-diversity and t-closeness read it (None without them)
+        self.sensitive: SensitiveDomain | None = None
+        if any(isinstance(m, (LDiversity, TCloseness)) for m in self.models):
+            self.sensitive = lattice.sensitive_domain(
+                ordered=any(isinstance(m, TCloseness) and m.ordered for m in self.models))
 
     def __call__(self, node: Node) -> NodeStats:
         self.evaluated += 1
@@ -63,6 +65,6 @@ class Evaluator:
                     for model in self.models)
 
     def _table_of(self, model: Model) -> tuple:
-        """What a model reads besides the classes: t-closeness, the whole table's sensitive
-        distribution and the value order."""
-        return (self._overall, self._rank) if isinstance(model, TCloseness) else ()
+        """What a model reads besides the classes: l-diversity and t-closeness, the sensitive
+        column over the whole table."""
+        return () if isinstance(model, KAnonymity) else (self.sensitive,)

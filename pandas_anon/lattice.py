@@ -11,6 +11,7 @@ columns whose level differs and sorting again, so coarse nodes cost almost nothi
 (``DESIGN.md``).
 
 Missing values stay distinguishable: they form their own value at every level below the top.
+In the sensitive column a missing value is no value (:class:`SensitiveDomain`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,33 @@ class Classes:
         return (len(self.keys) + 1) * len(self.counts) + pairs
 
 
+@dataclass(frozen=True)
+class SensitiveDomain:
+    """What l-diversity and t-closeness read besides the classes: the sensitive column over
+    the whole table.
+
+    Codes ``0..m-1`` are the m distinct known values present in the table (a code no row
+    holds, such as an unused category, is none of them); a row missing its value has code m.
+    A missing value is no value: it counts in its class's size, never among its values.
+    ``counts``: rows holding each known value in the whole table; ``rank``: each known code's
+    position among the values sorted as pandas sorts the column (an ordered categorical by
+    its categories), which the ordered distance of t-closeness walks (None when no model
+    needs it).
+    """
+
+    counts: np.ndarray
+    rank: np.ndarray | None = None
+
+    @property
+    def missing(self) -> int:
+        """The code of a missing value (m)."""
+        return len(self.counts)
+
+    def known(self, classes: Classes) -> np.ndarray:
+        """Which (class, value) pairs of ``classes`` hold a known value."""
+        return classes.pair_value < self.missing
+
+
 class Lattice:
     """Full-domain generalizations of ``qid`` under ``hierarchies``, on a frame's frequency set."""
 
@@ -86,10 +114,26 @@ class Lattice:
         cardinalities = [len(h.values) + 1 for h in self.hierarchies]
         codes = [np.where(b < 0, len(h.values), b) for b, h in zip(base, self.hierarchies)]
         if sensitive is not None:
-            codes.append(encoded.codes[sensitive])
-            cardinalities.append(encoded.cardinality(sensitive))
-            self.sensitive_values = encoded.values[sensitive]
+            codes.append(self._sensitive_codes(frame[sensitive], encoded.codes[sensitive],
+                                               encoded.values[sensitive]))
+            cardinalities.append(self._sensitive_radix)
         self.row_combination = self._tabulate(codes, cardinalities, weights=None)
+
+    def _sensitive_codes(self, column: pd.Series, codes: np.ndarray,
+                         values: pd.Index) -> np.ndarray:
+        """Recode the sensitive column as :class:`SensitiveDomain` numbers it: its known
+        values present, ``0..m-1`` in code order, then m for missing; keep those m values
+        (``sensitive_values``, in the column's own dtype, read from the rows)."""
+        present = np.bincount(codes, minlength=len(values)) > 0
+        known = present & ~np.asarray(pd.isna(values), dtype=bool)
+        self.sensitive_known = int(known.sum())
+        recode = np.full(len(values), self.sensitive_known, dtype=np.int64)  # missing: m
+        recode[known] = np.arange(self.sensitive_known)
+        recoded = recode[codes]
+        self._sensitive_radix = self.sensitive_known + int(bool((present & ~known).any()))
+        first = first_occurrence(recoded, self._sensitive_radix)[: self.sensitive_known]
+        self.sensitive_values = column.iloc[first].reset_index(drop=True)
+        return recoded
 
     def _tabulate(self, codes: Sequence[np.ndarray], cardinalities: Sequence[int],
                   weights: np.ndarray | None) -> np.ndarray:
@@ -119,7 +163,7 @@ class Lattice:
         cardinalities = [len(self.hierarchies[j].values) + 1 for j in columns]  # + missing
         if self.sensitive is not None:
             keep.append(self._combinations.shape[1] - 1)
-            cardinalities.append(len(self.sensitive_values))
+            cardinalities.append(self._sensitive_radix)
         group = sub._tabulate([self._combinations[:, j] for j in keep], cardinalities,
                               weights=self._counts)
         sub.row_combination = group[self.row_combination]
@@ -189,7 +233,7 @@ class Lattice:
         radixes = [max(self.cardinality(j, level) for level in range(h.n_levels))
                    for j, h in enumerate(self.hierarchies)]
         if self.sensitive is not None:
-            radixes.append(len(self.sensitive_values))
+            radixes.append(self._sensitive_radix)
         return KeyLayout(radixes, max_count=self.n_rows)
 
     def _keys_of_combinations(self, node: Node) -> Words:
@@ -251,11 +295,33 @@ class Lattice:
         ``classes`` (each class, or each pair)."""
         return self._layout.decode(classes.keys, column)
 
-    @cached_property
-    def sensitive_counts(self) -> np.ndarray:
-        """Rows per sensitive code over the whole table."""
-        return np.bincount(self._combinations[:, -1], weights=self._counts,
-                           minlength=len(self.sensitive_values)).astype(np.int64)
+    def sensitive_domain(self, *, ordered: bool = False) -> SensitiveDomain:
+        """The sensitive column over the whole table; with ``ordered``, its values' order too
+        (an :class:`InvalidParameterError` when they do not sort)."""
+        if self.sensitive is None:
+            raise InvalidParameterError(
+                "l-diversity and t-closeness read a sensitive column: build the Lattice with "
+                "sensitive=<column>"
+            )
+        counts = np.bincount(self._combinations[:, -1], weights=self._counts,
+                             minlength=self._sensitive_radix)[: self.sensitive_known]
+        return SensitiveDomain(counts.astype(np.int64), self._sensitive_rank() if ordered else None)
+
+    def _sensitive_rank(self) -> np.ndarray:
+        """Each known sensitive code's position among the values, sorted."""
+        try:
+            order = np.asarray(self.sensitive_values.argsort(kind="stable"), dtype=np.int64)
+        except TypeError as error:
+            types = sorted({type(v).__name__ for v in self.sensitive_values})
+            raise InvalidParameterError(
+                f"the ordered distance of t-closeness walks the values of the sensitive column "
+                f"{self.sensitive!r} in sorted order, but they mix types that do not compare "
+                f"({', '.join(types)}); use t=TCloseness(t, ordered=False) for the equal "
+                f"distance, or convert the column (e.g. .astype(str))"
+            ) from error
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return rank
 
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
         """The classes of ``node`` with the class of every row (to apply a chosen node to

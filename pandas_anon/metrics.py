@@ -11,43 +11,84 @@ the best. Precision: without its suppression term. DM: sum over classes c of
 |c| * max(min(k, n), |c|); in any node above, c lies inside a kept class C (at least k rows
 and at least |c|, so its rows add |c| * |C|) or is suppressed (its rows add n * |c|, and n is
 at least |c|), and k-anonymity is among the models of every search.
+
+Values are exact, so that equal metrics compare equal and a tie goes to the lower node, as
+documented (in floats, two nodes generalizing 7/18 each could differ in the last bit).
+Precision is a fraction: with q quasi-identifiers of heights h_j, L = lcm(h_j) and n rows,
+g = G / (q L) where G = sum of level_j * L / h_j is an integer, and the precision is
+(G n + (q L - G) s) / (q L n). DM is an integer. The searches compare these numbers scaled
+to integers (:class:`Metric`: precision times the common denominator q L n), with the
+floors of every node in an int64 array; a search's value is the exact ``Fraction`` (DM: the
+``int``), and reports show floats.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from .errors import InvalidParameterError
 from .evaluation import NodeStats
 
-
-def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> float:
-    """Mean of level / height over the quasi-identifiers (summed in column order, as
-    :func:`generalization_grid` sums, so both give the same float)."""
-    total = 0.0
-    for level, height in zip(node, heights):
-        total = total + level / height
-    return total / len(heights)
+#: An exact metric value (Fraction, int), or what a custom metric returns.
+Number = Fraction | int | float
+#: Largest number the int64 arrays of floors hold; beyond, they hold Python ints.
+_INT64_ROOM = 2**62
 
 
-def generalization_grid(heights: tuple[int, ...]) -> np.ndarray:
-    """:func:`generalization` of every node, as an array indexed by node."""
-    total = np.zeros((1,) * len(heights))
-    for j, height in enumerate(heights):
-        shape = [1] * len(heights)
-        shape[j] = height + 1
-        total = total + (np.arange(height + 1) / height).reshape(shape)
-    return total / len(heights)
+class Precision:
+    """Sweeney's precision of the nodes of a lattice of ``heights`` over ``n_rows`` rows, in
+    integers over one denominator: g(node) = ``share(node) / scale``, and a precision
+    counts 1/``unit`` with ``unit = scale * n_rows``."""
+
+    def __init__(self, heights: tuple[int, ...], n_rows: int) -> None:
+        self.heights = tuple(heights)
+        common = math.lcm(*self.heights)
+        self.weights = tuple(common // height for height in self.heights)
+        self.scale = len(self.heights) * common
+        self.n_rows = n_rows
+        self.unit = self.scale * n_rows
+
+    def share(self, node: tuple[int, ...]) -> int:
+        """g(node) times ``scale``: the sum of level * lcm / height."""
+        return sum(level * weight for level, weight in zip(node, self.weights))
+
+    def floor(self, node: tuple[int, ...]) -> int:
+        """g(node) times ``unit``: the precision without its suppression term."""
+        return self.share(node) * self.n_rows
+
+    def value(self, stats: NodeStats) -> int:
+        """g + (1 - g) s / n times ``unit``, s the rows suppressed."""
+        share = self.share(stats.node)
+        return share * self.n_rows + (self.scale - share) * stats.suppressed
+
+    def floors(self) -> np.ndarray:
+        """:meth:`floor` of every node, as an array indexed by node."""
+        dtype = np.int64 if self.unit < _INT64_ROOM else object
+        total = np.zeros((1,) * len(self.heights), dtype=dtype)
+        for j, (height, weight) in enumerate(zip(self.heights, self.weights)):
+            shape = [1] * len(self.heights)
+            shape[j] = height + 1
+            steps = np.arange(height + 1).astype(dtype) * (weight * self.n_rows)
+            total = total + steps.reshape(shape)
+        return total
+
+
+def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> Fraction:
+    """Mean of level / height over the quasi-identifiers, exactly."""
+    exact = Precision(heights, 1)
+    return Fraction(exact.share(node), exact.scale)
 
 
 def precision(stats: NodeStats, heights: tuple[int, ...], n_rows: int) -> float:
-    """((n - s) * g + s) / n, written as g + (1 - g) * s / n so that rounding never puts it
-    below its own lower bound g (the optimal search relies on that)."""
-    share = generalization(stats.node, heights)
-    return share + (1 - share) * stats.suppressed / n_rows
+    """The precision the report shows: ((n - s) * g + s) / n, the exact fraction rounded once
+    to a float."""
+    exact = Precision(heights, n_rows)
+    return float(Fraction(exact.value(stats), exact.unit))
 
 
 def discernibility(stats: NodeStats, n_rows: int) -> int:
@@ -63,14 +104,35 @@ def average_class_size(stats: NodeStats, n_rows: int, k: int) -> float:
 @dataclass(frozen=True)
 class Metric:
     """What an optimal search minimizes, with lower bounds that never decrease towards the
-    top: ``floor`` of a node before anything is evaluated (``floors``: of every node, as an
-    array indexed by node), and ``bound`` for an evaluated node and every node above it."""
+    top: the floor of a node before anything is evaluated, and the bound of an evaluated
+    node, which holds for every node above it.
+
+    The searches compare *scaled* numbers, exact integers for the built-in metrics: a value
+    times ``unit`` (``scaled_value``), the same for bounds (``scaled_bound``), floors
+    (``scaled_floor``) and ``floors()``, the scaled floor of every node as an array indexed
+    by node (int64). :meth:`value`, :meth:`bound` and :meth:`floor` give the metric itself,
+    exactly (``Fraction``, ``int``); a custom metric has ``unit`` 1 and no bound.
+    """
 
     name: str
-    value: Callable[[NodeStats], float]
-    bound: Callable[[NodeStats], float]
-    floor: Callable[[tuple[int, ...]], float]
+    scaled_value: Callable[[NodeStats], Number]
+    scaled_bound: Callable[[NodeStats], Number]
+    scaled_floor: Callable[[tuple[int, ...]], Number]
     floors: Callable[[], np.ndarray]
+    unit: int = 1
+
+    def exact(self, scaled: Number) -> Number:
+        """The metric whose scaled number is ``scaled``."""
+        return Fraction(scaled, self.unit) if self.unit != 1 else scaled
+
+    def value(self, stats: NodeStats) -> Number:
+        return self.exact(self.scaled_value(stats))
+
+    def bound(self, stats: NodeStats) -> Number:
+        return self.exact(self.scaled_bound(stats))
+
+    def floor(self, node: tuple[int, ...]) -> Number:
+        return self.exact(self.scaled_floor(node))
 
 
 def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
@@ -81,20 +143,16 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
     shape = tuple(h + 1 for h in heights)
     least = min(k, n_rows)
     if metric == "precision":
-        return Metric(
-            "precision",
-            lambda s: precision(s, heights, n_rows),
-            lambda s: generalization(s.node, heights),
-            lambda node: generalization(node, heights),
-            lambda: generalization_grid(heights),
-        )
+        exact = Precision(heights, n_rows)
+        return Metric("precision", exact.value, lambda s: exact.floor(s.node), exact.floor,
+                      exact.floors, exact.unit)
     if metric == "dm":
         return Metric(
             "dm",
             lambda s: discernibility(s, n_rows),
-            lambda s: float((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
-            lambda _node: 0.0,
-            lambda: np.zeros(shape),
+            lambda s: int((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
+            lambda _node: 0,
+            lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),
         )
     if callable(metric):
         return Metric(getattr(metric, "__name__", "custom"), metric, lambda _s: -np.inf,

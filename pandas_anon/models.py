@@ -14,8 +14,19 @@ prunes only on the metric's bound and is exact for every model.
   *recursive (c, l)*: the most frequent value occurs fewer than c times the total of the
   values from the l-th most frequent on.
 - t-closeness (Li et al. 2007): the Earth Mover's Distance between a class's sensitive
-  distribution and the whole table's is at most t; equal distance between categories, or
-  ordered distance for numbers (values sorted, neighbours 1/(m-1) apart).
+  distribution and the whole table's is at most t; equal distance between categories (half
+  the sum of the absolute differences), or ordered distance for numbers: the m distinct values
+  present in the whole table, sorted (as pandas sorts the column), neighbours 1/(m-1) apart,
+  as ARX and Li et al. define it (values no row holds are not walked).
+
+Missing sensitive values (one definition, shared by :func:`pandas_anon.privacy.l_diversity`,
+the pandera check ``anon_l_diverse`` and the tests' verifier): a row missing its sensitive
+value counts in its class's size (k) but is never one of the class's values, in distinct,
+entropy and recursive l-diversity; t-closeness compares distributions over the known values
+only (the whole table's and the class's). A class whose sensitive values are all missing has
+distinct l = 0 and violates every l-diversity (even l = 1), and is at distance 1 for t
+(violating any t < 1). The models read the sensitive column through a
+:class:`~pandas_anon.lattice.SensitiveDomain`.
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ import numpy as np
 
 from .errors import InvalidParameterError
 from .params import fraction, one_of, real, whole
-from .lattice import Classes
+from .lattice import Classes, SensitiveDomain
 
 
 @dataclass(frozen=True)
@@ -61,45 +72,59 @@ class LDiversity:
         object.__setattr__(self, "l", l)
         object.__setattr__(self, "c", real(self.c, "c", low=0, above=True, example=2))
 
-    def violations(self, classes: Classes) -> np.ndarray:
+    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
         if self.variant == "distinct":
-            return self._distinct(classes) < self.l
+            return self._distinct(classes, sensitive) < self.l
         if self.variant == "entropy":
-            return self._entropy(classes) < np.log(self.l) - 1e-12
-        top, tail = self._recursive(classes)
+            entropy, known = self._entropy(classes, sensitive)
+            return ~known | (entropy < np.log(self.l) - 1e-12)
+        top, tail = self._recursive(classes, sensitive)
         return ~(top < self.c * tail)
 
-    def reached(self, classes: Classes, kept: np.ndarray) -> tuple[str, float]:
+    def reached(self, classes: Classes, kept: np.ndarray,
+                sensitive: SensitiveDomain) -> tuple[str, float]:
         """What the kept classes reach: the fewest distinct values; the smallest exp(entropy)
-        (the l they are entropy-diverse for); or the largest ratio of the most frequent count
-        to the tail from the l-th on (c must exceed it)."""
+        (the l they are entropy-diverse for; 0 for a class with no known value); or the
+        largest ratio of the most frequent count to the tail from the l-th on (c must exceed
+        it; inf when the tail is empty)."""
         if self.variant == "distinct":
-            return "distinct l", _smallest(self._distinct(classes)[kept])
+            return "distinct l", _smallest(self._distinct(classes, sensitive)[kept])
         if self.variant == "entropy":
-            return "entropy l", _smallest(np.exp(self._entropy(classes)[kept]))
-        top, tail = self._recursive(classes)
-        with np.errstate(divide="ignore"):
-            return f"recursive c (l={self.l:g})", _largest(top[kept] / tail[kept])
+            entropy, known = self._entropy(classes, sensitive)
+            return "entropy l", _smallest(np.where(known, np.exp(entropy), 0.0)[kept])
+        top, tail = self._recursive(classes, sensitive)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(tail > 0, top / tail, np.inf)
+        return f"recursive c (l={self.l:g})", _largest(ratio[kept])
 
     @staticmethod
-    def _distinct(classes: Classes) -> np.ndarray:
-        return np.bincount(classes.pair_class, minlength=len(classes.sizes))
+    def _distinct(classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        return distinct_values(classes.pair_class, classes.pair_value, len(classes.sizes),
+                               sensitive.missing)
 
     @staticmethod
-    def _entropy(classes: Classes) -> np.ndarray:
-        share = classes.pair_count / classes.sizes[classes.pair_class]
-        return np.bincount(classes.pair_class, weights=-share * np.log(share),
-                           minlength=len(classes.sizes))
-
-    def _recursive(self, classes: Classes) -> tuple[np.ndarray, np.ndarray]:
-        """Per class: the most frequent value's count, and the total from the l-th most
-        frequent value on."""
+    def _entropy(classes: Classes, sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
+        """Per class: the entropy of its known values, and whether it has any."""
         n = len(classes.sizes)
-        order = np.lexsort((-classes.pair_count, classes.pair_class))
-        owner, count = classes.pair_class[order], classes.pair_count[order]
+        known = sensitive.known(classes)
+        owner, count = classes.pair_class[known], classes.pair_count[known]
+        total = np.bincount(owner, weights=count, minlength=n)
+        share = count / total[owner]
+        return np.bincount(owner, weights=-share * np.log(share), minlength=n), total > 0
+
+    def _recursive(self, classes: Classes,
+                   sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
+        """Per class: the most frequent known value's count (0 when none is known), and the
+        total from the l-th most frequent known value on."""
+        n = len(classes.sizes)
+        known = sensitive.known(classes)
+        owner, count = classes.pair_class[known], classes.pair_count[known]
+        order = np.lexsort((-count, owner))
+        owner, count = owner[order], count[order]
         starts = np.searchsorted(owner, np.arange(n))
         rank = np.arange(len(owner)) - starts[owner]  # 0 for the most frequent value
-        top = count[rank == 0]
+        top = np.zeros(n, dtype=np.int64)
+        top[owner[rank == 0]] = count[rank == 0]
         tail = np.bincount(owner, weights=np.where(rank >= int(self.l) - 1, count, 0), minlength=n)
         return top, tail
 
@@ -119,30 +144,47 @@ class TCloseness:
             raise InvalidParameterError(f"ordered must be True or False, got {self.ordered!r}")
         object.__setattr__(self, "ordered", bool(self.ordered))
 
-    def violations(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        """``overall``: rows per sensitive code in the whole table; ``rank``: each code's
-        position in value order (what the ordered distance walks along)."""
-        return self.distances(classes, overall, rank) > self.t + 1e-12
+    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        return self.distances(classes, sensitive) > self.t + 1e-12
 
-    def reached(self, classes: Classes, kept: np.ndarray, overall: np.ndarray,
-                rank: np.ndarray) -> tuple[str, float]:
+    def reached(self, classes: Classes, kept: np.ndarray,
+                sensitive: SensitiveDomain) -> tuple[str, float]:
         """What the kept classes reach: the largest distance."""
-        return "t", _largest(self.distances(classes, overall, rank)[kept])
+        return "t", _largest(self.distances(classes, sensitive)[kept])
 
-    def distances(self, classes: Classes, overall: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        """Each class's Earth Mover's Distance to the whole table."""
-        n, m = len(classes.sizes), len(overall)
-        cell = classes.pair_class * m + rank[classes.pair_value]
-        table = np.bincount(cell, weights=classes.pair_count, minlength=n * m).reshape(n, m)
-        reference = np.zeros(m)
-        reference[rank] = overall
-        gap = table / table.sum(axis=1, keepdims=True) - reference / reference.sum()
+    def distances(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        """Each class's Earth Mover's Distance to the whole table, between distributions of
+        known values; 1 for a class with none. The ordered distance walks the m values in
+        ``sensitive.rank`` order."""
+        n, m = len(classes.sizes), len(sensitive.counts)
+        known = sensitive.known(classes)
+        position = classes.pair_value[known]
+        reference = sensitive.counts.astype(float)
+        if self.ordered:
+            position = sensitive.rank[position]
+            reference[sensitive.rank] = sensitive.counts
+        table = np.bincount(classes.pair_class[known] * m + position,
+                            weights=classes.pair_count[known], minlength=n * m).reshape(n, m)
+        held = table.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gap = table / held[:, None] - reference / reference.sum()
         if self.ordered and m > 1:
-            return np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
-        return np.abs(gap).sum(axis=1) / 2
+            distance = np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
+        else:
+            distance = np.abs(gap).sum(axis=1) / 2
+        return np.where(held > 0, distance, 1.0)
 
     def __str__(self) -> str:
         return f"{'ordered' if self.ordered else 'equal'}-distance t-closeness (t={self.t:g})"
+
+
+def distinct_values(pair_class: np.ndarray, pair_value: np.ndarray, n_classes: int,
+                    missing: int) -> np.ndarray:
+    """The distinct known sensitive values of each of ``n_classes`` classes, from their
+    distinct (class, value code) pairs: what distinct l-diversity counts, here and in
+    :func:`pandas_anon.privacy.l_diversity`. Code ``missing`` (and above) is a missing value,
+    which is no value."""
+    return np.bincount(pair_class[pair_value < missing], minlength=n_classes)
 
 
 def _smallest(values: np.ndarray) -> float:

@@ -4,7 +4,9 @@ k-anonymity: every combination of quasi-identifier values is shared by at least 
 (survey ``003_a9e852f42da10ca2.txt``); distinct l-diversity: every class holds at least l
 different values of a sensitive column (Machanavajjhala et al., cited in seed 000).
 These functions measure a given frame; the anonymization algorithms use the same
-definitions on frequency sets.
+definitions on frequency sets (:mod:`pandas_anon.models`), and by default the same rows: a
+missing quasi-identifier value is a value of its own, as in ``kanon``'s lattice (``dropna=True``
+leaves those rows out, as the pandera checks do).
 """
 
 from __future__ import annotations
@@ -15,26 +17,40 @@ import numpy as np
 import pandas as pd
 
 from .detect import QID
-from .columns import as_label_list
-from .encoding import EncodedFrame, compress
+from .columns import as_label_list, resolve_columns
+from .encoding import EncodedFrame, compress, encode_column
 from .errors import InvalidQIDError
+from .models import distinct_values
 
 
-def k_anonymity(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> int:
-    """The k the frame reaches on ``qid``: the size of its smallest equivalence class."""
+def k_anonymity(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> int:
+    """The k the frame reaches on ``qid``: the size of its smallest equivalence class. A
+    missing value is a value of its own, as in ``kanon``'s lattice; with ``dropna``, rows
+    missing a QID value are left out instead."""
     grouping = EncodedFrame(frame, qid, dropna=dropna).grouping()
     return int(grouping.class_sizes.min())
 
 
-def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *, dropna: bool = True) -> int:
-    """The distinct l the frame reaches: the fewest different ``sensitive`` values in any
-    class of ``qid``. With ``dropna``, rows missing a QID or the sensitive value are left out."""
-    encoded = EncodedFrame(frame, _with_sensitive(qid, sensitive, frame), dropna=dropna)
-    quasi = [c for c in encoded.columns if c != sensitive]
-    class_of_row, n_classes = compress(encoded.grouping(quasi))
-    n_values = encoded.cardinality(sensitive)
-    pairs = pd.unique(class_of_row * n_values + encoded.codes[sensitive])  # (class, value)
-    return int(np.bincount(pairs // n_values, minlength=n_classes).min())
+def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *,
+                dropna: bool = False) -> int:
+    """The distinct l the frame reaches: the fewest different known ``sensitive`` values in
+    any class of ``qid``, counted as :func:`pandas_anon.kanon` counts them
+    (:mod:`pandas_anon.models`): a row missing its sensitive value counts in its class but is
+    no value, so a class whose sensitive values are all missing has l = 0. A missing QID value
+    is a value of its own, as in ``kanon``'s lattice; with ``dropna``, rows missing a QID
+    value are left out instead."""
+    columns = _with_sensitive(qid, sensitive, frame)
+    quasi = EncodedFrame(frame, columns[:-1], dropna=dropna)
+    resolve_columns(frame, [sensitive])
+    codes, values = encode_column(frame[sensitive])
+    if quasi.positions is not None:
+        codes = codes[quasi.positions]
+    missing = len(values)
+    codes = np.where(codes < 0, missing, codes)
+    class_of_row, n_classes = compress(quasi.grouping())
+    pairs = pd.unique(class_of_row * (missing + 1) + codes)  # distinct (class, value)
+    return int(distinct_values(pairs // (missing + 1), pairs % (missing + 1), n_classes,
+                               missing).min())
 
 
 def _with_sensitive(qid: QID, sensitive: Hashable, frame: pd.DataFrame) -> list[Hashable]:

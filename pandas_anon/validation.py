@@ -190,7 +190,7 @@ def anon_l_diverse(
 
     def problems() -> list[str]:
         wanted = whole(l, "l", example=2)
-        reached = l_diversity(frame, qid, sensitive, dropna=True)  # rows as the other checks
+        reached = l_diversity(frame, qid, sensitive)  # missing QID values: a class, as in measure
         if reached >= wanted:
             return []
         columns = report.columns(as_label_list(qid, frame.columns))

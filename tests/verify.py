@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import pandas as pd
 
@@ -83,26 +84,80 @@ def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*
 def verify_l_diverse(out, qid: list, sensitive, l: float, variant: str = "distinct",
                      c: float = 1.0, top: str = "*") -> tuple[int, float]:
     """Check l-diversity of ``sensitive`` in every class that is not suppressed (some QI
-    below ``top``), from the sensitive values' counts per class; returns the classes checked
-    and the level reached (distinct: the fewest values; entropy: the smallest exp(entropy);
-    recursive: the largest ratio of the top count to the tail).
-    distinct: at least l values; entropy: entropy at least log(l); recursive (c, l): the most
-    frequent count is below c times the sum of the counts from the l-th most frequent on."""
+    below ``top``), from the sensitive values' counts per class (:func:`l_level`); returns
+    the classes checked and the level reached (distinct: the fewest values; entropy: the
+    smallest exp(entropy); recursive: the largest ratio of the top count to the tail)."""
     suppressed = (out[qid].astype(str) == top).all(axis=1)
     kept = out.loc[~suppressed]
     levels = []
     for _, group in kept.groupby([kept[c_].astype(str) for c_ in qid], sort=False, dropna=False):
-        counts = sorted(group[sensitive].value_counts(dropna=False).tolist(), reverse=True)
-        if variant == "distinct":
-            assert len(counts) >= l, counts
-            levels.append(len(counts))
-        elif variant == "entropy":
-            entropy = -sum(n / sum(counts) * math.log(n / sum(counts)) for n in counts)
-            assert entropy >= math.log(l) - 1e-12, counts
-            levels.append(math.exp(entropy))
-        else:
-            tail = sum(counts[int(l) - 1:])
-            assert counts[0] < c * tail, counts
-            levels.append(counts[0] / tail)
+        level, holds = l_level(group[sensitive], variant, l, c)
+        assert holds, (variant, level)
+        levels.append(level)
     reached = (max(levels) if variant == "recursive" else min(levels)) if levels else 0.0
     return len(levels), reached
+
+
+def l_level(values: pd.Series, variant: str, l: float, c: float = 1.0) -> tuple[float, bool]:
+    """One class's l-diversity: its level and whether it holds. A missing value counts in the
+    class's size but is no value: only the known values' counts are read, and a class with
+    none violates every variant (level 0 for distinct and entropy, inf for recursive).
+    distinct: at least l values; entropy: entropy at least log(l); recursive (c, l): the most
+    frequent count is below c times the sum of the counts from the l-th most frequent on."""
+    counts = sorted(values.value_counts(dropna=True).tolist(), reverse=True)
+    if variant == "distinct":
+        return len(counts), len(counts) >= l
+    if not counts:
+        return (math.inf if variant == "recursive" else 0.0), False
+    if variant == "entropy":
+        entropy = -sum(n / sum(counts) * math.log(n / sum(counts)) for n in counts)
+        return math.exp(entropy), entropy >= math.log(l) - 1e-12
+    tail = sum(counts[int(l) - 1:])
+    return (counts[0] / tail if tail else math.inf), counts[0] < c * tail
+
+
+def t_distances(frame: pd.DataFrame, qid: list, sensitive, *, ordered: bool,
+                whole: pd.Series | None = None) -> list[Fraction]:
+    """Each class's Earth Mover's Distance to the whole table, exactly (Li et al. 2007), one
+    per class of ``qid`` (missing is a QI value). Distributions are over the known values:
+    the whole table's (``whole``, default ``frame[sensitive]``) and the class's; the ordered
+    distance walks the m distinct known values of the whole table, sorted, neighbours
+    1/(m-1) apart; the equal distance is half the sum of the absolute differences. A class
+    with no known value is at distance 1."""
+    reference = (frame[sensitive] if whole is None else whole).dropna()
+    values = reference.drop_duplicates().sort_values().tolist()  # as pandas sorts the column
+    overall = _shares(reference, values)
+    distances = []
+    for _, group in frame.groupby([frame[c].astype(str) for c in qid], sort=False, dropna=False):
+        known = group[sensitive].dropna()
+        if known.empty:
+            distances.append(Fraction(1))
+            continue
+        gap = [p - q for p, q in zip(_shares(known, values), overall)]
+        if ordered:
+            walked = list(itertools.accumulate(gap))
+            distances.append(sum(map(abs, walked)) / (len(values) - 1) if len(values) > 1
+                             else Fraction(0))
+        else:
+            distances.append(sum(map(abs, gap)) / 2)
+    return distances
+
+
+def _shares(known: pd.Series, values: list) -> list[Fraction]:
+    """The share of each of ``values`` among ``known``, as exact fractions."""
+    counts = known.value_counts()
+    return [Fraction(int(counts.get(v, 0)), len(known)) for v in values]
+
+
+def verify_t_close(out: pd.DataFrame, qid: list, sensitive, t: float, *, ordered: bool,
+                   whole: pd.Series | None = None, top: str = "*") -> tuple[int, Fraction]:
+    """Check t-closeness of ``sensitive`` in every class that is not suppressed (some QI below
+    ``top``) with :func:`t_distances` (``whole``: the table's sensitive column, default
+    ``out[sensitive]``: give it when suppressed rows were dropped); returns the classes checked
+    and the largest distance."""
+    suppressed = (out[qid].astype(str) == top).all(axis=1)
+    reference = out[sensitive] if whole is None else whole
+    distances = t_distances(out.loc[~suppressed], qid, sensitive, ordered=ordered,
+                            whole=reference)
+    assert all(d <= Fraction(t) + Fraction(1, 10**12) for d in distances), max(distances)
+    return len(distances), max(distances, default=Fraction(0))

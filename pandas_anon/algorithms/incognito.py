@@ -54,7 +54,7 @@ from ..lattice import Lattice, Node
 from ..metrics import Metric
 from ..models import KAnonymity, LDiversity
 from ..progress import Progress
-from .base import Search, tie_key
+from .base import Search, above_all, tie_key
 
 
 
@@ -80,25 +80,26 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     Picking the best needs each feasible node's statistics, including those of nodes that the
     generalization property marked feasible unevaluated; they are evaluated in increasing order
     of the metric's floor, stopping once the floor exceeds the best value found (an exact tie
-    must still go to the lower node; a metric never falls below its own floor, as
-    :mod:`pandas_anon.metrics` computes both the same way).
+    must still go to the lower node; floors and values are exact, :mod:`pandas_anon.metrics`).
     ``evaluated`` counts every evaluation, on the projections too; ``notes`` has the number of
     feasible nodes and the breakdown.
     """
     start = evaluator.evaluated
     feasible, notes = feasible_nodes(evaluator, progress=progress)
     before = evaluator.evaluated
-    best, best_key = None, (np.inf,)
-    for bound, node in sorted((metric.floor(node), node) for node in feasible):
-        if bound > best_key[0]:
+    floors = metric.floors()  # scaled: exact integers (Metric)
+    best, best_key = None, (above_all(floors),)
+    for floor, node in sorted((floors[node], node) for node in feasible):
+        if floor > best_key[0]:
             break
         stats = evaluator(node)
-        key = tie_key(metric.value(stats), node)
+        key = tie_key(metric.scaled_value(stats), node)
         if key < best_key:
             best, best_key = stats, key
     notes["evaluated_choosing"] = evaluator.evaluated - before
     evaluated = evaluator.evaluated - start + notes["evaluated_projections"]
-    return Search("incognito", best, best_key[0], evaluated, evaluator.lattice.size, notes)
+    value = metric.exact(best_key[0]) if best is not None else np.inf
+    return Search("incognito", best, value, evaluated, evaluator.lattice.size, notes)
 
 
 def feasible_nodes(evaluator: Evaluator, *,

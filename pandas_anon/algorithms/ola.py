@@ -19,7 +19,9 @@ feasibility is unknown and whose bound does not exceed the best, the steepest fi
 binary-searches the path for its lowest feasible node, as Flash does: a few evaluations of coarse nodes settle many low
 ones, and the feasible nodes it meets often set a good incumbent early.
 
-Exactness: bounds only rise and the best only falls, so a node skipped for its bound is never
+Exactness: metric values, bounds and floors are compared as exact integers (scaled by the
+metric's common denominator, :class:`~pandas_anon.metrics.Metric`), so equal values tie and
+the tie-break decides; bounds only rise and the best only falls, so a node skipped for its bound is never
 needed later; every node below a node with a bound not above the best has such a bound too,
 so each of them is reached; and a node is passed unevaluated only when it is known
 infeasible. The result equals exhaustive search (tested, with the same tie-break: metric,
@@ -36,7 +38,7 @@ from ..errors import InvalidParameterError
 from ..evaluation import Evaluator
 from ..metrics import Metric
 from ..progress import Progress
-from .base import Search, tie_key
+from .base import Search, above_all, tie_key
 from .incognito import merge_safe
 
 #: Largest lattice the optimal search keeps per-node arrays for (about 11 bytes per node).
@@ -58,8 +60,8 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
         state = _State(evaluator, metric, merge_safe(evaluator.models), bar)
         state.run()
     best = state.best
-    return Search("ola", best, state.best_key[0], evaluator.evaluated - start, lattice.size,
-                  {"probes": state.probes})
+    return Search("ola", best, metric.exact(state.best_key[0]) if best is not None else np.inf,
+                  evaluator.evaluated - start, lattice.size, {"probes": state.probes})
 
 
 class _State:
@@ -70,10 +72,10 @@ class _State:
         self.evaluator, self.metric, self.tagging, self.bar = evaluator, metric, tagging, bar
         self.lattice = evaluator.lattice
         shape = tuple(h + 1 for h in self.lattice.heights)
-        self.lower = np.array(metric.floors(), dtype=float)
+        self.lower = np.array(metric.floors())  # scaled: exact integers (Metric)
         self.status = np.zeros(shape, dtype=np.int8)
         self.evaluated = np.zeros(shape, dtype=bool)
-        self.best, self.best_key = None, (np.inf,)
+        self.best, self.best_key = None, (above_all(self.lower),)  # keys of scaled values
         self.probes = 0
 
     def run(self) -> None:
@@ -134,9 +136,9 @@ class _State:
         self.evaluated[node] = True
         above = tuple(slice(level, None) for level in node)
         raised = self.lower[above]
-        np.maximum(raised, self.metric.bound(stats), out=raised)
+        np.maximum(raised, self.metric.scaled_bound(stats), out=raised)
         if stats.feasible:
-            key = tie_key(self.metric.value(stats), node)
+            key = tie_key(self.metric.scaled_value(stats), node)
             if key < self.best_key:
                 self.best, self.best_key = stats, key
         if self.tagging:
@@ -154,7 +156,8 @@ def exhaustive(evaluator: Evaluator, metric: Metric) -> Search:
     for node in evaluator.lattice.nodes():
         stats = evaluator(node)
         if stats.feasible:
-            key = tie_key(metric.value(stats), node)
+            key = tie_key(metric.scaled_value(stats), node)
             if key < best_key:
                 best, best_key = stats, key
-    return Search("exhaustive", best, best_key[0], evaluator.evaluated, evaluator.lattice.size)
+    return Search("exhaustive", best, metric.exact(best_key[0]) if best is not None else np.inf,
+                  evaluator.evaluated, evaluator.lattice.size)

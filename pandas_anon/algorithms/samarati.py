@@ -78,11 +78,11 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     for node in nodes_at_height(heights, high):
         stats = seen.get(node) or evaluator(node)
         if stats.feasible:
-            key = tie_key(metric.value(stats), node)
+            key = tie_key(metric.scaled_value(stats), node)
             if key < best_key:
                 best, best_key = stats, key
-    return Search("samarati", best, best_key[0], evaluator.evaluated - start, lattice.size,
-                  {"height": high, "probed": probed, "binary": binary})
+    return Search("samarati", best, metric.exact(best_key[0]), evaluator.evaluated - start,
+                  lattice.size, {"height": high, "probed": probed, "binary": binary})
 
 
 def nodes_at_height(heights: tuple[int, ...], height: int) -> Iterator[tuple[int, ...]]:
