@@ -58,6 +58,15 @@ def recode(
                         column=series.name)
 
 
+def _union(uniques: pd.Index, labels: pd.Index) -> pd.Index:
+    """``uniques`` then ``labels``, each value kept exactly: ``Index.append`` infers a dtype
+    again for object values, and ``2**63 + 1`` among them became a float."""
+    if uniques.dtype == object or labels.dtype == object:
+        return pd.Index(np.concatenate([uniques.to_numpy(dtype=object),
+                                        labels.to_numpy(dtype=object)]), dtype=object)
+    return uniques.append(labels)
+
+
 def recode_codes(
     row_codes: np.ndarray, uniques: pd.Index, hierarchy: Hierarchy, level: int,
     selected: np.ndarray | None = None, *, column: Hashable = None,
@@ -66,7 +75,7 @@ def recode_codes(
     counts = np.bincount(row_codes[row_codes >= 0], minlength=len(uniques))
     where = hierarchy.positions(uniques, column=column, counts=counts)
     labels = hierarchy.labels(level).take(hierarchy.codes(level)[where])
-    union_codes, values = pd.factorize(uniques.append(labels), sort=False)
+    union_codes, values = pd.factorize(_union(uniques, labels), sort=False)
     original, generalized = union_codes[: len(uniques)], union_codes[len(uniques):]
     if selected is None:
         selected = np.ones(len(row_codes), dtype=bool)

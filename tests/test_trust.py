@@ -267,3 +267,13 @@ def test_identifiers_hash_and_keep(licences):
     assert kept["id"].equals(sample["id"]) and kept.anon.report().identifiers == {"id": "kept"}
     dropped = sample.anon.kanon(5, qid=qid)
     assert "id" not in dropped.columns and dropped.anon.report().identifiers == {"id": "dropped"}
+
+
+def test_kanon_writes_object_integers_beyond_int64_exactly():
+    # Index.append re-inferred object integers: 2**63 + 1 was written as 9.223372036854776e18
+    frame = pd.DataFrame({"code": pd.Series([2**63 + 1, 5, None, 5, 2**63 + 1, None],
+                                            dtype=object), "x": list("aabbab")})
+    out = pandas_anon.kanon(frame, 2, qid=["code", "x"], max_suppression=1)
+    assert out["code"].tolist()[0] == 2**63 + 1 and type(out["code"][0]) is int
+    assert out["code"].tolist()[1:4:2] == [SUPPRESSED, SUPPRESSED]
+    assert verify_anonymized(out, ["code", "x"], 2, 6)["k"] == 2
