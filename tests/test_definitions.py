@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import InvalidParameterError, OneClassWarning
@@ -211,6 +213,40 @@ def test_t_closeness_default_on_a_text_column_with_missing_values():
                             max_suppression=0.2)
     assert out.anon.report().models[1] == "equal-distance t-closeness (t=0.4)"
     assert verify_t_close(out, ["ward"], "diagnosis", 0.4, ordered=False) == (2, Fraction(1, 3))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), text=st.booleans())
+def test_every_class_measures_like_the_verifier(data, text):
+    """On random frames with missing values in the QI and the sensitive column, text or
+    numbers (integral floats, which the encoding codes arithmetically): each class's l (every
+    variant) and t (both distances) equal the verifier's, and privacy.l_diversity is the
+    smallest distinct l."""
+    n = data.draw(st.integers(1, 30))
+    zips = data.draw(st.lists(st.sampled_from(["p", "q", "r", None]), min_size=n, max_size=n)
+                     .filter(lambda v: any(z is not None for z in v)))
+    pool = ["HIV", "flu", "cold", "Flu"] if text else [10.0, 11.0, 500.0, 7000.0]
+    cells = data.draw(st.lists(st.one_of(st.none(), st.sampled_from(pool)), min_size=n,
+                               max_size=n).filter(lambda v: any(c is not None for c in v)))
+    sensitive = (pd.Series(cells, dtype=object) if text
+                 else pd.Series([np.nan if c is None else c for c in cells], dtype=float))
+    frame = pd.DataFrame({"zip": pd.Series(zips, dtype=object), "s": sensitive})
+    groups = [g["s"] for _, g in frame.groupby(frame["zip"].astype(str), dropna=False)]
+    models = [LDiversity(2), LDiversity(2, "entropy"), LDiversity(2, "recursive", c=2),
+              TCloseness(0.5), TCloseness(0.5, ordered=True)]
+    evaluator, stats = bottom(frame, ["zip"], "s", [KAnonymity(1), *models])
+    n_classes = len(stats.classes.sizes)
+    assert n_classes == len(groups)
+    for model in models[:3]:
+        ours = [model.reached(stats.classes, np.arange(n_classes) == i, evaluator.sensitive)[1]
+                for i in range(n_classes)]
+        theirs = [l_level(g, model.variant, model.l, model.c)[0] for g in groups]
+        assert sorted(ours) == pytest.approx(sorted(theirs)), model
+    for model in models[3:]:
+        ours = model.distances(stats.classes, evaluator.sensitive)
+        theirs = t_distances(frame, ["zip"], "s", ordered=model.ordered)
+        assert sorted(ours) == pytest.approx(sorted(map(float, theirs)), abs=1e-12), model
+    assert l_diversity(frame, ["zip"], "s") == min(l_level(g, "distinct", 1)[0] for g in groups)
 
 
 # -- 4. exact metric values -------------------------------------------------------------------
