@@ -56,6 +56,8 @@ class Decision:
     stats: NodeStats
     row_class: np.ndarray
     report: Anonymization
+    identifiers: tuple[Hashable, ...] = ()  # direct identifier columns outside the QID
+    treatment: str = "drop"  # what kanon does with them: drop, hash or keep
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,9 @@ def anonymize(
         )
     treated = {"drop": "dropped", "hash": "hashed", "keep": "kept"}[identifiers]
     seconds = round(time.perf_counter() - started, 4)
-    return replace(decision, report=replace(
-        decision.report, identifiers={str(f.column): treated for f in found},
+    keys = column_keys([f.column for f in found])
+    return replace(decision, identifiers=tuple(keys), treatment=identifiers, report=replace(
+        decision.report, identifiers={key: treated for key in keys.values()},
         search={**decision.report.search, "seconds": seconds}))
 
 
@@ -158,7 +161,7 @@ def kanon(frame: pd.DataFrame, k: int, *, suppress: str = "mask", salt: bytes | 
     one_of(suppress, "suppress", ("mask", "drop"))
     decision = anonymize(frame, k, **options)
     out, modified, suppressed_rows = _write(frame, decision)
-    out = _treat_identifiers(out, decision.report.identifiers, salt)
+    out = _treat_identifiers(out, decision.identifiers, decision.treatment, salt)
     if suppress == "drop":
         out = out.loc[~suppressed_rows]
     return attach(out, replace(decision.report, modified=int(modified.sum())))
@@ -199,16 +202,17 @@ def _identifiers(frame: pd.DataFrame, columns: Sequence[Hashable],
     return found
 
 
-def _treat_identifiers(out: pd.DataFrame, treated: Mapping[str, str],
+def _treat_identifiers(out: pd.DataFrame, columns: Sequence[Hashable], treatment: str,
                        salt: bytes | str | None) -> pd.DataFrame:
-    """Drop or hash the identifier columns the report lists (by their str names)."""
-    dropped = [c for c in out.columns if treated.get(str(c)) == "dropped"]
-    hashed = [c for c in out.columns if treated.get(str(c)) == "hashed"]
-    if hashed:
-        key = salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
-        for column in hashed:
-            out[column] = keyed_hash(out[column], key)
-    return out.drop(columns=dropped) if dropped else out
+    """Drop or hash the direct identifier ``columns`` of ``out`` (or keep them)."""
+    if not columns or treatment == "keep":
+        return out
+    if treatment == "drop":
+        return out.drop(columns=list(columns))
+    key = salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
+    for column in columns:
+        out[column] = keyed_hash(out[column], key)
+    return out
 
 
 def _decide(request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str]) -> Decision:
