@@ -45,13 +45,15 @@ def _is_real(value: object) -> bool:
             and math.isfinite(value))
 
 
-def _refused(name: str, expected: str, value: object, *, spelled: object = None) -> Exception:
+def _refused(name: str, expected: str, value: object, *, spelled: object = None,
+             number: bool = True) -> Exception:
     """The error for ``value`` of ``name`` that is not ``expected``; ``spelled``: the
-    acceptable number that text ``value`` spells, to suggest instead."""
+    acceptable number that text ``value`` spells, to suggest instead; ``number``: a number is
+    expected (so a boolean is told it is not one)."""
     fix = ""
     if spelled is not None:
         fix = f"; pass {name}={spelled!r}, not {value!r}"
-    elif isinstance(value, (bool, np.bool_)):
+    elif number and isinstance(value, (bool, np.bool_)):
         fix = f" ({value} is not a number)"
     shown = value.item() if isinstance(value, np.generic) else value  # 0, not np.int64(0)
     return InvalidParameterError(f"{name} must be {expected}, got {shown!r}{fix}")
@@ -110,7 +112,7 @@ def one_of(value: object, name: str, choices: Iterable[str]) -> str:
     if isinstance(value, str) and value in valid:
         return value
     listing = ", ".join(repr(c) for c in valid)
-    raise _refused(name, f"one of {listing}", value)
+    raise _refused(name, f"one of {listing}", value, number=False)
 
 
 def from_text(value: object) -> object:

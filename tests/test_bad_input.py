@@ -97,6 +97,7 @@ API = {
     "kanon algo": (_kanon(algo="mondrian"), InvalidParameterError, ["algo must be one of 'ola', 'datafly', 'samarati', 'incognito'", "got 'mondrian'"]),
     "kanon metric": (_kanon(metric="loss"), InvalidParameterError, ["metric must be 'precision', 'dm' or a callable", "got 'loss'"]),
     "kanon suppress": (_kanon(suppress="delete"), InvalidParameterError, ["suppress must be one of 'mask', 'drop'", "got 'delete'"]),
+    "kanon identifiers=True": (_kanon(identifiers=True), InvalidParameterError, ["identifiers must be one of 'drop', 'hash', 'keep', got True"]),
     # kanon: l, t, sensitive
     "kanon l without sensitive": (_kanon(l=2), InvalidParameterError, ["l=2 needs sensitive=<column>"]),
     "kanon t without sensitive": (_kanon(t=0.2), InvalidParameterError, ["t=0.2 needs sensitive=<column>"]),
