@@ -36,7 +36,8 @@ import pandas as pd
 
 from .detect import candidate_columns
 from .election import elect
-from .encoding import EncodedFrame
+from .encoding import EncodedFrame, factorize
+from .errors import UnhashableValueError
 from .results import BestQID
 from .subsets import SubsetSearch
 
@@ -95,13 +96,17 @@ def direct_identifiers(
     """
     if columns is not None and len(columns) == 0:
         return ()
-    encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=False)
     found = []
-    for column in encoded.columns:
-        counts = np.bincount(encoded.codes[column], minlength=encoded.cardinality(column))
-        share = int(np.count_nonzero(counts == 1)) / encoded.n_rows
+    for column in candidate_columns(frame, columns):
+        series = frame[column]
+        try:
+            codes, _ = factorize(series)
+        except UnhashableValueError:  # lists or dicts in cells: compare them as written
+            codes, _ = factorize(series.astype(str).where(series.notna()))
+        counts = np.bincount(codes + 1)  # missing (-1) is one value, counted first
+        share = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1)) / len(series)
         hinted = name_hints_identifier(column)
-        if share >= (HINTED_SHARE if hinted else IDENTIFYING_SHARE) and encoded.n_rows > 1:
+        if share >= (HINTED_SHARE if hinted else IDENTIFYING_SHARE) and len(series) > 1:
             found.append(DirectIdentifier(column, share, hinted))
     return tuple(found)
 

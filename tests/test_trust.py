@@ -277,3 +277,12 @@ def test_kanon_writes_object_integers_beyond_int64_exactly():
     assert out["code"].tolist()[0] == 2**63 + 1 and type(out["code"][0]) is int
     assert out["code"].tolist()[1:4:2] == [SUPPRESSED, SUPPRESSED]
     assert verify_anonymized(out, ["code", "x"], 2, 6)["k"] == 2
+
+
+def test_a_list_column_outside_the_qid_does_not_stop_kanon():
+    # identifier detection reads every column outside the QID; lists are compared as written
+    frame = pd.DataFrame({"year": [1970, 1970, 1971, 1971] * 3, "tags": [["a"], ["b"]] * 6,
+                          "ref": [[i] for i in range(12)]})
+    out = pandas_anon.kanon(frame, 2, qid=["year"])
+    assert out.anon.report().identifiers == {"ref": "dropped"}
+    assert list(out.columns) == ["year", "tags"]

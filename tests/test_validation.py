@@ -190,6 +190,6 @@ def test_measure_and_limits(licences):
         87_642, 87_464, 1_684, 9_174)
     assert Limits().describe() == "<= 0 singletons"
     assert Limits(max_fraction=0.005, k=5).describe() == "<= 0.5 % singletons, k >= 5"
-    assert Limits(max_fraction=0.02).violations(found) == []
+    assert Limits(max_fraction=0.021).violations(found) == []
     with pytest.raises(InvalidParameterError, match="k must be a whole number of at least 1"):
         Limits(k=2.5)

@@ -30,8 +30,6 @@ then the lower node, then the lexicographically smaller).
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from ..errors import InvalidParameterError
@@ -75,32 +73,29 @@ class _State:
         self.lower = np.array(metric.floors())  # scaled: exact integers (Metric)
         self.status = np.zeros(shape, dtype=np.int8)
         self.evaluated = np.zeros(shape, dtype=bool)
+        self.open = np.ones(shape, dtype=bool)  # not taken, evaluated or known infeasible
         self.best, self.best_key = None, (above_all(self.lower),)  # keys of scaled values
         self.probes = 0
 
     def run(self) -> None:
-        lattice = self.lattice
-        bottom = lattice.bottom
-        queue = [(self.lower[bottom], bottom)]
-        queued = np.zeros_like(self.evaluated)
-        queued[bottom] = True
-        while queue:
-            key, node = heapq.heappop(queue)
-            if self.lower[node] > key:  # raised since it was queued
-                heapq.heappush(queue, (self.lower[node], node))
-                continue
-            if key > self.best_key[0]:
+        """Take the open node with the smallest bound, the first in lexicographic order on
+        ties (the order a heap of (bound, node) pops them bottom-up: every node below a node
+        has a bound no larger and comes first in that order), until the smallest bound left
+        exceeds the best. One vectorised pass over the lattice per node taken, instead of a
+        Python step for every node a heap walk would pass."""
+        shape = self.lower.shape
+        flat_open, flat_lower = self.open.reshape(-1), self.lower.reshape(-1)
+        closed = above_all(self.lower)
+        while True:
+            index = int(np.argmin(np.where(flat_open, flat_lower, closed)))
+            if not flat_open[index] or flat_lower[index] > self.best_key[0]:
                 break
+            flat_open[index] = False
+            node = tuple(int(level) for level in np.unravel_index(index, shape))
             if self.tagging and self.status[node] == _UNKNOWN:
                 self.probe(node)
             if self.worth(node):
                 self.evaluate(node)
-            if self.lower[node] > self.best_key[0]:
-                continue
-            for successor in lattice.successors(node):
-                if not queued[successor]:
-                    queued[successor] = True
-                    heapq.heappush(queue, (self.lower[successor], successor))
 
     def worth(self, node: tuple[int, ...]) -> bool:
         """Whether evaluating ``node`` could still find or improve the best."""
@@ -134,6 +129,7 @@ class _State:
     def evaluate(self, node: tuple[int, ...]) -> None:
         stats = self.evaluator(node)
         self.evaluated[node] = True
+        self.open[node] = False
         above = tuple(slice(level, None) for level in node)
         raised = self.lower[above]
         np.maximum(raised, self.metric.scaled_bound(stats), out=raised)
@@ -145,7 +141,9 @@ class _State:
             if stats.feasible:
                 self.status[above] = _FEASIBLE
             else:
-                self.status[tuple(slice(0, level + 1) for level in node)] = _INFEASIBLE
+                below = tuple(slice(0, level + 1) for level in node)
+                self.status[below] = _INFEASIBLE
+                self.open[below] = False
         if self.evaluator.evaluated % 500 == 0:
             self.bar.advance(f"{self.evaluator.evaluated:,} evaluated")
 
