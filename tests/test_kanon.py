@@ -73,14 +73,16 @@ def test_suppressed_rows_can_be_dropped(adult, hierarchies):
 
 def test_zero_configuration_on_valle_daosta(licences):
     before = licences.copy(deep=True)
-    with pytest.warns(OneClassWarning, match=r"one class: every kept row is alike on \['comune_"
-                      r"residenza', 'data_rilascio', 'data_scadenza'\].*max_suppression="):
-        out = licences.anon.kanon(5)
+    out = licences.anon.kanon(5)
     report = out.anon.report()
-    assert report.classes == 1
-    assert report.choices["qid"].startswith("best_qid")
+    assert report.identifiers == {"id": "dropped"} and "id" not in out.columns
+    assert report.choices["qid"].startswith("the gate's rule")
+    assert report.exposure == {"columns": ["anno_nascita"], "k": 5, "rows_below_k": 0,
+                               "max_size": 3, "passes": True}
+    assert len(report.qid) == 10 and (report.classes, report.k_reached) == (3, 177)
     assert all(f"hierarchy {c}" in report.choices for c in report.qid)
-    verify_anonymized(out, report.qid, 5, 0)
+    checked = verify_anonymized(out, report.qid, 5, 0)
+    assert (checked["classes"], checked["k"]) == (report.classes, report.k_reached)
     pd.testing.assert_frame_equal(licences, before)
     assert "k-anonymization" in repr(report)
 
