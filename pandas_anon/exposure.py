@@ -121,6 +121,16 @@ def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndar
     return rows
 
 
+def without_suppressed(frame: pd.DataFrame, columns: Sequence[Hashable]) -> tuple[pd.DataFrame, int]:
+    """``frame`` less its rows suppressed on ``columns``, and how many they were; every row
+    when all are suppressed (they then form one class)."""
+    rows = suppressed_rows(frame, [c for c in columns if c in frame.columns])
+    count = int(rows.sum())
+    if 0 < count < len(frame):
+        return frame.loc[~rows], count
+    return frame, 0
+
+
 def _marked(series: pd.Series) -> np.ndarray:
     """Rows holding the marker (only text-like columns can)."""
     if isinstance(series.dtype, pd.CategoricalDtype):

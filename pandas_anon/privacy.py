@@ -20,13 +20,16 @@ from .detect import QID
 from .columns import as_label_list, resolve_columns
 from .encoding import EncodedFrame, compress, encode_column
 from .errors import InvalidQIDError
+from .exposure import without_suppressed
 from .models import distinct_values
 
 
 def k_anonymity(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> int:
     """The k the frame reaches on ``qid``: the size of its smallest equivalence class. A
     missing value is a value of its own, as in ``kanon``'s lattice; with ``dropna``, rows
-    missing a QID value are left out instead."""
+    missing a QID value are left out instead. Suppressed rows (every QID value ``*``) are in
+    no class (:mod:`pandas_anon.exposure`)."""
+    frame, _ = without_suppressed(frame, as_label_list(qid, frame.columns))
     grouping = EncodedFrame(frame, qid, dropna=dropna).grouping()
     return int(grouping.class_sizes.min())
 
@@ -38,8 +41,9 @@ def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *,
     (:mod:`pandas_anon.models`): a row missing its sensitive value counts in its class but is
     no value, so a class whose sensitive values are all missing has l = 0. A missing QID value
     is a value of its own, as in ``kanon``'s lattice; with ``dropna``, rows missing a QID
-    value are left out instead."""
+    value are left out instead. Suppressed rows (every QID value ``*``) are in no class."""
     columns = _with_sensitive(qid, sensitive, frame)
+    frame, _ = without_suppressed(frame, columns[:-1])
     quasi = EncodedFrame(frame, columns[:-1], dropna=dropna)
     resolve_columns(frame, [sensitive])
     codes, values = encode_column(frame[sensitive])

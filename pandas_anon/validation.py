@@ -34,7 +34,7 @@ from pandera.extensions import register_check_method
 from . import report
 from .columns import as_label_list
 from .detect import QID, singletons
-from .exposure import suppressed_rows
+from .exposure import without_suppressed
 from .errors import AnonError
 from .params import fraction, whole
 from .privacy import l_diversity
@@ -85,13 +85,7 @@ def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> Exposure:
     (as :func:`pandas_anon.kanon` counts it; with ``dropna``, rows missing a QID value are
     left out instead), and suppressed rows (every QID value ``*``) belong to no class unless
     every row is suppressed (:mod:`pandas_anon.exposure`)."""
-    columns = as_label_list(qid, frame.columns)
-    suppressed = suppressed_rows(frame, [c for c in columns if c in frame.columns])
-    n_suppressed = int(suppressed.sum())
-    if 0 < n_suppressed < len(frame):
-        frame = frame.loc[~suppressed]
-    else:
-        n_suppressed = 0
+    frame, n_suppressed = without_suppressed(frame, as_label_list(qid, frame.columns))
     found = singletons(frame, qid, dropna=dropna)
     return Exposure(qid=found.qid, rows=found.examined + found.dropped + n_suppressed,
                     examined=found.examined, singletons=found.count, distinct=found.distinct,

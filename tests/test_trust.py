@@ -286,3 +286,16 @@ def test_a_list_column_outside_the_qid_does_not_stop_kanon():
     out = pandas_anon.kanon(frame, 2, qid=["year"])
     assert out.anon.report().identifiers == {"ref": "dropped"}
     assert list(out.columns) == ["year", "tags"]
+
+
+def test_kanon_l_diverse_output_with_suppressed_rows_passes_the_pandera_check():
+    frame = pd.DataFrame({"town": ["A"] * 10 + ["B"] * 10 + ["C"] * 2,
+                          "diagnosis": ["X", "Y"] * 10 + ["X", "X"]})
+    towns = Hierarchy.from_frame(pd.DataFrame({"town": list("ABC"), "area": ["N", "N", "S"]}))
+    out = pandas_anon.kanon(frame, 2, qid=["town"], hierarchies={"town": towns},
+                            sensitive="diagnosis", l=2, max_suppression=0.1)
+    assert out.anon.report().suppressed == 2 and out.anon.report().levels == {"town": 0}
+    # the two suppressed rows share one diagnosis, but they are in no class
+    assert pandas_anon.privacy.l_diversity(out, ["town"], "diagnosis") == 2
+    pandas_anon.validation.anon_l_diverse(out, qid=["town"], sensitive="diagnosis", l=2)
+    pandas_anon.validation.anon_k_anonymous(out, qid=["town"], k=2)
