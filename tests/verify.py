@@ -10,6 +10,7 @@ import itertools
 import math
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 
@@ -161,3 +162,73 @@ def verify_t_close(out: pd.DataFrame, qid: list, sensitive, t: float, *, ordered
                             whole=reference)
     assert all(d <= Fraction(t) + Fraction(1, 10**12) for d in distances), max(distances)
     return len(distances), max(distances, default=Fraction(0))
+
+
+def release_classes(out: pd.DataFrame, qid: list, top: str = "*") -> dict:
+    """The classes of a released frame, read from its values alone.
+
+    Rows whose every QI holds the text ``top`` are masked; the other rows are grouped by
+    their QI values as they are (no text conversion, so 1 and "1" stay apart; missing is a
+    value equal to itself). Returns ``masked`` (bool Series aligned to ``out``), the kept
+    class ``sizes`` (array), ``classes``, ``k`` (smallest kept class, 0 when none) and
+    ``by_class``: ``out`` with each kept row's QI cells replaced by its class number as text
+    (masked rows keep ``top``), which the text-grouping verifiers read without collisions.
+    """
+    is_top = [out[c].astype(object).map(lambda v: isinstance(v, str) and v == top).to_numpy(bool)
+              for c in qid]
+    masked = pd.Series(np.logical_and.reduce(is_top), index=out.index, name="masked")
+    kept = out.loc[~masked.to_numpy(), list(qid)].astype(object)
+    groups = kept.groupby(list(qid), dropna=False, sort=False, observed=True)
+    sizes = groups.size().to_numpy()
+    by_class = out.copy()
+    labels = groups.ngroup().astype(str).to_numpy()
+    for c in qid:
+        column = np.full(len(out), top, dtype=object)
+        column[~masked.to_numpy()] = labels
+        by_class[c] = column
+    return {"masked": masked, "sizes": sizes, "classes": len(sizes),
+            "k": int(sizes.min()) if len(sizes) else 0, "by_class": by_class}
+
+
+def verify_generalized(original: pd.Series, released: pd.Series, hierarchy: str,
+                       level: int, kept: np.ndarray, top: str = "*") -> None:
+    """Check that each released value is its original value generalized to ``level`` of the
+    ``auto`` hierarchy named ``hierarchy`` (``"... auto:intervals(5,10)"``,
+    ``"... auto:dates(day,month,year,decade)"``, ``"... auto:suppression"``), reading only
+    the labels' documented forms: an interval ``[low, high)`` holds the value (as written:
+    integers exactly, floats as the numbers the bounds spell), a date label is the value's
+    day ``YYYY-MM-DD``, month ``YYYY-MM``, year ``YYYY`` or decade ``YYYYs`` in its own
+    time zone. Below the top, missing stays missing; the top is one label for every row
+    (``top``, or the last level's label when that level has one label only). Only the
+    ``kept`` rows are checked (suppressed rows hold ``top`` whatever the level); the
+    hierarchy's height is read from every row."""
+    what, _, spec = hierarchy.rpartition("auto:")[2].partition("(")
+    names = [s for s in spec.rstrip(")").split(",") if s]
+    if level == 0:
+        return
+    integer = pd.api.types.is_integer_dtype(original.dtype)
+
+    def holds(value, label: str, name: str) -> bool:
+        if what == "intervals":
+            low, _, high = label[1:-1].partition(", ")
+            parse = int if integer else float
+            number = int(value) if integer else float(value)
+            return (label[0], label[-1]) == ("[", ")") and parse(low) <= number < parse(high)
+        y, m, d = value.year, value.month, value.day
+        return label == {"day": f"{y:04d}-{m:02d}-{d:02d}", "month": f"{y:04d}-{m:02d}",
+                         "year": f"{y:04d}", "decade": f"{y // 10 * 10}s"}[name]
+
+    known = original.dropna()
+    last = {f"{v.year // 10 * 10}s" for v in known} if names[-1:] == ["decade"] else ()
+    height = len(names) + (what != "dates" or len(last) > 1)
+    assert 0 < level <= height, (hierarchy, level)
+    labels = released[kept].tolist()
+    if level == height:  # missing values too
+        assert set(labels) <= ({top} if level > len(names) else set(last)), (hierarchy, level)
+        return
+    for value, label in zip(original[kept].tolist(), labels):
+        if pd.isna(value):
+            assert pd.isna(label), (hierarchy, level, "missing value released as a label")
+        else:
+            assert isinstance(label, str) and holds(value, label, names[level - 1]), (
+                hierarchy, level, label)
