@@ -325,6 +325,18 @@ def test_dates_accepts_date_objects_and_times(licences):
     check_hierarchy(h, timed)
 
 
+def test_dates_at_the_lower_bound_of_nanoseconds():
+    """numpy's cast from ns to days overflows within a day of 1677-09-21, the first day
+    datetime64[ns] holds: 1677-09-22 was labelled 2262-04-11 (and a column also holding
+    2262-04-11 raised HierarchyError)."""
+    stamps = pd.Series(np.array(["1677-09-21T12:00", "1677-09-22T00:00", "2262-04-11T00:00",
+                                 "2000-01-01T10:00"], dtype="datetime64[ns]"))
+    h = dates(stamps, levels=("day", "month", "year"))
+    assert h.generalize(stamps, 1).tolist() == stamps.dt.strftime("%Y-%m-%d").tolist()
+    assert h.generalize(stamps, 2).tolist() == ["1677-09", "1677-09", "2262-04", "2000-01"]
+    check_hierarchy(h, stamps)
+
+
 def test_dates_refuses_text(licences):
     raw = load_driver_licenses(parse_dates=False)["data_rilascio"]
     with pytest.raises(HierarchyError, match=r"'data_rilascio'.*pd\.to_datetime"):

@@ -80,7 +80,9 @@ def as_stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
 
 def date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
     if level in ("day", "month", "year"):
-        keys = stamps.to_numpy().astype(f"datetime64[{level[0].upper()}]")
+        # through seconds: numpy's cast from ns to a calendar unit overflows within a day of
+        # the ns range's first day (1677-09-22 became 2262-04-11); pandas floors exactly
+        keys = stamps.as_unit("s").to_numpy().astype(f"datetime64[{level[0].upper()}]")
         codes, first = runs(keys)
         return codes, np.datetime_as_string(keys[first], unit=level[0].upper())
     years = stamps.year.to_numpy().astype(np.int64)
