@@ -12,8 +12,12 @@ a. UCI Adult (30,162 rows), 9 quasi-identifiers with the literature's hierarchie
    salary-class, sex, workclass).                     target < 1 s each (ARX 3.9: 1.2-2.9 s warm)
 b. Datafly, Samarati and Incognito on the same problem (precision): time, nodes evaluated and
    the node each returns; ratio against the exhaustive search of a.           informational
-c. ``df.anon.kanon(5)`` with zero configuration (QID elected, hierarchies chosen) on the
-   87,464 Valle d'Aosta rows complete on (anno_nascita, comune_residenza, sesso).   target < 2 s
+c. ``df.anon.kanon(5)`` with zero configuration on the 87,464 Valle d'Aosta rows complete on
+   (anno_nascita, comune_residenza, sesso): ``id`` dropped as a direct identifier, the QID
+   elected by the gate's rule and widened until the output passes it (what ``pandas-anon
+   check --k 5`` verifies), hierarchies chosen. Before issue 9 this case elected three
+   columns, searched once (0.24-0.30 s) and released a table the gate failed; it now searches
+   until the gate passes (ten columns, a lattice of 250,000 nodes).             target < 15 s
 d. What one lattice node costs: grouping Adult's 19,502 distinct combinations of the 9 QIs,
    with the age codes merged five by five (a node one level up), 100 times. Ours: the bit-packed
    keys sorted with their counts (``KeyLayout.distinct``); baseline: the same keys hashed with
@@ -139,15 +143,17 @@ def zero_config_case(repeat: int) -> Case:
     complete = licences.dropna(subset=PAPER_QID)
     with warnings.catch_warnings(record=True) as caught:  # the one-class warning, each run
         warnings.simplefilter("always", OneClassWarning)
-        seconds, out = best_of(lambda: complete.anon.kanon(5), repeat)
+        seconds, out = best_of(lambda: complete.anon.kanon(5), min(repeat, SLOW_REPEAT))
     r = out.anon.report()
     classes = f"{r.classes:,} class{'es' if r.classes != 1 else ''}"
     warned = " (OneClassWarning)" if caught else ""
-    print(f"c. {len(complete):,} rows: elected QID {tuple(r.qid)}, levels {r.levels}, "
-          f"{classes}{warned}, {r.suppressed:,} rows suppressed, {r.modified:,} modified, "
-          f"nodes evaluated {r.search['evaluated']:,} / {r.search['lattice_size']:,}")
+    print(f"c. {len(complete):,} rows: identifiers {r.identifiers}, QID {tuple(r.qid)} "
+          f"({r.choices['qid']}), levels {r.levels}, {classes}{warned}, "
+          f"{r.suppressed:,} rows suppressed, {r.modified:,} modified, nodes evaluated "
+          f"{r.search['evaluated']:,} / {r.search['lattice_size']:,}, gate's rule on the "
+          f"output: {'passes' if r.exposure['passes'] else 'FAILS'}")
     return Case(f"c. Valle d'Aosta {len(complete):,} rows, df.anon.kanon(5), zero config",
-                seconds, None, max_seconds=2.0)
+                seconds, None, max_seconds=15.0)
 
 
 def grouping_case(adult: pd.DataFrame, repeat: int) -> Case:
