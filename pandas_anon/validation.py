@@ -14,8 +14,9 @@ Importing :mod:`pandas_anon` registers three DataFrame checks with pandera::
 
 A failing check raises pandera's ``SchemaError`` whose message gives counts, fractions, the
 threshold and the QID, never a value: pandera's default report lists the failing rows' values,
-which in a public CI log would publish the very quasi-identifiers the check protects. Rows
-missing a QID value are not examined (as in :func:`pandas_anon.singletons`). The same measure
+which in a public CI log would publish the very quasi-identifiers the check protects. A missing
+QID value is a value, and a row whose every QID value is ``*`` is suppressed (in no class), as
+:func:`pandas_anon.kanon` counts them (:mod:`pandas_anon.exposure`). The same measure
 and verdicts serve ``pandas-anon check`` (:mod:`pandas_anon.check`).
 """
 
