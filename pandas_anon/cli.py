@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import __version__, report
 from .check import add_check_command
-from .config import MAX_SIZE
+from .exposure import MAX_SIZE
 from .detect import risk
 from .election import best_qid
 from .errors import (

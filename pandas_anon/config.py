@@ -37,6 +37,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from .errors import ConfigError
+from .exposure import MAX_SIZE
 from .params import fraction, from_text, whole
 from .validation import Limits
 
@@ -45,8 +46,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover  (Python 3.10)
     import tomli as tomllib
 
-#: Largest QID elected when a file has none configured (``pandas-anon scan`` uses it too).
-MAX_SIZE = 3
 #: Configuration files looked for in each folder, in this order.
 NAMES = (".pandas-anon.toml", "pyproject.toml")
 

@@ -41,6 +41,8 @@ from .errors import UnhashableValueError
 from .results import BestQID
 from .subsets import SubsetSearch
 
+#: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
+MAX_SIZE = 3
 #: What a suppressed cell holds (written by :func:`pandas_anon.kanon`, recognised by the gate).
 SUPPRESSED = "*"
 #: Share of the rows alone on a column's value from which the column is a direct identifier.
@@ -175,7 +177,7 @@ def scan(
     columns: Sequence[Hashable] | None = None,
     *,
     k: int = 2,
-    max_size: int = 3,
+    max_size: int = MAX_SIZE,
     allowed: Collection[Hashable] = (),
 ) -> Scan:
     """Apply the gate's rule to ``columns`` of ``frame`` (default: every column holding a

@@ -20,9 +20,8 @@ import pandas as pd
 
 from .algorithms import datafly, incognito, ola, samarati
 from .columns import require_data, resolve_columns
-from .config import MAX_SIZE
 from .detect import candidate_columns
-from .exposure import SUPPRESSED, DirectIdentifier, direct_identifiers, scan
+from .exposure import MAX_SIZE, SUPPRESSED, DirectIdentifier, direct_identifiers, scan
 from .errors import (HierarchyError, HierarchyFallbackWarning, IdentifierWarning, InfeasibleError,
                      InvalidParameterError, InvalidQIDError, OneClassWarning, warn)
 from .evaluation import Evaluator, NodeStats
