@@ -158,9 +158,10 @@ def columns(draw, n_rows: int, kinds=KINDS) -> Column:
     and then for numbers), missing values where the dtype has them, never all missing."""
     kind = draw(st.sampled_from(kinds))
     many = kind in NUMERIC and n_rows > 25 and draw(st.integers(0, 3)) == 0
-    if many:  # more than 20 distinct numbers, spread over 2^5 to 2^64 around an edge
-        if kind == "float64":
-            spread = st.floats(allow_nan=False)
+    if many:  # more than 20 distinct numbers: floats of any scale, integers spread over 2^5
+        if kind == "float64":  # to 2^64 around an edge
+            scale = draw(st.sampled_from([1e-320, 1e-300, 1e-3, 1.0, 1e6, 1e18, 1e300, 1e308]))
+            spread = st.floats(-scale, scale, allow_nan=False)
         else:
             low, high, edges = ((0, int(UINT64.max), UINT_EDGES) if kind == "uint64" else
                                 (int(INT64.min), int(INT64.max), INT_EDGES))
