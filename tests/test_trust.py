@@ -299,3 +299,16 @@ def test_kanon_l_diverse_output_with_suppressed_rows_passes_the_pandera_check():
     assert pandas_anon.privacy.l_diversity(out, ["town"], "diagnosis") == 2
     pandas_anon.validation.anon_l_diverse(out, qid=["town"], sensitive="diagnosis", l=2)
     pandas_anon.validation.anon_k_anonymous(out, qid=["town"], k=2)
+
+
+def test_interval_bounds_near_the_integer_limits_are_exact():
+    # the bounds were computed in int64 (wrapping past 2**63) and uint64 was read as int64
+    from pandas_anon.hierarchy import builders
+    unsigned = pd.Series(np.array([2**64 - 1, 5, 2**63 + 3, 7], dtype=np.uint64))
+    levels = builders.intervals(unsigned, width=[10, 1000])
+    assert list(levels.labels(1)) == ["[0, 10)", "[9223372036854775810, 9223372036854775820)",
+                                      "[18446744073709551610, 18446744073709551620)"]
+    signed = pd.Series(np.array([-2**63, 5, 2**63 - 1], dtype=np.int64))
+    assert list(builders.intervals(signed, width=[10]).labels(1)) == [
+        "[-9223372036854775810, -9223372036854775800)", "[0, 10)",
+        "[9223372036854775800, 9223372036854775810)"]

@@ -116,8 +116,8 @@ def as_numbers(values: pd.Index, series: pd.Series, builder: str) -> np.ndarray:
             f"{builder}() needs numbers, but {where(series)} holds {values.dtype} values; "
             f"convert it with pd.to_numeric() first, or use masking() or suppression() for codes"
         )
-    if pd.api.types.is_integer_dtype(values.dtype):
-        return values.to_numpy(dtype=np.int64)
+    if pd.api.types.is_integer_dtype(values.dtype):  # uint64 kept: above 2**63 it would wrap
+        return values.to_numpy(dtype=_integer_dtype(values.dtype))
     numbers = values.to_numpy(dtype=np.float64)
     if not np.isfinite(numbers).all():
         raise HierarchyError(
@@ -127,11 +127,16 @@ def as_numbers(values: pd.Index, series: pd.Series, builder: str) -> np.ndarray:
     return numbers
 
 
+def _integer_dtype(dtype: Any) -> type:
+    """The numpy integer type that holds every value of an integer ``dtype`` exactly."""
+    return np.uint64 if pd.api.types.is_unsigned_integer_dtype(dtype) else np.int64
+
+
 def fmt(values: Any) -> np.ndarray:
     """Text of each value: whole floats as integers, dates as ISO dates (with the time if any)."""
     if isinstance(values, pd.Index) and is_numeric(values.dtype):
         integer = pd.api.types.is_integer_dtype(values.dtype)
-        values = values.to_numpy(dtype=np.int64 if integer else np.float64)
+        values = values.to_numpy(dtype=_integer_dtype(values.dtype) if integer else np.float64)
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
         return values.astype(str)
     if isinstance(values, np.ndarray) and values.dtype.kind == "f":

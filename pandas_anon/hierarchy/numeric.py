@@ -205,6 +205,9 @@ def _steps(given: Any, parameter: str, *, whole: bool) -> list[Number]:
     return steps
 
 
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+
+
 def width_decimals(widths: Sequence[Number]) -> int:
     """Decimal places needed to write the widths (interval bounds are rounded to them)."""
     places = [len(text.split(".")[1]) if "." in text else 0
@@ -213,9 +216,13 @@ def width_decimals(widths: Sequence[Number]) -> int:
 
 
 def width_level(numbers: np.ndarray, width: Number, decimals: int) -> Level:
-    if numbers.dtype.kind == "i" and float(width).is_integer():
-        low = numbers // int(width) * int(width)  # floor division: exact, negatives included
-        high = low + int(width)
+    if numbers.dtype.kind in "iu" and float(width).is_integer():
+        step = int(width)
+        if len(numbers) and (int(numbers.min()) - step < _INT64_MIN
+                             or int(numbers.max()) + step > _INT64_MAX):
+            numbers = numbers.astype(object)  # Python integers: a bound past int64 stays exact
+        low = numbers // step * step  # floor division: exact, negatives included
+        high = low + step
     else:
         x = numbers.astype(np.float64)
         k = np.floor(x / width)
