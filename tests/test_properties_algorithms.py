@@ -157,11 +157,11 @@ def columns(draw, n_rows: int, kinds=KINDS) -> Column:
     """A column of ``n_rows`` values of a drawn kind: a few distinct values (more than 20 now
     and then for numbers), missing values where the dtype has them, never all missing."""
     kind = draw(st.sampled_from(kinds))
-    many = kind in NUMERIC and n_rows > 25 and draw(st.integers(0, 3)) == 0
+    many = kind in NUMERIC and n_rows > 25 and draw(st.booleans())
     if many:  # more than 20 distinct numbers: floats of any scale, integers spread over 2^5
         if kind == "float64":  # to 2^64 around an edge
-            scale = draw(st.sampled_from([1e-320, 1e-300, 1e-3, 1.0, 1e6, 1e18, 1e300, 1e308]))
-            spread = st.floats(-scale, scale, allow_nan=False)
+            step = draw(st.sampled_from([1e-320, 1e-300, 1e-16, 1e-3, 1.0, 1e18, 1e300, 1e308]))
+            spread = st.integers(-1000, 1000).map(lambda i: i * (step / 1000))
         else:
             low, high, edges = ((0, int(UINT64.max), UINT_EDGES) if kind == "uint64" else
                                 (int(INT64.min), int(INT64.max), INT_EDGES))
@@ -178,7 +178,8 @@ def columns(draw, n_rows: int, kinds=KINDS) -> Column:
     values = [pool[i if many and i < len(pool) else pick] for i, pick in enumerate(picks)]
     if kind in HOLED and draw(st.booleans()):
         holes = draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))
-        values = [None if hole else v for v, hole in zip(values, holes)]
+        values = [None if hole and not (many and i < len(pool)) else v  # many stay many
+                  for i, (v, hole) in enumerate(zip(values, holes))]
         if all(v is None for v in values):
             values[0] = pool[picks[0]]
     extra: dict = {}
