@@ -312,3 +312,19 @@ def test_interval_bounds_near_the_integer_limits_are_exact():
     assert list(builders.intervals(signed, width=[10]).labels(1)) == [
         "[-9223372036854775810, -9223372036854775800)", "[0, 10)",
         "[9223372036854775800, 9223372036854775810)"]
+
+
+@pytest.mark.parametrize("numbers", [
+    [i * 1e-300 for i in range(25)],  # every label was '[0, 0)'
+    [i * 1e-16 for i in range(25)],  # labels falling under several labels
+    [5e-324 * i for i in range(25)],  # ZeroDivisionError
+    [1e308, -1e308] + [float(i) for i in range(20)],  # OverflowError
+    [float("inf")] + [float(i) for i in range(30)],  # HierarchyError in zero configuration
+])
+@pytest.mark.filterwarnings("ignore::pandas_anon.OneClassWarning")  # x to * leaves one class
+def test_auto_suppresses_floats_no_interval_can_label(numbers):
+    from pandas_anon.hierarchy import builders
+    assert builders.auto(pd.Series(numbers)).name == "auto:suppression"
+    frame = pd.DataFrame({"x": numbers, "y": ["a"] * len(numbers)})
+    out = pandas_anon.kanon(frame, 2, qid=["x", "y"])
+    assert verify_anonymized(out, ["x", "y"], 2, 0)["k"] >= 2

@@ -42,7 +42,10 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
       previous (x2 after a 1 or a 5, x5 after a 2: 5, 10, 20, 100, 200, ...); widths stop
       before one exceeds the data's range (max - min), so the last level still has two or
       more intervals under ``*``. Ages 17-90 get 5, 10, 20;
-    - anything else (few distinct numbers, bool, text, categories): :func:`suppression`.
+      Floats get intervals only when written bounds can label them exactly (finite, below
+      2^53 in size, spread over at least 1e-10 and at least a billionth of their size);
+    - anything else (few distinct numbers, such floats, bool, text, categories):
+      :func:`suppression`.
 
     The hierarchy's ``name`` says what was chosen, after ``name`` (default: the column's
     name) when there is one: ``"age auto:intervals(5,10,20)"``,
@@ -58,7 +61,8 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
         built = build(values, [date_level(stamps, level) for level in chosen], list(chosen),
                       None, series)
         what = f"dates({','.join(chosen)})"
-    elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT:
+    elif (is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT
+          and _fits_intervals(values)):
         numbers = as_numbers(values, series, "auto")
         widths = _nice_widths(numbers)
         texts = fmt(np.array(widths, dtype=float))
@@ -70,6 +74,20 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
         what = "suppression"
     built.name = f"{label} auto:{what}" if label is not None else f"auto:{what}"
     return built
+
+
+def _fits_intervals(values: pd.Index) -> bool:
+    """Whether :func:`auto`'s intervals label these numbers exactly: integers always (their
+    bounds are computed exactly); floats when finite, below 2^53 in size and spread enough
+    that a width and its bounds are written without losing them (1e-300 steps would all read
+    ``[0, 0)``; infinities have no interval)."""
+    if pd.api.types.is_integer_dtype(values.dtype):
+        return True
+    numbers = values.to_numpy(dtype=np.float64)
+    if not np.isfinite(numbers).all():
+        return False
+    size, spread = float(np.abs(numbers).max()), float(numbers.max()) - float(numbers.min())
+    return size < 2.0**53 and spread >= 1e-10 and size < 1e9 * spread
 
 
 def _nice_widths(numbers: np.ndarray) -> list[Number]:
