@@ -33,7 +33,7 @@ from .errors import (
 
 #: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
 #: larger (sparser) key spaces are compressed through a hash table first.
-DENSE_LABELS_PER_ROW = 4
+DENSE_LABELS_PER_ROW = 8
 _DENSE_MIN_LABELS = 1 << 16
 _KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
 
@@ -176,13 +176,34 @@ class Grouping:
         return self.label_counts[self.labels]
 
 
+def _dense(n_labels: int, n_rows: int) -> bool:
+    """Whether a key space is small enough for ``np.bincount`` over every label."""
+    return n_labels <= max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
+
+
 def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
     """Count rows per label, through a hash table when the label space is too sparse."""
-    if n_labels <= max(DENSE_LABELS_PER_ROW * len(labels), _DENSE_MIN_LABELS):
+    if _dense(n_labels, len(labels)):
         return Grouping(labels, np.bincount(labels, minlength=n_labels))
     dense, _ = pd.factorize(labels, sort=False)
     dense = np.asarray(dense, dtype=np.int64)
     return Grouping(dense, np.bincount(dense))
+
+
+def class_sizes(labels: np.ndarray, n_labels: int) -> np.ndarray:
+    """Rows per label, zeros allowed (labels no row carries), when no row needs its class id.
+
+    Dense key spaces are counted with ``np.bincount``; sparse ones by sorting the labels and
+    measuring the runs of equal labels, several times faster than a hash table on millions
+    of distinct labels (numpy sorts integers with SIMD instructions).
+    """
+    if _dense(n_labels, len(labels)):
+        return np.bincount(labels, minlength=n_labels)
+    if len(labels) == 0:
+        return np.zeros(0, dtype=np.int64)
+    ordered = np.sort(labels)
+    run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+    return np.diff(run_starts, prepend=0, append=len(ordered))
 
 
 def group_codes(

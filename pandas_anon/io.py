@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
@@ -134,7 +135,7 @@ def read_columns(
         raise InputFileError(f"{layout.name}: the header names no column; add a header row")
     with _io_errors(layout.name, layout.compression, layout.encoding):
         try:
-            return _arrow_columns(layout, columns).to_pandas()
+            return _categoricals(_arrow_columns(layout, columns))
         except pa.ArrowInvalid:  # its message may quote the row: never shown
             frame = _parse(layout.name, layout.compression, layout.sep, layout.encoding, True)
     return frame[columns].astype("category")
@@ -329,6 +330,30 @@ def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
         return pa_csv.open_csv(layout.name, **options).read_all()
     with _open_binary(layout.name, layout.compression) as handle:
         return pa_csv.open_csv(handle, **options).read_all()
+
+
+def _categoricals(table: pa.Table) -> pd.DataFrame:
+    """The dictionary-encoded columns of ``table`` as pandas categoricals.
+
+    pyarrow's own conversion checks again that each dictionary holds no value twice (pandas
+    hashes every category): on a column of millions of distinct values, such as a record
+    number, that check costs more than reading the file. A dictionary built by pyarrow's
+    reader and unified across blocks never repeats a value, so the check is skipped.
+    """
+    table = table.unify_dictionaries()
+    return pd.DataFrame({name: _categorical(chunked)
+                         for name, chunked in zip(table.column_names, table.columns)})
+
+
+def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
+    """One unified dictionary column as a categorical (``-1`` codes for nulls)."""
+    if chunked.num_chunks == 0:
+        return pd.Categorical([], categories=pd.Index([], dtype=object))
+    categories = pd.Index(chunked.chunk(0).dictionary.to_pandas())
+    codes = np.concatenate([chunk.indices.fill_null(-1).to_numpy() for chunk in chunked.chunks])
+    fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: may go away
+    dtype = pd.CategoricalDtype(categories) if fastpath is None else fastpath(categories, False)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
 def _check_options(name: str, sep: str | None, encoding: str | None) -> None:

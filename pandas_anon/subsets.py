@@ -27,18 +27,33 @@ are *suppressed* on a subset (the marker ``*`` in every one of its columns,
 counts of that subset.
 
 Each subset is refined from whichever of its (size - 1)-subsets has the fewest rows left to
-split: any of them gives the same partition. Every column is encoded once (:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is
-a multiply-add on integer codes and one ``np.bincount``.
+split: any of them gives the same partition. Every column is encoded once
+(:class:`~pandas_anon.encoding.EncodedFrame`); a refinement is a multiply-add on integer codes
+and one ``np.bincount`` (a hash table when the key space is sparse). The subsets of the largest
+size have no children: they are only counted, a sparse key space by sorting, which is several
+times faster than hashing. Subsets of one size never depend on each other, so large tables
+count them in parallel threads.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from .encoding import EncodedFrame, Grouping, compress, group_labels
+from .encoding import (
+    PARALLEL_MIN_ROWS,
+    EncodedFrame,
+    Grouping,
+    class_sizes,
+    compress,
+    group_labels,
+)
 from .params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
@@ -93,16 +108,22 @@ class SubsetSearch:
         """Yield the nodes of each size in turn, up to ``max_size`` columns."""
         root = Node((), 0, 1, COUNTED)  # every row still to split, none counted yet
         level = [root]
-        for _ in range(self.max_size):
-            level = [child for node in level for child in self._children(node)]
+        for size in range(1, self.max_size + 1):
+            last = size == self.max_size  # no child will refine it: count, carry nothing
+            level = self._evaluate([child for node in level for child in self._children(node)],
+                                   last)
             for node in level:
                 self.nodes[node.columns] = node
+                self._register(node)
             self._release_parents(level)
             if not level:
                 return
             yield level
 
-    def _children(self, node: Node) -> Iterator[Node]:
+    def _children(self, node: Node) -> Iterator[Node | tuple[Node, int]]:
+        """The supersets of ``node`` by one later column: a derived node, or the (parent,
+        column) refinement that will count it. Nodes of one size never depend on each other
+        (an identifier or a dependency found at a size only concerns larger subsets)."""
         start = node.columns[-1] + 1 if node.columns else 0
         for position in range(start, len(self.names)):
             columns = node.columns + (position,)
@@ -112,7 +133,39 @@ class SubsetSearch:
             if source is not None:
                 yield self._derived(self.nodes[source], columns)
             else:
-                yield self._refine(*self._cheapest_parent(node, columns))
+                yield self._cheapest_parent(node, columns)
+
+    def _evaluate(self, planned: list[Node | tuple[Node, int]], last: bool) -> list[Node]:
+        """Count the planned refinements, in parallel threads on large tables (numpy's
+        counting and sorting release the GIL), keeping the planned order. A parent's arrays
+        are freed as soon as its last planned child is counted."""
+        uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Node))
+        lock = threading.Lock()
+
+        def evaluate(plan: Node | tuple[Node, int]) -> Node:
+            if isinstance(plan, Node):
+                return plan
+            parent, position = plan
+            child = self._refine(parent, position, last=last)
+            with lock:
+                uses[parent.columns] -= 1
+                if not uses[parent.columns]:  # never refined again: see _release_parents
+                    parent.rows = parent.classes = None
+            return child
+
+        refinements = sum(not isinstance(plan, Node) for plan in planned)
+        workers = min(refinements, os.cpu_count() or 1)
+        if workers < 2 or self.n < PARALLEL_MIN_ROWS:
+            return [evaluate(plan) for plan in planned]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(evaluate, planned))
+
+    def _register(self, node: Node) -> None:
+        """Note what a counted node teaches about larger subsets."""
+        if node.status == IDENTIFIER:
+            self.identifiers.append(node.columns)
+        elif node.status == COUNTED:
+            self._record_dependencies(node.columns, node.distinct)
 
     def _derived(self, base: Node, columns: tuple[int, ...]) -> Node:
         """A node partitioning rows as ``base`` does; only its suppressed rows may differ."""
@@ -160,27 +213,34 @@ class SubsetSearch:
     def _open_rows(self, node: Node) -> int:
         return self.n if node.rows is None else len(node.rows)
 
-    def _refine(self, node: Node, position: int) -> Node:
-        """Split the rows of ``node`` still to split by the column at ``position``."""
+    def _refine(self, node: Node, position: int, *, last: bool = False) -> Node:
+        """Split the rows of ``node`` still to split by the column at ``position``; with
+        ``last`` only count the classes (nothing is carried to children)."""
         assert node.status == COUNTED, "supersets of derived nodes are derived too"
         name = self.names[position]
         codes = self.encoded.codes[name]
         cardinality = self.encoded.cardinality(name)
         if node.rows is not None:
             codes = codes[node.rows]
-        labels = codes if node.classes is None else node.classes * cardinality + codes
-        grouping = group_labels(labels, node.n_classes * cardinality)
+        labels = (codes if node.classes is None
+                  else node.classes.astype(np.int64) * cardinality + codes)
+        n_labels = node.n_classes * cardinality
+        if last:
+            grouping = None
+            counts = class_sizes(labels, n_labels)
+        else:
+            grouping = group_labels(labels, n_labels)
+            counts = grouping.label_counts
         columns = tuple(sorted(node.columns + (position,)))
-        singletons = node.outside + grouping.singletons
-        distinct = node.outside + grouping.distinct
+        singletons = node.outside + int(np.count_nonzero(counts == 1))
+        distinct = node.outside + int(np.count_nonzero(counts))
         if singletons == self.n:
-            self.identifiers.append(columns)
             return Node(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
-        self._record_dependencies(columns, distinct)
-        at_risk = node.outside + _rows_below(grouping.label_counts, self.k)
+        at_risk = node.outside + _rows_below(counts, self.k)
         marked_rows, marked_singles = self._suppressed(columns)
+        carried = () if grouping is None else _carry(grouping, node)
         return Node(columns, singletons - marked_singles, distinct, COUNTED,
-                    at_risk - marked_rows, *_carry(grouping, node))
+                    at_risk - marked_rows, *carried)
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
@@ -223,15 +283,28 @@ COMPACT_SHARE = 0.25
 def _carry(
     grouping: Grouping, parent: Node
 ) -> tuple[np.ndarray | None, np.ndarray, int, int]:
-    """What a refinement passes to its children: rows, dense class ids, classes, outside."""
+    """What a refinement passes to its children: rows, dense class ids, classes, outside.
+
+    They are kept until every child of the next size is counted, so they are stored as 32-bit
+    integers whenever they fit (a search over millions of rows keeps dozens of them).
+    """
     if grouping.singletons < COMPACT_SHARE * len(grouping.labels):
         if 2 * grouping.distinct >= len(grouping.label_counts):  # labels mostly used: keep
-            return parent.rows, grouping.labels, len(grouping.label_counts), parent.outside
-        classes, n_classes = compress(grouping)
-        return parent.rows, classes, n_classes, parent.outside
+            classes, n_classes = grouping.labels, len(grouping.label_counts)
+        else:
+            classes, n_classes = compress(grouping)
+        return parent.rows, _narrow(classes, n_classes), n_classes, parent.outside
     shared = grouping.label_counts >= 2
     class_of_row = np.where(shared, np.cumsum(shared) - 1, -1)[grouping.labels]
     positions = np.flatnonzero(class_of_row >= 0)
-    rows = positions if parent.rows is None else parent.rows[positions]
+    # the parent's rows are narrowed already; positions index every examined row
+    rows = (_narrow(positions, len(grouping.labels)) if parent.rows is None
+            else parent.rows[positions])
     n_classes = int(np.count_nonzero(shared))
-    return rows, class_of_row[positions], n_classes, parent.outside + grouping.singletons
+    return (rows, _narrow(class_of_row[positions], n_classes), n_classes,
+            parent.outside + grouping.singletons)
+
+
+def _narrow(ids: np.ndarray, bound: int) -> np.ndarray:
+    """Non-negative ids below ``bound`` as int32 when they fit."""
+    return ids.astype(np.int32, copy=False) if bound <= np.iinfo(np.int32).max else ids
