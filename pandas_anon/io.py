@@ -767,21 +767,7 @@ def read_hierarchy(path: str | os.PathLike[str]) -> Hierarchy:
     with _io_errors(name, None):
         try:
             return Hierarchy.from_csv(name, name=name)
-        except UnicodeDecodeError:
-            raise InputFileError(
-                f"{name} is not valid UTF-8 text; save the hierarchy file as UTF-8"
-            ) from None
-        except pd.errors.EmptyDataError:
-            raise InputFileError(
-                f"{name} is empty; a hierarchy file has one row per value, one ';'-separated "
-                "column per level"
-            ) from None
-        except pd.errors.ParserError:
-            raise InputFileError(
-                f"{name} cannot be parsed as a hierarchy table: every row must have the same "
-                "number of ';'-separated columns (one per level), values with ';' quoted"
-            ) from None
         except HierarchyError as exc:  # most messages name the hierarchy: it is named name
-            if f"hierarchy {name}" in str(exc):
+            if str(exc).startswith(name) or f"hierarchy {name}" in str(exc):
                 raise
             raise HierarchyError(f"{name}: {exc}") from None

@@ -119,6 +119,10 @@ def anonymize(
     require_data(frame)
     if k > len(frame):  # before the election, whose errors would hide this one
         raise InvalidParameterError(f"k={k} exceeds the {len(frame):,} rows of the frame")
+    if hierarchies is not None and not isinstance(hierarchies, Mapping):
+        raise InvalidParameterError(
+            f"hierarchies must map columns to hierarchies, such as "
+            f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}")
     request = _Request(frame, k, models, hierarchies or {}, algo, max_suppression, metric,
                        sensitive, progress)
     if qid is None:

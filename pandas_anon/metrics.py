@@ -155,8 +155,23 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
             lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),
         )
     if callable(metric):
-        return Metric(getattr(metric, "__name__", "custom"), metric, lambda _s: -np.inf,
-                      lambda _node: -np.inf, lambda: np.full(shape, -np.inf))
+        return Metric(getattr(metric, "__name__", "custom"), _checked(metric),
+                      lambda _s: -np.inf, lambda _node: -np.inf, lambda: np.full(shape, -np.inf))
     raise InvalidParameterError(
         f"metric must be 'precision', 'dm' or a callable taking a NodeStats, got {metric!r}"
     )
+
+
+def _checked(metric: Callable[[NodeStats], float]) -> Callable[[NodeStats], float]:
+    """A custom metric refusing, by name, a value that is not a number (text, a bool, NaN)."""
+    def value(stats: NodeStats) -> float:
+        found = metric(stats)
+        if (isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer,
+                                                                          np.floating))
+                or found != found):
+            raise InvalidParameterError(
+                f"metric {getattr(metric, '__name__', 'custom')!r} returned "
+                f"{type(found).__name__} {found!r} for node {stats.node}; a custom metric must "
+                f"return a number (lower is better)")
+        return found
+    return value

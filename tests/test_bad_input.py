@@ -86,6 +86,8 @@ API = {
     "kanon k=None": (_kanon(k=None), InvalidParameterError, ["k must be a whole number", "got None"]),
     "kanon k > rows": (_kanon(k=13), InvalidParameterError, ["k=13", "12 rows"]),
     # kanon: max_suppression
+    "kanon metric returns text": (_kanon(metric=lambda stats: "low"), InvalidParameterError, ["metric '<lambda>' returned str 'low'", "must return a number"]),
+    "kanon hierarchies=list": (_kanon(hierarchies=["town"]), InvalidParameterError, ["hierarchies must map columns to hierarchies", "got list ['town']"]),
     "kanon max_suppression=True": (_kanon(max_suppression=True), InvalidParameterError, [f"max_suppression must be {FRACTION}", "got True"]),
     "kanon max_suppression=None": (_kanon(max_suppression=None), InvalidParameterError, ["max_suppression must be a fraction", "got None"]),
     "kanon max_suppression=-0.1": (_kanon(max_suppression=-0.1), InvalidParameterError, ["max_suppression must be a fraction", "got -0.1"]),
@@ -157,6 +159,9 @@ API = {
     # hierarchies: constructors, builders, the registry
     "get_hierarchy unknown": (lambda df: pandas_anon.get_hierarchy("it.comuni"), UnknownNameError, ["unknown hierarchy name 'it.comuni'", "valid hierarchy names"]),
     "Hierarchy short level": (lambda df: Hierarchy(["a", "b"], [["x"]]), HierarchyError, ["level 1 has 1 label for 2 values", "one label per value"]),
+    "Hierarchy level as text": (lambda df: Hierarchy(["a", "b"]).labels("1"), InvalidParameterError, ["level must be a whole number of at least 0", "pass level=1, not '1'"]),
+    "Hierarchy level=True": (lambda df: Hierarchy(["a", "b"]).codes(True), InvalidParameterError, ["level must be a whole number", "True is not a number"]),
+    "Hierarchy.from_csv missing": (lambda df: Hierarchy.from_csv("no/such/levels.csv"), HierarchyError, ["no/such/levels.csv: no such file; check the path"]),
     "Hierarchy.from_columns missing": (lambda df: Hierarchy.from_columns(df, ["town", "region"]), ColumnNotFoundError, ["'region' not found"]),
     "intervals no step": (lambda df: builders.intervals(df["year"]), InvalidParameterError, ["takes exactly one of width=, cuts=, groups_of=", "width=[5, 10, 20]"]),
     "intervals width=True": (lambda df: builders.intervals(df["year"], width=True), InvalidParameterError, ["width must be a positive number", "got True"]),

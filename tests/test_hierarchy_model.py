@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import pandas_anon
-from pandas_anon import ColumnNotFoundError, HierarchyError
+from pandas_anon import ColumnNotFoundError, HierarchyError, InvalidParameterError
 from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult, load_adult_hierarchy
 from pandas_anon.hierarchy import TOP, Hierarchy
 
@@ -93,8 +93,8 @@ def test_levels_out_of_range():
     sex = Hierarchy(["M", "F"], name="sex")
     with pytest.raises(HierarchyError, match="sex has levels 0..1; level 2 does not exist"):
         sex.labels(2)
-    with pytest.raises(HierarchyError, match="whole number"):
-        sex.codes(1.5)
+    with pytest.raises(InvalidParameterError, match="level must be a whole number"):
+        sex.codes(1.5)  # a bad parameter, as everywhere (issue 9)
 
 
 def test_top_level_is_added_only_when_needed():

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..encoding import compress, factorize, first_occurrence, group_codes
 from ..errors import ColumnNotFoundError, HierarchyError
+from ..params import whole
 from ..report import plural
 
 #: Label of the top level appended when a hierarchy's last level has several labels.
@@ -95,14 +96,13 @@ class Hierarchy:
         return self._codes[self._level(level)]
 
     def _level(self, level: int) -> int:
-        if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
-            raise HierarchyError(f"level must be a whole number, got {level!r}")
-        if not 0 <= level < self.n_levels:
+        level = whole(level, "level", low=0, example=1)
+        if level >= self.n_levels:
             raise HierarchyError(
                 f"hierarchy {self.name or '(unnamed)'} has levels 0..{self.height}; level "
                 f"{level} does not exist"
             )
-        return int(level)
+        return level
 
     def to_frame(self) -> pd.DataFrame:
         """One row per level-0 value, one column per level (the table form)."""
@@ -190,9 +190,25 @@ class Hierarchy:
         header: bool = False, name: str | None = None,
     ) -> Hierarchy:
         """Read the one-row-per-value, one-column-per-level format (ARX's, used by the Adult
-        hierarchies): values are kept as text, "NA" included."""
-        table = pd.read_csv(path, sep=sep, encoding=encoding, header=0 if header else None,
-                            dtype=str, keep_default_na=False)
+        hierarchies): values are kept as text, "NA" included. A file that is missing, not
+        text in ``encoding``, empty or ragged raises :class:`HierarchyError` naming it."""
+        name_of_file = str(path)
+        try:
+            table = pd.read_csv(path, sep=sep, encoding=encoding, header=0 if header else None,
+                                dtype=str, keep_default_na=False)
+        except FileNotFoundError:
+            raise HierarchyError(f"{name_of_file}: no such file; check the path") from None
+        except UnicodeDecodeError:
+            raise HierarchyError(f"{name_of_file} is not valid {encoding.upper()} text; save "
+                                 f"the hierarchy file as {encoding.upper()}") from None
+        except pd.errors.EmptyDataError:
+            raise HierarchyError(f"{name_of_file} is empty; a hierarchy file has one row per "
+                                 f"value, one {sep!r}-separated column per level") from None
+        except pd.errors.ParserError:  # its message quotes the file: not shown
+            raise HierarchyError(
+                f"{name_of_file} cannot be parsed as a hierarchy table: every row must have "
+                f"the same number of {sep!r}-separated columns (one per level), values with "
+                f"{sep!r} quoted") from None
         return cls.from_frame(table, name=name)
 
     @classmethod
