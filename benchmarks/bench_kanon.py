@@ -43,15 +43,15 @@ from harness import SLOW_REPEAT, Case, Mismatch, best_of, require_same
 import pandas_anon
 import pandas_anon.datasets
 from pandas_anon import OneClassWarning
-from pandas_anon.algorithms import ola
-from pandas_anon.encoding import EncodedFrame
-from pandas_anon.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain import ola
+from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.keys import KeyLayout
-from pandas_anon.kanon import Decision
-from pandas_anon.lattice import Lattice
-from pandas_anon.metrics import resolve_metric
-from pandas_anon.models import KAnonymity
+from pandas_anon.engine.keys import KeyLayout
+from pandas_anon.anonymization.kanon import Decision
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.privacy.models import KAnonymity
 
 ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",
              "salary-class", "sex", "workclass"]

@@ -11,19 +11,19 @@ qid)``), and the engine behind them (:class:`EncodedFrame`, :class:`FrequencySet
 for code that builds on equivalence classes.
 """
 
-from . import accessor as _accessor  # noqa: F401  (registers df.anon)
-from . import validation as _validation  # noqa: F401  (registers the pandera checks)
-from . import datasets
-from .detect import identifiers, risk, singletons
-from .election import best_qid
-from .encoding import EncodedFrame, FrequencySet, Grouping
-from .generalization import generalize
-from .kanon import anonymize, kanon
-from .models import KAnonymity, LDiversity, TCloseness
-from .hierarchy import Hierarchy
-from .hierarchy.registry import get_hierarchy, hierarchies, plugin_status
-from .hookspecs import hookimpl
-from .errors import (
+from pandas_anon import accessor as _accessor  # noqa: F401  (registers df.anon)
+from pandas_anon.gate import pandera_checks as _validation  # noqa: F401  (registers the pandera checks)
+from pandas_anon import datasets
+from pandas_anon.detect.figures import identifiers, risk, singletons
+from pandas_anon.detect.best_qid import best_qid
+from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
+from pandas_anon.anonymization.generalize import generalize
+from pandas_anon.anonymization.kanon import anonymize, kanon
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.hierarchy.registry import get_hierarchy, hierarchies, plugin_status
+from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.errors import (
     AllMissingColumnError,
     AnonError,
     AnonWarning,
@@ -41,8 +41,8 @@ from .errors import (
     OutputFileError,
     UnhashableValueError,
 )
-from .results import BestQID, Generalization, Risk, Singletons
-from .strategy_study import Study, study
+from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
+from pandas_anon.studies.strategy import Study, study
 
 __version__ = "0.1.0"
 

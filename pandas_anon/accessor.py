@@ -11,13 +11,16 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import pandas as pd
 
-from . import detect, election
-from . import generalization, kanon as k_anonymity, strategy_study
-from .detect import QID
-from .generalization import Rows
-from .recode import HierarchyLike, SpecValue
-from .results import Anonymization, BestQID, Generalization, Risk, Singletons, report_of
-from .strategy_study import Study
+from pandas_anon.detect import figures as detect
+from pandas_anon.detect import best_qid as election
+from pandas_anon.anonymization import generalize as generalization
+from pandas_anon.anonymization import kanon as k_anonymity
+from pandas_anon.studies import strategy as strategy_study
+from pandas_anon.detect.figures import QID
+from pandas_anon.anonymization.generalize import Rows
+from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
+from pandas_anon.detect.results import Anonymization, BestQID, Generalization, Risk, Singletons, report_of
+from pandas_anon.studies.strategy import Study
 
 
 @pd.api.extensions.register_dataframe_accessor("anon")

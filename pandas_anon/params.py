@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import InvalidParameterError
+from pandas_anon.errors import InvalidParameterError
 
 #: A decimal number as written on a command line or in a configuration file.
 _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")

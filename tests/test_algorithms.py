@@ -11,14 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pandas_anon import class_cache, keys
-from pandas_anon.algorithms import datafly, incognito, ola, samarati
-from pandas_anon.algorithms.base import tie_key
-from pandas_anon.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain import cache as class_cache
+from pandas_anon.engine import keys
+from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
+from pandas_anon.anonymization.fulldomain.base import tie_key
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.lattice import Lattice
-from pandas_anon.metrics import resolve_metric
-from pandas_anon.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
 FIVE = ["age", "sex", "race", "marital-status", "education"]
 NINE = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",

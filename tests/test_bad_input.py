@@ -26,12 +26,12 @@ from pandas_anon import (
     TCloseness,
     UnhashableValueError,
 )
-from pandas_anon.cli import main
-from pandas_anon.config import load_config
+from pandas_anon.cli.main import main
+from pandas_anon.gate.config import load_config
 from pandas_anon.errors import ConfigError, UnknownNameError
 from pandas_anon.hierarchy import builders
 from pandas_anon.params import fraction, from_text, whole
-from pandas_anon.validation import Limits
+from pandas_anon.gate.pandera_checks import Limits
 
 QID = ["year", "sex"]
 FRACTION = "a fraction from 0 to 1 such as 0.05 or '5%'"

@@ -93,7 +93,7 @@ def test_input_is_not_mutated(licences):
 
 @pytest.mark.parametrize("share", [0.0, 2.0], ids=["always-compact", "never-compact"])
 def test_row_compaction_never_changes_the_figures(licences, monkeypatch, share):
-    from pandas_anon import subsets
+    from pandas_anon.detect import subsets
 
     monkeypatch.setattr(subsets, "COMPACT_SHARE", share)
     result = licences.anon.best_qid(ELEVEN[:8], max_size=3, exhaustive=True)
@@ -107,7 +107,8 @@ def test_row_compaction_never_changes_the_figures(licences, monkeypatch, share):
 def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path):
     """Large tables count each size in threads, and sparse key spaces by hashing (subsets
     with children) or sorting (the last size): forced here on the embedded table."""
-    from pandas_anon import encoding, subsets
+    from pandas_anon.engine import encoding
+    from pandas_anon.detect import subsets
 
     if path == "parallel-threads":
         monkeypatch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)

@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SEED_QID
-from pandas_anon import io as anon_io
-from pandas_anon.cli import main
-from pandas_anon.config import load_config
+from pandas_anon.gate import io as anon_io
+from pandas_anon.cli.main import main
+from pandas_anon.gate.config import load_config
 from pandas_anon.datasets import load_driver_licenses
-from pandas_anon.election import best_qid
+from pandas_anon.detect.best_qid import best_qid
 from pandas_anon.errors import InputFileError
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.io import read_columns, read_table
+from pandas_anon.gate.io import read_columns, read_table
 from verify import naive_counts, naive_election
 
 SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")

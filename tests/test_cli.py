@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from conftest import SEED_QID
-from pandas_anon.cli import main
+from pandas_anon.cli.main import main
 from verify import naive_counts, naive_election
 
 
@@ -172,7 +172,7 @@ def test_output_survives_a_terminal_that_cannot_encode_it(tmp_path):
     path = tmp_path / "città.csv"
     path.write_text("città,anno\nAosta,1950\nAosta,1950\nNus,1960\n", encoding="utf-8")
     env = dict(os.environ, PYTHONIOENCODING="ascii")
-    done = subprocess.run([sys.executable, "-m", "pandas_anon.cli", "scan", str(path)],
+    done = subprocess.run([sys.executable, "-m", "pandas_anon.cli.main", "scan", str(path)],
                           capture_output=True, env=env, text=False)
     assert done.returncode == 0, done.stderr
     assert b"citt\\xe0" in done.stdout

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from conftest import SEED_QID
-from pandas_anon.cli import _as_written, main
+from pandas_anon.cli.main import _as_written, main
 from verify import verify_anonymized
 
 REFUSAL = ("pandas-anon: error: {out} is the input file{other}; write the anonymized copy to "

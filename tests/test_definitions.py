@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import InvalidParameterError, OneClassWarning
-from pandas_anon.algorithms import datafly, incognito, ola, samarati
-from pandas_anon.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.lattice import Lattice
-from pandas_anon.metrics import generalization, resolve_metric
-from pandas_anon.models import KAnonymity, LDiversity, TCloseness
-from pandas_anon.privacy import l_diversity
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import generalization, resolve_metric
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.privacy.measures import l_diversity
 from verify import l_level, t_distances, verify_l_diverse, verify_t_close
 
 SEARCHES = {"ola": ola.search, "incognito": incognito.search, "samarati": samarati.search,

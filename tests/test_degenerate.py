@@ -19,10 +19,10 @@ from pandas_anon import (
     InvalidParameterError,
     OneClassWarning,
 )
-from pandas_anon import plugins
+from pandas_anon.plugins import manager as plugins
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hookspecs import hookimpl
-from pandas_anon.results import Anonymization, column_keys
+from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.detect.results import Anonymization, column_keys
 from verify import verify_anonymized
 
 from conftest import SEED_QID

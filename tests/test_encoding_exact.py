@@ -16,7 +16,7 @@ from pandera.errors import SchemaError
 import pandas_anon
 from pandas_anon import EncodedFrame, Hierarchy, UnhashableValueError
 from pandas_anon import hierarchy as builders
-from pandas_anon.encoding import encode_column
+from pandas_anon.engine.encoding import encode_column
 from verify import naive_counts
 
 INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max

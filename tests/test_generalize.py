@@ -132,7 +132,7 @@ def test_generalization_never_splits_a_class_nor_touches_other_columns(case, loc
 def test_without_copy_on_write_the_output_is_a_deep_copy(mode):
     """pandas 2's "warn" mode does not copy on write: writing into a shallow copy would
     write into the caller's frame."""
-    from pandas_anon.recode import output_copy
+    from pandas_anon.anonymization.recoding import output_copy
 
     frame = pd.DataFrame({"a": [1, 2, 3]})
     with pd.option_context("mode.copy_on_write", mode):

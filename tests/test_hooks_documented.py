@@ -8,7 +8,7 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from pandas_anon import hookspecs
+from pandas_anon.plugins import hookspecs
 
 ROOT = Path(__file__).resolve().parents[1]
 _SPECS = pluggy.PluginManager("pandas_anon")

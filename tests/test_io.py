@@ -1,4 +1,4 @@
-"""Tests for pandas_anon.io.read_table: format detection, and a clear error for every bad file."""
+"""Tests for pandas_anon.gate.io.read_table: format detection, and a clear error for every bad file."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pandas_anon import io as anon_io
+from pandas_anon.gate import io as anon_io
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
-from pandas_anon.io import TableEntry, ZipMember, read_columns, read_table, tables_in
+from pandas_anon.gate.io import TableEntry, ZipMember, read_columns, read_table, tables_in
 
 SECRET = "SECRET_VALUE_123"
 COMUNI = ["Saint-Rhémy-en-Bosses", "Forlì", "Napoli"]

@@ -25,7 +25,7 @@ if os.environ.get("CI"):
 else:
     italy = pytest.importorskip("pandas_anon_italy", reason="pip install -e plugins/pandas-anon-italy")
 from conftest import SEED_QID
-from pandas_anon import plugins
+from pandas_anon.plugins import manager as plugins
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.registry import claimed_hierarchy, get_hierarchy, hierarchies

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError, OneClassWarning
-from pandas_anon.algorithms import ola
-from pandas_anon.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain import ola
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.lattice import Lattice
-from pandas_anon.metrics import resolve_metric
-from pandas_anon.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 from verify import verify_anonymized, verify_l_diverse
 
 ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",

@@ -1,4 +1,4 @@
-"""Bit-packed class keys (``pandas_anon.keys``) against plain pandas grouping, in each of
+"""Bit-packed class keys (``pandas_anon.engine.keys``) against plain pandas grouping, in each of
 their three ways of sorting: count packed with the key, one word without it, several words."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pandas_anon import keys
-from pandas_anon.keys import KeyLayout, run_ids
+from pandas_anon.engine import keys
+from pandas_anon.engine.keys import KeyLayout, run_ids
 
 # (word bits, max_count): the packed path, one word too wide for the count, several words
 WAYS = {"packed": (keys.WORD_BITS, 1_000), "one word": (keys.WORD_BITS, 2**60),

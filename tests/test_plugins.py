@@ -14,7 +14,7 @@ import types
 import pandas as pd
 import pytest
 
-from pandas_anon import plugins
+from pandas_anon.plugins import manager as plugins
 from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.registry import (
@@ -25,7 +25,7 @@ from pandas_anon.hierarchy.registry import (
     normalize,
     plugin_status,
 )
-from pandas_anon.hookspecs import hookimpl
+from pandas_anon.plugins.hookspecs import hookimpl
 
 BUILTINS = ["builtin.auto", "builtin.dates", "builtin.mask", "builtin.suppress"]
 
@@ -383,10 +383,10 @@ def test_the_allowlist_is_read_when_plugins_load(monkeypatch, three):
 
 def test_plugins_load_on_first_use_not_at_import(tmp_path):
     (tmp_path / "fake_lazy_plugin.py").write_text(textwrap.dedent("""
-        import pandas_anon.hookspecs
+        import pandas_anon.plugins.hookspecs
         from pandas_anon.hierarchy import Hierarchy
 
-        @pandas_anon.hookspecs.hookimpl
+        @pandas_anon.plugins.hookspecs.hookimpl
         def register_hierarchies(register):
             register("lazy.h", Hierarchy(["a"]), description="lazy", columns=["Lazy"])
         """))
@@ -396,7 +396,7 @@ def test_plugins_load_on_first_use_not_at_import(tmp_path):
     (info / "entry_points.txt").write_text("[pandas_anon]\nlazy = fake_lazy_plugin\n")
     script = textwrap.dedent("""
         import sys
-        import pandas_anon, pandas_anon.plugins, pandas_anon.hierarchy.registry as registry
+        import pandas_anon, pandas_anon.plugins.manager, pandas_anon.hierarchy.registry as registry
         print("fake_lazy_plugin" in sys.modules)
         row = registry.hierarchies().set_index("name").loc["lazy.h"]
         print("fake_lazy_plugin" in sys.modules, row["plugin"], row["source"], row["claims"])

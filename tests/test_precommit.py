@@ -27,7 +27,7 @@ from pre_commit.hook import Hook
 from pre_commit.prefix import Prefix
 
 from conftest import SEED_QID
-from pandas_anon.cli import main
+from pandas_anon.cli.main import main
 from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.hierarchy import Hierarchy
 from verify import naive_counts

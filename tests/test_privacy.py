@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pandas_anon import InvalidQIDError
 from pandas_anon.datasets import load_adult
-from pandas_anon.privacy import k_anonymity, l_diversity
+from pandas_anon.privacy.measures import k_anonymity, l_diversity
 
 
 @pytest.mark.parametrize("qid", [["sex", "race"], ["age", "sex"], ["education", "workclass", "sex"]])

@@ -35,7 +35,7 @@ from pandas_anon import (
     OneClassWarning,
     TCloseness,
 )
-from pandas_anon.kanon import ALGORITHMS
+from pandas_anon.anonymization.kanon import ALGORITHMS
 from verify import (
     naive_counts,
     naive_election,

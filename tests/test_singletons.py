@@ -109,7 +109,7 @@ def test_wide_keys_are_compressed_instead_of_overflowing():
 
 
 def test_parallel_encoding_gives_the_same_codes(licences, monkeypatch):
-    from pandas_anon import encoding
+    from pandas_anon.engine import encoding
 
     serial = encoding.EncodedFrame(licences, SEED_QID)
     monkeypatch.setattr(encoding, "PARALLEL_MIN_ROWS", 1)

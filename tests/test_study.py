@@ -8,7 +8,7 @@ import pytest
 import pandas_anon
 from conftest import SEED_QID
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.strategy_study import STRATEGIES, paper_year_average
+from pandas_anon.studies.strategy import STRATEGIES, paper_year_average
 from verify import naive_counts
 
 # singletons, modified, touched, distinct (issue 3's acceptance table; seed 000, Table 1)

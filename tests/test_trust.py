@@ -16,11 +16,11 @@ import pytest
 
 import pandas_anon
 from conftest import SEED_QID
-from pandas_anon.cli import main
+from pandas_anon.cli.main import main
 from pandas_anon.errors import IdentifierWarning
-from pandas_anon.exposure import SUPPRESSED, direct_identifiers, scan
+from pandas_anon.detect.exposure import SUPPRESSED, direct_identifiers, scan
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.validation import measure
+from pandas_anon.gate.pandera_checks import measure
 from verify import naive_counts, verify_anonymized
 
 
@@ -191,7 +191,7 @@ def test_suppressed_rows_belong_to_no_class(mostly_classes):
     found = measure(mostly_classes, ["town", "year"])
     assert (found.rows, found.examined, found.suppressed, found.smallest_class) == (14, 12, 2, 6)
     assert naive_rows_below(mostly_classes, ["town", "year"], 5) == found.rows_below(5) == 0
-    pandas_anon.validation.anon_k_anonymous(mostly_classes, qid=["town", "year"], k=5)
+    pandas_anon.gate.pandera_checks.anon_k_anonymous(mostly_classes, qid=["town", "year"], k=5)
     # a row is suppressed only when every QID value is the marker
     partly = mostly_classes.assign(year=["1970"] * 14)
     assert measure(partly, ["town", "year"]).smallest_class == 2
@@ -212,7 +212,7 @@ def test_kanon_output_with_fewer_than_k_suppressed_rows_passes_the_gate(capsys, 
     assert (out.loc[20:, ["town", "year"]] == SUPPRESSED).all().all()
     checked = verify_anonymized(out, ["town", "year"], 5, max_suppressed=4)
     assert checked["suppressed"] == 3 and checked["k"] == report.k_reached == 5
-    pandas_anon.validation.anon_k_anonymous(out, qid=["town", "year"], k=5)
+    pandas_anon.gate.pandera_checks.anon_k_anonymous(out, qid=["town", "year"], k=5)
     path = write(tmp_path / "out.csv", out)
     assert run(capsys, "check", str(path), "--qid", "town,year", "--k", "5")[0] == 0
     assert run(capsys, "check", str(path), "--k", "5")[0] == 0  # zero configuration too
@@ -296,9 +296,9 @@ def test_kanon_l_diverse_output_with_suppressed_rows_passes_the_pandera_check():
                             sensitive="diagnosis", l=2, max_suppression=0.1)
     assert out.anon.report().suppressed == 2 and out.anon.report().levels == {"town": 0}
     # the two suppressed rows share one diagnosis, but they are in no class
-    assert pandas_anon.privacy.l_diversity(out, ["town"], "diagnosis") == 2
-    pandas_anon.validation.anon_l_diverse(out, qid=["town"], sensitive="diagnosis", l=2)
-    pandas_anon.validation.anon_k_anonymous(out, qid=["town"], k=2)
+    assert pandas_anon.privacy.measures.l_diversity(out, ["town"], "diagnosis") == 2
+    pandas_anon.gate.pandera_checks.anon_l_diverse(out, qid=["town"], sensitive="diagnosis", l=2)
+    pandas_anon.gate.pandera_checks.anon_k_anonymous(out, qid=["town"], k=2)
 
 
 def test_interval_bounds_near_the_integer_limits_are_exact():

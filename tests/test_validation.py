@@ -12,10 +12,10 @@ import pandera.pandas as pa
 import pytest
 from pandera.errors import SchemaError, SchemaErrors
 
-import pandas_anon.validation
+import pandas_anon.gate.pandera_checks
 from conftest import SEED_QID
 from pandas_anon.errors import InvalidParameterError
-from pandas_anon.validation import Limits, measure
+from pandas_anon.gate.pandera_checks import Limits, measure
 from verify import naive_counts
 
 SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")
@@ -39,7 +39,7 @@ def checked(*checks: pa.Check) -> pa.DataFrameSchema:
 def test_checks_are_registered_once_at_import():
     for name in ("anon_max_singletons", "anon_k_anonymous", "anon_l_diverse"):
         assert name in pa.Check.REGISTERED_CUSTOM_CHECKS
-    importlib.reload(pandas_anon.validation)  # a second import must not register again
+    importlib.reload(pandas_anon.gate.pandera_checks)  # a second import must not register again
 
 
 def test_max_singletons_on_the_seed_data(licences):

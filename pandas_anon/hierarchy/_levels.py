@@ -16,9 +16,9 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
-from ..encoding import factorize
-from ..errors import HierarchyError
-from .model import TOP, Hierarchy
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.errors import HierarchyError
+from pandas_anon.hierarchy.model import TOP, Hierarchy
 
 #: What one column can be given as.
 Data = Union[pd.Series, pd.Index, np.ndarray, Sequence[Any]]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._levels import (
+from pandas_anon.hierarchy._levels import (
     Data,
     Number,
     as_numbers,
@@ -18,9 +18,9 @@ from ._levels import (
     is_numeric,
     series_name,
 )
-from .datetimes import as_stamps, date_level, holds_dates
-from .model import Hierarchy
-from .numeric import width_decimals, width_level
+from pandas_anon.hierarchy.datetimes import as_stamps, date_level, holds_dates
+from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.hierarchy.numeric import width_decimals, width_level
 
 __all__ = ["AUTO_MAX_INTERVALS", "AUTO_MIN_DISTINCT", "auto"]
 

@@ -27,10 +27,10 @@ The builders live in one module per idea, all re-exported here:
 - :mod:`._levels`: the steps they share (one column in, distinct values, levels, Hierarchy out).
 """
 
-from .auto_choice import AUTO_MAX_INTERVALS, AUTO_MIN_DISTINCT, auto
-from .datetimes import DATE_LEVELS, dates
-from .numeric import intervals, row_groups, top_bottom
-from .text import masking, suppression
+from pandas_anon.hierarchy.auto_choice import AUTO_MAX_INTERVALS, AUTO_MIN_DISTINCT, auto
+from pandas_anon.hierarchy.datetimes import DATE_LEVELS, dates
+from pandas_anon.hierarchy.numeric import intervals, row_groups, top_bottom
+from pandas_anon.hierarchy.text import masking, suppression
 
 __all__ = [
     "AUTO_MAX_INTERVALS",

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ..errors import HierarchyError
-from ..hookspecs import Factory, Register, hookimpl
-from . import builders
-from .model import Hierarchy
+from pandas_anon.errors import HierarchyError
+from pandas_anon.plugins.hookspecs import Factory, Register, hookimpl
+from pandas_anon.hierarchy import builders
+from pandas_anon.hierarchy.model import Hierarchy
 
 
 @hookimpl

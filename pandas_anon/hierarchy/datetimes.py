@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import HierarchyError, InvalidParameterError
-from ._levels import Data, Level, build, column, distinct, runs, where
-from .model import Hierarchy
+from pandas_anon.errors import HierarchyError, InvalidParameterError
+from pandas_anon.hierarchy._levels import Data, Level, build, column, distinct, runs, where
+from pandas_anon.hierarchy.model import Hierarchy
 
 __all__ = ["DATE_LEVELS", "dates"]
 

@@ -15,10 +15,10 @@ from os import PathLike
 import numpy as np
 import pandas as pd
 
-from ..encoding import compress, factorize, first_occurrence, group_codes
-from ..errors import ColumnNotFoundError, HierarchyError
-from ..params import whole
-from ..report import plural
+from pandas_anon.engine.encoding import compress, factorize, first_occurrence, group_codes
+from pandas_anon.errors import ColumnNotFoundError, HierarchyError
+from pandas_anon.params import whole
+from pandas_anon.formatting import plural
 
 #: Label of the top level appended when a hierarchy's last level has several labels.
 TOP = "*"

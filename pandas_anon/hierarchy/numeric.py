@@ -16,9 +16,9 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError
-from ..params import whole
-from ._levels import (
+from pandas_anon.errors import InvalidParameterError
+from pandas_anon.params import whole
+from pandas_anon.hierarchy._levels import (
     Data,
     Level,
     Number,
@@ -30,7 +30,7 @@ from ._levels import (
     fmt,
     runs,
 )
-from .model import Hierarchy
+from pandas_anon.hierarchy.model import Hierarchy
 
 __all__ = ["intervals", "row_groups", "top_bottom"]
 

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 import pluggy
 
-from .. import plugins, report
-from ..encoding import factorize
-from ..errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError, warn
-from ..hookspecs import Factory
-from .model import Hierarchy
+from pandas_anon.plugins import manager as plugins
+from pandas_anon import formatting as report
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError, warn
+from pandas_anon.plugins.hookspecs import Factory
+from pandas_anon.hierarchy.model import Hierarchy
 
 _NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")
 _RESERVED = "builtin."

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..errors import AnonWarning, HierarchyError, InvalidParameterError, warn
-from ._levels import Data, as_numbers, build, column, distinct, factorized, fmt, is_numeric, where
-from .model import Hierarchy
+from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, warn
+from pandas_anon.hierarchy._levels import Data, as_numbers, build, column, distinct, factorized, fmt, is_numeric, where
+from pandas_anon.hierarchy.model import Hierarchy
 
 __all__ = ["masking", "suppression"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import pandas as pd
 from pandas_anon.errors import HierarchyError
 from pandas_anon.hierarchy import TOP, Hierarchy
-from pandas_anon.report import plural
+from pandas_anon.formatting import plural
 
 from .istat import _comuni
 from .resolve import resolve

@@ -1,0 +1,37 @@
+"""What every lattice algorithm returns, and the order used to break ties."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pandas_anon.anonymization.fulldomain.evaluation import NodeStats
+from pandas_anon.anonymization.fulldomain.metrics import Number
+
+
+@dataclass
+class Search:
+    """The chosen node (None: no node satisfies the constraints) and search statistics;
+    ``value``: the node's metric, exact for the built-in metrics (``Fraction``, ``int``; inf
+    when no node)."""
+
+    algorithm: str
+    best: NodeStats | None
+    value: Number
+    evaluated: int
+    lattice_size: int
+    notes: dict = field(default_factory=dict)
+
+
+def tie_key(value: Number, node: tuple[int, ...]) -> tuple:
+    """Smaller metric first (exact values, or scaled to integers: equal metrics tie), then
+    the lower node, then the lexicographically smaller."""
+    return (value, sum(node), node)
+
+
+def above_all(floors: np.ndarray) -> int | float:
+    """A number above every scaled value of a metric whose scaled floors are ``floors``
+    (:class:`~pandas_anon.anonymization.fulldomain.metrics.Metric`), for "no best yet": the largest int64 for an int64 array (an np.int64 compares with a float inf ten
+    times slower than with an int), else inf."""
+    return int(np.iinfo(floors.dtype).max) if floors.dtype.kind == "i" else np.inf

@@ -1,0 +1,70 @@
+"""Judge a lattice node: which classes violate the privacy models, what is suppressed, and
+whether the suppressed rows fit the limit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pandas_anon.anonymization.fulldomain.lattice import Classes, Lattice, Node, SensitiveDomain
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+
+Model = KAnonymity | LDiversity | TCloseness
+
+
+@dataclass(frozen=True)
+class NodeStats:
+    """A node's classes and verdict: ``violating`` classes are suppressed."""
+
+    node: Node
+    classes: Classes
+    violating: np.ndarray
+    suppressed: int
+    feasible: bool
+
+    @property
+    def kept_sizes(self) -> np.ndarray:
+        return self.classes.sizes[~self.violating]
+
+
+class Evaluator:
+    """Evaluate nodes of ``lattice`` against ``models`` with at most ``max_suppression``
+    (a fraction of the rows) suppressed, and never every row (a node releasing no row is no
+    solution, whatever the limit); counts the nodes it evaluated."""
+
+    def __init__(self, lattice: Lattice, models: Sequence[Model], max_suppression: float) -> None:
+        self.lattice = lattice
+        self.models = tuple(models)
+        self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)),
+                         lattice.n_rows - 1)
+        self.evaluated = 0
+        #: the sensitive column as l-diversity and t-closeness read it (None without them)
+        self.sensitive: SensitiveDomain | None = None
+        if any(isinstance(m, (LDiversity, TCloseness)) for m in self.models):
+            self.sensitive = lattice.sensitive_domain(
+                ordered=any(isinstance(m, TCloseness) and m.ordered for m in self.models))
+
+    def __call__(self, node: Node) -> NodeStats:
+        self.evaluated += 1
+        return self.judge(self.lattice.classes(node))
+
+    def judge(self, classes: Classes) -> NodeStats:
+        """The verdict on a node's classes."""
+        violating = np.zeros(len(classes.sizes), dtype=bool)
+        for model in self.models:
+            violating |= model.violations(classes, *self._table_of(model))
+        suppressed = int(classes.sizes[violating].sum())
+        return NodeStats(classes.node, classes, violating, suppressed, suppressed <= self.limit)
+
+    def reached(self, stats: NodeStats) -> dict[str, float]:
+        """The privacy level each model reaches on the classes a node keeps."""
+        kept = ~stats.violating
+        return dict(model.reached(stats.classes, kept, *self._table_of(model))
+                    for model in self.models)
+
+    def _table_of(self, model: Model) -> tuple:
+        """What a model reads besides the classes: l-diversity and t-closeness, the sensitive
+        column over the whole table."""
+        return () if isinstance(model, KAnonymity) else (self.sensitive,)

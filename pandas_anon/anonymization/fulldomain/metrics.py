@@ -1,0 +1,177 @@
+"""Information loss of a lattice node, the same for every algorithm and output.
+
+- precision (Sweeney): mean over quasi-identifiers of level / height per row, a suppressed
+  row counting 1 on every quasi-identifier;
+- discernibility DM: the sum over kept classes of |class|^2, plus n for each suppressed row;
+- C_avg: (rows kept / classes kept) / k.
+
+Each minimizable metric comes with a lower bound that never decreases towards the top of
+the lattice, so an optimal search can skip every node above one whose bound already exceeds
+the best. Precision: without its suppression term. DM: sum over classes c of
+|c| * max(min(k, n), |c|); in any node above, c lies inside a kept class C (at least k rows
+and at least |c|, so its rows add |c| * |C|) or is suppressed (its rows add n * |c|, and n is
+at least |c|), and k-anonymity is among the models of every search.
+
+Values are exact, so that equal metrics compare equal and a tie goes to the lower node, as
+documented (in floats, two nodes generalizing 7/18 each could differ in the last bit).
+Precision is a fraction: with q quasi-identifiers of heights h_j, L = lcm(h_j) and n rows,
+g = G / (q L) where G = sum of level_j * L / h_j is an integer, and the precision is
+(G n + (q L - G) s) / (q L n). DM is an integer. The searches compare these numbers scaled
+to integers (:class:`Metric`: precision times the common denominator q L n), with the
+floors of every node in an int64 array; a search's value is the exact ``Fraction`` (DM: the
+``int``), and reports show floats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from pandas_anon.errors import InvalidParameterError
+from pandas_anon.anonymization.fulldomain.evaluation import NodeStats
+
+#: An exact metric value (Fraction, int), or what a custom metric returns.
+Number = Fraction | int | float
+#: Largest number the int64 arrays of floors hold; beyond, they hold Python ints.
+_INT64_ROOM = 2**62
+
+
+class Precision:
+    """Sweeney's precision of the nodes of a lattice of ``heights`` over ``n_rows`` rows, in
+    integers over one denominator: g(node) = ``share(node) / scale``, and a precision
+    counts 1/``unit`` with ``unit = scale * n_rows``."""
+
+    def __init__(self, heights: tuple[int, ...], n_rows: int) -> None:
+        self.heights = tuple(heights)
+        common = math.lcm(*self.heights)
+        self.weights = tuple(common // height for height in self.heights)
+        self.scale = len(self.heights) * common
+        self.n_rows = n_rows
+        self.unit = self.scale * n_rows
+
+    def share(self, node: tuple[int, ...]) -> int:
+        """g(node) times ``scale``: the sum of level * lcm / height."""
+        return sum(level * weight for level, weight in zip(node, self.weights))
+
+    def floor(self, node: tuple[int, ...]) -> int:
+        """g(node) times ``unit``: the precision without its suppression term."""
+        return self.share(node) * self.n_rows
+
+    def value(self, stats: NodeStats) -> int:
+        """g + (1 - g) s / n times ``unit``, s the rows suppressed."""
+        share = self.share(stats.node)
+        return share * self.n_rows + (self.scale - share) * stats.suppressed
+
+    def floors(self) -> np.ndarray:
+        """:meth:`floor` of every node, as an array indexed by node."""
+        dtype = np.int64 if self.unit < _INT64_ROOM else object
+        total = np.zeros((1,) * len(self.heights), dtype=dtype)
+        for j, (height, weight) in enumerate(zip(self.heights, self.weights)):
+            shape = [1] * len(self.heights)
+            shape[j] = height + 1
+            steps = np.arange(height + 1).astype(dtype) * (weight * self.n_rows)
+            total = total + steps.reshape(shape)
+        return total
+
+
+def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> Fraction:
+    """Mean of level / height over the quasi-identifiers, exactly."""
+    exact = Precision(heights, 1)
+    return Fraction(exact.share(node), exact.scale)
+
+
+def precision(stats: NodeStats, heights: tuple[int, ...], n_rows: int) -> float:
+    """The precision the report shows: ((n - s) * g + s) / n, the exact fraction rounded once
+    to a float."""
+    exact = Precision(heights, n_rows)
+    return float(Fraction(exact.value(stats), exact.unit))
+
+
+def discernibility(stats: NodeStats, n_rows: int) -> int:
+    sizes = stats.kept_sizes
+    return int((sizes.astype(np.int64) ** 2).sum()) + n_rows * stats.suppressed
+
+
+def average_class_size(stats: NodeStats, n_rows: int, k: int) -> float:
+    classes = int((~stats.violating).sum())
+    return ((n_rows - stats.suppressed) / classes) / k if classes else float("inf")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """What an optimal search minimizes, with lower bounds that never decrease towards the
+    top: the floor of a node before anything is evaluated, and the bound of an evaluated
+    node, which holds for every node above it.
+
+    The searches compare *scaled* numbers, exact integers for the built-in metrics: a value
+    times ``unit`` (``scaled_value``), the same for bounds (``scaled_bound``), floors
+    (``scaled_floor``) and ``floors()``, the scaled floor of every node as an array indexed
+    by node (int64). :meth:`value`, :meth:`bound` and :meth:`floor` give the metric itself,
+    exactly (``Fraction``, ``int``); a custom metric has ``unit`` 1 and no bound.
+    """
+
+    name: str
+    scaled_value: Callable[[NodeStats], Number]
+    scaled_bound: Callable[[NodeStats], Number]
+    scaled_floor: Callable[[tuple[int, ...]], Number]
+    floors: Callable[[], np.ndarray]
+    unit: int = 1
+
+    def exact(self, scaled: Number) -> Number:
+        """The metric whose scaled number is ``scaled``."""
+        return Fraction(scaled, self.unit) if self.unit != 1 else scaled
+
+    def value(self, stats: NodeStats) -> Number:
+        return self.exact(self.scaled_value(stats))
+
+    def bound(self, stats: NodeStats) -> Number:
+        return self.exact(self.scaled_bound(stats))
+
+    def floor(self, node: tuple[int, ...]) -> Number:
+        return self.exact(self.scaled_floor(node))
+
+
+def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
+                   n_rows: int, k: int = 1) -> Metric:
+    """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
+    ``k`` (the k-anonymity every search enforces) tightens the DM bound (a suppressed row
+    costs n, so no row costs less than min(k, n))."""
+    shape = tuple(h + 1 for h in heights)
+    least = min(k, n_rows)
+    if metric == "precision":
+        exact = Precision(heights, n_rows)
+        return Metric("precision", exact.value, lambda s: exact.floor(s.node), exact.floor,
+                      exact.floors, exact.unit)
+    if metric == "dm":
+        return Metric(
+            "dm",
+            lambda s: discernibility(s, n_rows),
+            lambda s: int((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
+            lambda _node: 0,
+            lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),
+        )
+    if callable(metric):
+        return Metric(getattr(metric, "__name__", "custom"), _checked(metric),
+                      lambda _s: -np.inf, lambda _node: -np.inf, lambda: np.full(shape, -np.inf))
+    raise InvalidParameterError(
+        f"metric must be 'precision', 'dm' or a callable taking a NodeStats, got {metric!r}"
+    )
+
+
+def _checked(metric: Callable[[NodeStats], float]) -> Callable[[NodeStats], float]:
+    """A custom metric refusing, by name, a value that is not a number (text, a bool, NaN)."""
+    def value(stats: NodeStats) -> float:
+        found = metric(stats)
+        if (isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer,
+                                                                          np.floating))
+                or found != found):
+            raise InvalidParameterError(
+                f"metric {getattr(metric, '__name__', 'custom')!r} returned "
+                f"{type(found).__name__} {found!r} for node {stats.node}; a custom metric must "
+                f"return a number (lower is better)")
+        return found
+    return value

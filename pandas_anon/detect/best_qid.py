@@ -1,0 +1,131 @@
+"""Elect the best quasi-identifier (seed paper ``000_0310320b2aa81de3.txt``, section 3.1).
+
+Among the column subsets of up to ``max_size`` candidate columns (identifiers and their
+supersets excluded), the subset exposing the most singletons wins; ties go to the subset
+with the fewest columns; subsets still tied are listed in ``ties``.
+
+Because refining a partition never removes a singleton, no subset can expose more
+singletons than the whole candidate set (identifier columns left out). That count is an
+exact upper bound, computed once: as soon as a size reaches it, every larger subset can at
+best tie with more columns, so the search stops after that size (``exhaustive=True``
+visits every size up to ``max_size`` anyway, to fill ``table``). See
+:mod:`pandas_anon.detect.subsets` for how each subset is counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import pandas as pd
+
+from pandas_anon.detect.figures import QID, candidate_columns
+from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.errors import InvalidQIDError
+from pandas_anon.progress import Progress
+from pandas_anon.detect.results import BestQID
+from pandas_anon.params import whole
+from pandas_anon.detect.subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
+
+
+def best_qid(
+    frame: pd.DataFrame,
+    columns: QID | None = None,
+    *,
+    max_size: int | None = None,
+    dropna: bool = True,
+    k: int = 2,
+    exhaustive: bool = False,
+    progress: bool | None = None,
+) -> BestQID:
+    """Elect the smallest column subset exposing the most singletons.
+
+    ``columns`` are the candidates (default: every column holding a value); with ``dropna``
+    rows missing a candidate value are dropped first, as the seed paper does.
+    ``k`` above 2 ranks subsets by the rows in classes of fewer than ``k`` rows instead of
+    the singletons (the subset farthest from k-anonymity; ``at_risk`` in the result).
+    ``progress`` reports each subset size on stderr (default: only on a terminal).
+    """
+    check_max_size(max_size)
+    k = whole(k, "k", low=2, example=5)
+    encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=dropna)
+    return elect(SubsetSearch(encoded, max_size=max_size, k=k), exhaustive=exhaustive,
+                 progress=progress)
+
+
+def elect(search: SubsetSearch, *, exhaustive: bool = False, progress: bool | None = None,
+          identifiers_win: bool = False) -> BestQID:
+    """Run the election on a prepared search (see :func:`best_qid`).
+
+    ``identifiers_win`` (the gate's rule, :mod:`pandas_anon.detect.exposure`): a column set whose
+    rows are all distinct is the most exposed subset of all, elected as soon as it is found,
+    instead of being set aside as the seed paper does.
+    """
+    encoded = search.encoded
+    names = encoded.columns
+    best: Node | None = None
+    bound: int | None = None
+    with Progress("best_qid", total=search.max_size, unit="size", enabled=progress) as bar:
+        for level in search.levels():
+            bar.advance(f"{len(level)} subset{'s' if len(level) != 1 else ''}")
+            if identifiers_win and search.identifiers:
+                best = next(n for n in level if n.status == IDENTIFIER)
+                bound = search.n
+                break
+            electable = [n for n in level if n.status != IDENTIFIER]
+            leader = max(electable, key=lambda n: n.at_risk, default=None)
+            if leader is not None and (best is None or leader.at_risk > best.at_risk):
+                best = leader
+            if bound is None:  # identifier columns are known once size 1 is done
+                bound = search.upper_bound({i for (i,) in search.identifiers})
+            if best is not None and best.at_risk >= bound and not exhaustive:
+                break
+    if best is None:
+        raise InvalidQIDError(
+            f"every candidate column of {list(names)!r} is an identifier (all values "
+            f"distinct), so no quasi-identifier is left to elect; pass other columns"
+        )
+    ties = [
+        n.columns for n in search.nodes.values()
+        if n.status == best.status and n.size == best.size and n.at_risk == best.at_risk
+        and n.columns != best.columns
+    ]
+    return BestQID(
+        columns=_names(names, best.columns),
+        singletons=best.singletons,
+        distinct=best.distinct,
+        examined=encoded.n_examined,
+        dropped=encoded.n_dropped,
+        ties=tuple(_names(names, t) for t in ties),
+        identifiers=tuple(_names(names, i) for i in search.identifiers),
+        candidates=names,
+        table=_table(search, names),
+        max_size=search.max_size,
+        upper_bound=bound or 0,
+        k=search.k,
+        at_risk=best.at_risk,
+    )
+
+
+def _names(names: tuple[Hashable, ...], positions: tuple[int, ...]) -> tuple[Hashable, ...]:
+    return tuple(names[i] for i in positions)
+
+
+def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> pd.DataFrame:
+    """Every subset visited, most singletons first, then fewest columns."""
+    nodes = list(search.nodes.values())
+    table = pd.DataFrame(
+        {
+            "columns": [_names(names, n.columns) for n in nodes],
+            "size": [n.size for n in nodes],
+            "singletons": [n.singletons for n in nodes],
+            "fraction": [n.singletons / search.n for n in nodes],
+            **({f"rows below k={search.k}": [n.at_risk for n in nodes]} if search.k != 2 else {}),
+            "distinct": [n.distinct for n in nodes],
+            "status": [n.status for n in nodes],
+        }
+    )
+    order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(
+        ["electable", table.columns[-1] if search.k != 2 else "singletons", "size"],
+        ascending=[False, False, True], kind="stable"
+    )
+    return table.loc[order.index].reset_index(drop=True)

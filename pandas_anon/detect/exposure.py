@@ -1,0 +1,196 @@
+"""The gate's rule: how exposed the people of a table are, with nothing configured.
+
+``pandas-anon check`` applies it to a file without a configured quasi-identifier, and
+zero-configuration :func:`pandas_anon.kanon` applies it to its own output (which must pass
+it), so that the library never calls a table safe that its own gate fails:
+
+1. **Direct identifiers** (:func:`direct_identifiers`): a column on which (nearly) every row
+   is alone, such as a record number, a tax code, an e-mail address or an exact birth date,
+   identifies people by itself. A name such as ``id`` or ``codice_fiscale`` is a hint that
+   lowers the share required, never enough on its own.
+2. **The most exposed column set** (:func:`scan`): among the subsets of up to ``max_size`` of
+   the other columns, the one with the most rows in classes of fewer than ``k`` rows (``k=2``:
+   the singletons; Pastore et al. 2020, "Anonymization of open data", section 3.1, elect the
+   subset with the most singletons). A column set on which every row is distinct is the most
+   exposed of all, never left out as the seed paper's election does. A missing value counts as
+   a value (as :func:`pandas_anon.kanon` counts it), so sparse columns do not shrink the rows
+   examined.
+3. **Suppressed rows** (:func:`suppressed_rows`): a row whose every value on the measured
+   columns is the suppression marker ``*`` (how :func:`pandas_anon.kanon` masks the rows it
+   suppresses) says nothing about those columns; it belongs to no class, as a removed row
+   would (ARX counts suppressed records the same way). The one exception: when every row is
+   suppressed, they form a single class.
+
+The measure itself (:func:`pandas_anon.gate.pandera_checks.measure`) is the one the pandera checks and
+``check --qid`` use too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.detect.figures import candidate_columns
+from pandas_anon.detect.best_qid import elect
+from pandas_anon.engine.encoding import EncodedFrame, factorize
+from pandas_anon.errors import UnhashableValueError
+from pandas_anon.detect.results import BestQID
+from pandas_anon.detect.subsets import SubsetSearch
+
+#: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
+MAX_SIZE = 3
+#: What a suppressed cell holds (written by :func:`pandas_anon.kanon`, recognised by the gate).
+SUPPRESSED = "*"
+#: Share of the rows alone on a column's value from which the column is a direct identifier.
+IDENTIFYING_SHARE = 0.9
+#: The same share for a column whose name says it identifies (``id``, ``email``, ...).
+HINTED_SHARE = 0.5
+#: Words of column names that usually hold direct identifiers (a hint, never a verdict).
+_HINTS = frozenset({
+    "id", "ids", "uid", "uuid", "guid", "key", "identifier", "codice", "fiscale", "cf", "ssn",
+    "nino", "nhs", "passport", "passaporto", "email", "mail", "phone", "telephone", "telefono",
+    "tel", "mobile", "cellulare", "iban", "name", "nome", "cognome", "surname", "firstname",
+    "lastname", "address", "indirizzo", "matricola", "targa", "plate", "record", "patient",
+})
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class DirectIdentifier:
+    """A column that identifies (nearly) every row on its own (its values never kept)."""
+
+    column: Hashable
+    unique_share: float  # rows alone on their value, over all rows
+    hinted: bool  # the column's name says it identifies
+
+    def describe(self) -> str:
+        """``"'id' (100.00 % of the rows alone on its value)"``."""
+        hint = "; its name says it identifies" if self.hinted else ""
+        return f"{self.column!r} ({100 * self.unique_share:.2f} % of the rows alone on its value{hint})"
+
+    def to_dict(self) -> dict:
+        return {"column": str(self.column), "unique_share": self.unique_share,
+                "name_hint": self.hinted}
+
+
+def name_hints_identifier(name: Hashable) -> bool:
+    """Whether a column's name holds a word that usually names a direct identifier."""
+    words = _WORD.findall(str(name).lower())
+    return any(word in _HINTS for word in words) or "codicefiscale" in "".join(words)
+
+
+def direct_identifiers(
+    frame: pd.DataFrame, columns: Sequence[Hashable] | None = None
+) -> tuple[DirectIdentifier, ...]:
+    """The columns of ``columns`` (default: every column holding a value) on which at least
+    :data:`IDENTIFYING_SHARE` of the rows are alone (:data:`HINTED_SHARE` for a column whose
+    name hints at an identifier). A missing value is a value: a mostly empty column is none.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"id": [101, 102, 103, 104], "sex": list("MFMF")})
+    >>> [found.column for found in direct_identifiers(frame)]
+    ['id']
+    """
+    if columns is not None and len(columns) == 0:
+        return ()
+    found = []
+    for column in candidate_columns(frame, columns):
+        series = frame[column]
+        try:
+            codes, _ = factorize(series)
+        except UnhashableValueError:  # lists or dicts in cells: compare them as written
+            codes, _ = factorize(series.astype(str).where(series.notna()))
+        counts = np.bincount(codes + 1)  # missing (-1) is one value, counted first
+        share = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1)) / len(series)
+        hinted = name_hints_identifier(column)
+        if share >= (HINTED_SHARE if hinted else IDENTIFYING_SHARE) and len(series) > 1:
+            found.append(DirectIdentifier(column, share, hinted))
+    return tuple(found)
+
+
+def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
+    """Rows whose every value on ``columns`` is :data:`SUPPRESSED` (boolean array)."""
+    rows = np.ones(len(frame), dtype=bool)
+    for column in columns:
+        rows &= _marked(frame[column])
+        if not rows.any():
+            break
+    return rows
+
+
+def without_suppressed(frame: pd.DataFrame, columns: Sequence[Hashable]) -> tuple[pd.DataFrame, int]:
+    """``frame`` less its rows suppressed on ``columns``, and how many they were; every row
+    when all are suppressed (they then form one class)."""
+    rows = suppressed_rows(frame, [c for c in columns if c in frame.columns])
+    count = int(rows.sum())
+    if 0 < count < len(frame):
+        return frame.loc[~rows], count
+    return frame, 0
+
+
+def _marked(series: pd.Series) -> np.ndarray:
+    """Rows holding the marker (only text-like columns can)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        if SUPPRESSED not in series.cat.categories:
+            return np.zeros(len(series), dtype=bool)
+    elif pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_datetime64_any_dtype(
+            series.dtype):
+        return np.zeros(len(series), dtype=bool)
+    return (series == SUPPRESSED).fillna(False).to_numpy(dtype=bool)
+
+
+def marked_codes(encoded: EncodedFrame) -> dict[int, np.ndarray]:
+    """For each encoded column holding the marker, the examined rows holding it (what
+    :class:`~pandas_anon.detect.subsets.SubsetSearch` takes to leave suppressed rows out)."""
+    marked = {}
+    for position, column in enumerate(encoded.columns):
+        values = encoded.values[column]
+        if values.dtype != object and not pd.api.types.is_string_dtype(values.dtype):
+            continue
+        hits = np.flatnonzero(np.asarray(values.astype(object) == SUPPRESSED, dtype=bool))
+        if len(hits):
+            marked[position] = encoded.codes[column] == hits[0]
+    return marked
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What the gate's rule found in a table: direct identifiers, and the most exposed
+    column set (``election.columns``) with its measure."""
+
+    identifiers: tuple[DirectIdentifier, ...]
+    allowed: tuple[DirectIdentifier, ...]
+    election: BestQID | None  # None when no column is left to elect from
+
+    @property
+    def qid(self) -> tuple[Hashable, ...]:
+        return () if self.election is None else self.election.columns
+
+
+def scan(
+    frame: pd.DataFrame,
+    columns: Sequence[Hashable] | None = None,
+    *,
+    k: int = 2,
+    max_size: int = MAX_SIZE,
+    allowed: Collection[Hashable] = (),
+) -> Scan:
+    """Apply the gate's rule to ``columns`` of ``frame`` (default: every column holding a
+    value): direct identifiers (those named in ``allowed`` are reported apart), then the
+    most exposed subset of up to ``max_size`` of the other columns, ranked by the rows in
+    classes below ``k``, suppressed rows left out, missing counted as a value."""
+    columns = candidate_columns(frame, columns)
+    found = direct_identifiers(frame, columns)
+    flagged = tuple(f for f in found if f.column not in allowed)
+    allowed_found = tuple(f for f in found if f.column in allowed)
+    rest = [c for c in columns if c not in {f.column for f in found}]
+    if not rest:
+        return Scan(flagged, allowed_found, None)
+    encoded = EncodedFrame(frame, rest, dropna=False)
+    search = SubsetSearch(encoded, max_size=max_size, k=k, marked=marked_codes(encoded))
+    return Scan(flagged, allowed_found, elect(search, identifiers_win=True, progress=False))

@@ -1,0 +1,78 @@
+"""Turn what a user passes as a quasi-identifier into checked column labels."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import pandas as pd
+
+from pandas_anon.errors import ColumnNotFoundError, DuplicateColumnsError, EmptyDataError, InvalidQIDError
+
+
+def as_label_list(
+    columns: Iterable[Hashable] | Hashable, labels: Iterable[Hashable] = ()
+) -> list[Hashable]:
+    """A single label (``"sex"``, or a tuple that is one of ``labels``, as with MultiIndex
+    columns) or an iterable of labels, as a list."""
+    if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
+        return [columns]
+    if isinstance(columns, tuple) and _is_label(columns, labels):
+        return [columns]
+    return list(columns)
+
+
+def _is_label(candidate: tuple, labels: Iterable[Hashable]) -> bool:
+    try:
+        return candidate in set(labels)
+    except TypeError:  # a tuple holding a list is no label
+        return False
+
+
+def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable) -> tuple:
+    """Check ``columns`` against ``frame`` and return them in the frame's column order.
+
+    Raises :class:`InvalidQIDError` for an empty or repeated selection,
+    :class:`ColumnNotFoundError` (listing the available columns) for unknown names and
+    :class:`DuplicateColumnsError` when a selected name labels several columns of the frame.
+    """
+    available = list(frame.columns)
+    requested = as_label_list(columns, available)
+    if not requested:
+        raise InvalidQIDError("the quasi-identifier is empty: name at least one column")
+    repeated = sorted({repr(c) for c in requested if requested.count(c) > 1})
+    if repeated:
+        raise InvalidQIDError(
+            f"column{'s' if len(repeated) > 1 else ''} {', '.join(repeated)} named more than "
+            f"once in the quasi-identifier; list each column once"
+        )
+    missing = [c for c in requested if c not in available]  # exact labels, not MultiIndex levels
+    if missing:
+        raise ColumnNotFoundError(missing, available)
+    ambiguous = [c for c in requested if available.count(c) > 1]
+    if ambiguous:
+        raise _duplicated(ambiguous)
+    wanted = set(requested)
+    return tuple(c for c in available if c in wanted)
+
+
+def require_data(frame: pd.DataFrame) -> None:
+    """:class:`EmptyDataError` when ``frame`` has no column or no row."""
+    if frame.shape[1] == 0:
+        raise EmptyDataError("the frame has no columns: there is nothing to examine")
+    if len(frame) == 0:
+        raise EmptyDataError("the frame has no rows: there is nothing to examine")
+
+
+def all_columns(frame: pd.DataFrame) -> tuple:
+    """Every column of ``frame``, refusing duplicated names."""
+    duplicated = frame.columns[frame.columns.duplicated()].unique()
+    if len(duplicated):
+        raise _duplicated(duplicated)
+    return tuple(frame.columns)
+
+
+def _duplicated(names: Iterable[Hashable]) -> DuplicateColumnsError:
+    return DuplicateColumnsError(
+        f"the frame has several columns named {', '.join(repr(c) for c in names)}; "
+        f"rename them (e.g. df.columns = [...]) so each name picks one column"
+    )

@@ -1,0 +1,386 @@
+"""Quasi-identifier columns -> integer codes -> combination keys -> frequency sets.
+
+This is the engine every feature shares (see ``DESIGN.md``: work on equivalence classes, not
+rows). Each column is encoded once to dense integer codes; a set of columns is then grouped by
+a mixed-radix integer key built from those codes, and counted with ``np.bincount``. No string
+is hashed twice, and no groupby runs over the original values.
+
+Missing values are explicit: with ``dropna=True`` a row missing any encoded column is not
+examined (the seed paper ``000_0310320b2aa81de3.txt`` drops incomplete rows first and reports
+how many); with ``dropna=False`` missing is one more value of the column, equal to itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.errors import (
+    AllMissingColumnError,
+    EmptyDataError,
+    IncompleteRowsWarning,
+    UnhashableValueError,
+    warn,
+)
+
+#: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
+#: larger (sparser) key spaces are compressed through a hash table first.
+DENSE_LABELS_PER_ROW = 8
+_DENSE_MIN_LABELS = 1 << 16
+_KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+
+#: Frames with at least this many rows have their columns encoded in parallel threads.
+PARALLEL_MIN_ROWS = 500_000
+
+#: Integer and integral float columns whose value range is at most this many times the row
+#: count are coded arithmetically (value - min) instead of through a hash table.
+_ARITHMETIC_RANGE_PER_ROW = 2
+_EXACT_FLOAT = 2.0**53  # whole floats up to this magnitude are exact integers
+
+
+def encode_column(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Encode one column to int64 codes ``0..len(values)-1``, ``-1`` marking a missing value.
+
+    Returns the codes and ``values``, the value of each code. Whole-number columns with a
+    compact range are coded by subtraction (no hashing); everything else goes through
+    ``pandas.factorize``, whose notion of equality (and of missing) matches ``groupby``.
+    """
+    arithmetic = _arithmetic_codes(series)
+    if arithmetic is not None:
+        return arithmetic
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.cat.codes.to_numpy(dtype=np.int64), pd.Index(series.cat.categories)
+    codes, values = factorize(series)
+    return codes, pd.Index(values)
+
+
+def factorize(
+    values: pd.Series | pd.Index | np.ndarray, *, where: str | None = None
+) -> tuple[np.ndarray, Any]:
+    """``pandas.factorize`` (int64 codes, ``-1`` for missing) refusing unhashable cells.
+
+    Every place that hashes the values of a column (encoding, the hierarchy builders,
+    recoding) goes through here, so a list, dict or set in a cell raises
+    :class:`~pandas_anon.errors.UnhashableValueError` naming ``where`` (default: the column,
+    from the values' name), the type and row position of the first such cell (never its
+    value) and the fix, rather than pandas' bare ``TypeError``.
+    """
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except TypeError as exc:
+        name = getattr(values, "name", None)
+        named = where is None and name is not None  # a column of the caller's frame
+        where = where or (f"column {name!r}" if named else "the data")
+        convert = f"df[{name!r}].map(tuple)" if named else ".map(tuple)"
+        raise UnhashableValueError(
+            f"{where} holds values that cannot be compared for equality "
+            f"({_unhashable_type(values)}); convert them first, e.g. {convert} for lists or "
+            f".astype(str)"
+        ) from exc
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes ``value - min`` for whole-number columns whose range is small, else None.
+
+    The range is measured in Python integers, so it cannot overflow: a column spanning int64
+    (``INT64_MIN`` sentinels, hashed ids) or holding uint64 values above 2**63 is simply not
+    compact, and goes to ``factorize``. Unsigned columns are subtracted as uint64, signed ones
+    as int64; below the range limit ``value - min`` fits either exactly. Floats qualify only
+    when every value is a whole number of magnitude at most 2**53 (exact integers).
+    """
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+        return None
+    if pd.api.types.is_float_dtype(dtype):
+        kind: type[np.generic] = np.float64
+    elif pd.api.types.is_integer_dtype(dtype):
+        kind = np.uint64 if pd.api.types.is_unsigned_integer_dtype(dtype) else np.int64
+    else:
+        return None  # complex
+    missing = series.isna().to_numpy()
+    data = series.to_numpy(dtype=kind, na_value=0)  # missing rows get code -1 below
+    present = data[~missing] if missing.any() else data
+    if present.size == 0:
+        return None
+    if kind is np.float64 and not (
+        np.isfinite(present).all() and np.array_equal(present, np.floor(present))
+    ):
+        return None
+    low, high = present.min(), present.max()
+    if kind is np.float64 and max(-float(low), float(high)) > _EXACT_FLOAT:
+        return None
+    if int(high) - int(low) > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
+        return None
+    codes = (data - low).astype(np.int64)  # a missing row's difference may wrap: overwritten
+    codes[missing] = -1
+    span = low + np.arange(int(high) - int(low) + 1, dtype=kind)  # low..high, no overflow
+    return codes, pd.Index(pd.array(span, dtype=dtype))
+
+
+def _with_missing(values: pd.Index) -> pd.Index:
+    """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
+    (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
+    if values.dtype == object or (isinstance(values.dtype, np.dtype)
+                                  and values.dtype.kind in "iub"):
+        return pd.Index(np.append(values.to_numpy(dtype=object), np.nan), dtype=object)
+    return values.append(pd.Index([np.nan], dtype=values.dtype))
+
+
+def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:
+    """Name the type of the first unhashable cell (its type, never its value)."""
+    for position, value in enumerate(getattr(values, "array", values)):
+        try:
+            hash(value)
+        except TypeError:
+            return f"first at row position {position}: a {type(value).__name__}"
+    return "mixed types"
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """Examined rows grouped by their combination of values on some columns.
+
+    ``labels`` gives each examined row a label below ``len(label_counts)``; ``label_counts``
+    counts rows per label and may contain zeros (labels of a dense key space no row uses).
+    """
+
+    labels: np.ndarray
+    label_counts: np.ndarray
+
+    @cached_property
+    def distinct(self) -> int:
+        """Number of distinct combinations (equivalence classes)."""
+        return int(np.count_nonzero(self.label_counts))
+
+    @cached_property
+    def singletons(self) -> int:
+        """Number of rows alone in their class."""
+        return int(np.count_nonzero(self.label_counts == 1))
+
+    @property
+    def class_sizes(self) -> np.ndarray:
+        """Size of each non-empty class."""
+        return self.label_counts[self.label_counts > 0]
+
+    def row_class_sizes(self) -> np.ndarray:
+        """Size of the class of each examined row."""
+        return self.label_counts[self.labels]
+
+
+def _dense(n_labels: int, n_rows: int) -> bool:
+    """Whether a key space is small enough for ``np.bincount`` over every label."""
+    return n_labels <= max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
+
+
+def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
+    """Count rows per label, through a hash table when the label space is too sparse."""
+    if _dense(n_labels, len(labels)):
+        return Grouping(labels, np.bincount(labels, minlength=n_labels))
+    dense, _ = pd.factorize(labels, sort=False)
+    dense = np.asarray(dense, dtype=np.int64)
+    return Grouping(dense, np.bincount(dense))
+
+
+def class_sizes(labels: np.ndarray, n_labels: int) -> np.ndarray:
+    """Rows per label, zeros allowed (labels no row carries), when no row needs its class id.
+
+    Dense key spaces are counted with ``np.bincount``; sparse ones by sorting the labels and
+    measuring the runs of equal labels, several times faster than a hash table on millions
+    of distinct labels (numpy sorts integers with SIMD instructions).
+    """
+    if _dense(n_labels, len(labels)):
+        return np.bincount(labels, minlength=n_labels)
+    if len(labels) == 0:
+        return np.zeros(0, dtype=np.int64)
+    ordered = np.sort(labels)
+    run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+    return np.diff(run_starts, prepend=0, append=len(ordered))
+
+
+def group_codes(
+    codes: Sequence[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+) -> Grouping:
+    """Group rows by several code columns (codes ``0..cardinality-1``) through a
+    mixed-radix key, compressed whenever the key space would overflow int64."""
+    labels = np.zeros(n_rows, dtype=np.int64)
+    n_labels = 1
+    for column_codes, cardinality in zip(codes, cardinalities):
+        if n_labels * cardinality >= _KEY_LIMIT:
+            labels, n_labels = compress(group_labels(labels, n_labels))
+        labels = labels * cardinality + column_codes
+        n_labels *= cardinality
+    return group_labels(labels, n_labels)
+
+
+def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:
+    """Position of the first element carrying each label ``0..n-1`` (every label present)."""
+    first = np.empty(n, dtype=np.int64)
+    first[labels[::-1]] = np.arange(len(labels) - 1, -1, -1)  # reversed: the first one wins
+    return first
+
+
+def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
+    """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
+    used = grouping.label_counts > 0
+    if used.all():
+        return grouping.labels, len(used)
+    new_id = np.cumsum(used) - 1
+    return new_id[grouping.labels], int(new_id[-1]) + 1
+
+
+def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...]) -> list:
+    """Encode columns, in parallel threads on large frames (hashing releases the GIL)."""
+    workers = min(len(columns), os.cpu_count() or 1)
+    if workers < 2 or len(frame) < PARALLEL_MIN_ROWS:
+        return [encode_column(frame[column]) for column in columns]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda column: encode_column(frame[column]), columns))
+
+
+class EncodedFrame:
+    """Columns of a frame encoded once, restricted to the rows examined.
+
+    Build it once, then ask for groupings of any subset of its columns: the cost of reading
+    the original values is paid a single time.
+    """
+
+    def __init__(
+        self, frame: pd.DataFrame, columns: Sequence[Hashable] | Hashable, *, dropna: bool = True
+    ) -> None:
+        require_data(frame)
+        self.columns: tuple[Hashable, ...] = resolve_columns(frame, columns)
+        self.dropna = dropna
+        self.n_rows = len(frame)
+        raw: dict[Hashable, np.ndarray] = {}
+        self.values: dict[Hashable, pd.Index] = {}
+        for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):
+            if not (codes >= 0).any():
+                raise AllMissingColumnError(
+                    f"column {column!r} holds only missing values, so it cannot tell rows "
+                    f"apart; remove it from the columns examined"
+                )
+            if not dropna and (codes < 0).any():  # missing becomes one more value, the last
+                codes = np.where(codes < 0, len(values), codes)
+                values = _with_missing(values)
+            raw[column], self.values[column] = codes, values
+        self.positions = self._examined_positions(raw)
+        self.codes: dict[Hashable, np.ndarray] = (
+            raw if self.positions is None
+            else {column: codes[self.positions] for column, codes in raw.items()})
+
+    def _examined_positions(self, raw: dict[Hashable, np.ndarray]) -> np.ndarray | None:
+        """Positions of complete rows, or None when every row is examined."""
+        if not self.dropna:
+            return None
+        complete = np.ones(self.n_rows, dtype=bool)
+        for codes in raw.values():
+            complete &= codes >= 0
+        if complete.all():
+            return None
+        if not complete.any():
+            raise EmptyDataError(
+                f"every row has a missing value in at least one of {list(self.columns)!r}; "
+                f"pass dropna=False to treat missing as a value of its own"
+            )
+        if complete.sum() < self.n_rows / 2:
+            self._warn_incomplete(raw, int(complete.sum()))
+        return np.flatnonzero(complete)
+
+    def _warn_incomplete(self, raw: dict[Hashable, np.ndarray], kept: int) -> None:
+        """Most rows dropped: name the emptiest columns, the usual culprits."""
+        missing = sorted(((int((c < 0).sum()), name) for name, c in raw.items()),
+                         key=lambda pair: -pair[0])
+        worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
+        warn(
+            f"only {kept:,} of {self.n_rows:,} rows are complete on the examined columns; "
+            f"emptiest: {worst}. Leave such columns out, or count missing as a value "
+            f"(dropna=False; --keep-missing on the command line)",
+            IncompleteRowsWarning,
+        )
+
+    @property
+    def n_examined(self) -> int:
+        """Rows examined (complete rows when ``dropna``)."""
+        return self.n_rows if self.positions is None else len(self.positions)
+
+    @property
+    def n_dropped(self) -> int:
+        """Rows left out because they miss a value in an encoded column."""
+        return self.n_rows - self.n_examined
+
+    def cardinality(self, column: Hashable) -> int:
+        """Number of codes of a column: its distinct values (for a whole-number column coded
+        by subtraction, every value of its min..max range), plus missing if kept."""
+        return len(self.values[column])
+
+    def grouping(self, columns: Sequence[Hashable] | None = None) -> Grouping:
+        """Group the examined rows by their values on ``columns`` (default: all encoded)."""
+        columns = self.columns if columns is None else tuple(columns)
+        return group_codes(
+            [self.codes[c] for c in columns], [self.cardinality(c) for c in columns],
+            n_rows=self.n_examined,
+        )
+
+    def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:
+        """Distinct combinations of ``columns`` with their counts."""
+        columns = self.columns if columns is None else tuple(columns)
+        grouping = self.grouping(columns)
+        row_class, _ = compress(grouping)
+        return FrequencySet(self, columns, row_class, grouping.class_sizes)
+
+    def frame_mask(self, examined: np.ndarray) -> np.ndarray:
+        """Spread a boolean array over examined rows to all rows of the frame (False elsewhere)."""
+        if self.positions is None:
+            return examined
+        mask = np.zeros(self.n_rows, dtype=bool)
+        mask[self.positions] = examined
+        return mask
+
+
+class FrequencySet:
+    """The distinct value combinations of some columns and how many rows carry each.
+
+    ``codes[i]`` holds the column codes of class ``i`` and ``counts[i]`` its size;
+    ``row_class`` maps every examined row to its class, which is how a decision taken on the
+    (small) frequency set is carried back to the (large) rows.
+    """
+
+    def __init__(
+        self, encoded: EncodedFrame, columns: tuple[Hashable, ...], row_class: np.ndarray,
+        counts: np.ndarray,
+    ) -> None:
+        self.encoded = encoded
+        self.columns = columns
+        self.row_class = row_class
+        self.counts = counts
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """Array of shape (classes, columns): the codes of each class."""
+        first_row = first_occurrence(self.row_class, len(self))
+        out = np.empty((len(self), len(self.columns)), dtype=np.int64)
+        for j, column in enumerate(self.columns):
+            out[:, j] = self.encoded.codes[column][first_row]
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """Decode to a DataFrame: one row per class, the columns' values and a ``count``."""
+        data = {
+            column: self.encoded.values[column].take(self.codes[:, j])
+            for j, column in enumerate(self.columns)
+        }
+        out = pd.DataFrame(data)
+        out["count"] = self.counts
+        return out

@@ -1,0 +1,773 @@
+"""Read a delimited text file named on the command line into a DataFrame, or say why not.
+
+:func:`read_table` detects the compression (from the file name), the encoding and the
+delimiter on a bounded sample of the start of the file, then lets pandas' C parser stream the
+whole file; :func:`read_columns` streams only the columns asked for through pyarrow instead,
+for large files. :func:`tables_in` says which tables a file named on the command line holds:
+itself, each table of a ``.zip`` (named ``archive.zip:member.csv``, a :class:`ZipMember`,
+which both readers open), or none (a ``.txt`` of prose). Every way a file can be unusable
+becomes an :class:`~pandas_anon.errors.InputFileError` whose one-line message names the file,
+says what is wrong and how to fix it. Messages may quote header names but never cell values:
+they can end up in public CI logs.
+
+:func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
+encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.OutputFileError`);
+:func:`read_hierarchy` reads a hierarchy file named on the command line.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import csv
+import gzip
+import io
+import lzma
+import os
+import re
+import stat
+import tempfile
+import warnings
+import zipfile
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import IO
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+
+from pandas_anon.errors import (
+    AnonWarning, ColumnNotFoundError, HierarchyError, InputFileError, OutputFileError, warn,
+)
+from pandas_anon.hierarchy import Hierarchy
+
+#: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
+SAMPLE_BYTES = 1 << 20
+#: Lines of the sample used to sniff the delimiter and check the first rows.
+_SNIFF_LINES = 1000
+_DELIMITERS = (",", ";", "\t", "|")
+_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 decodes any byte: the last resort
+_COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
+#: File classes that open a compressed file by name for reading its decompressed bytes.
+_DECOMPRESSORS: dict[str, Callable[[str], io.BufferedIOBase]] = {
+    "gzip": gzip.GzipFile,
+    "bz2": bz2.BZ2File,
+    "xz": lzma.LZMAFile,
+}
+_EXPORT = "export it as a CSV or TSV text file"
+#: Leading bytes of binary formats given a text name by mistake: what they are, how to fix.
+_SIGNATURES = {
+    b"\x89PNG": ("a PNG image", _EXPORT),
+    b"PK\x03\x04": ("a ZIP archive or .xlsx workbook", f"name a zipped table .zip, or {_EXPORT}"),
+    b"\xd0\xcf\x11\xe0": ("an .xls workbook or other Office document", _EXPORT),
+    b"%PDF": ("a PDF document", _EXPORT),
+    b"\x1f\x8b": ("a gzip archive", "name it .gz (e.g. data.csv.gz)"),
+}
+#: What a table's name ends with (before a compression suffix): only these are read from a .zip.
+_TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
+#: Compression methods :mod:`zipfile` can read.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+#: Errors of a corrupt or truncated compressed stream (bz2 and gzip also raise errno-less OSError).
+_CORRUPT = (EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+#: Bytes pyarrow parses per block (one block per thread at a time).
+_ARROW_BLOCK = 1 << 22
+
+
+def read_table(
+    path: str | os.PathLike[str],
+    *,
+    usecols: Sequence[str] | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    as_text: bool = False,
+) -> pd.DataFrame:
+    """Read the delimited text file ``path`` (optionally .gz, .bz2, .xz or single-file .zip,
+    suffixes in any case), or the member of a .zip a :class:`ZipMember` names.
+
+    ``sep`` and ``encoding`` override detection: otherwise the encoding is UTF-8 (a BOM is
+    stripped), falling back to cp1252 and then latin-1, and the delimiter is one of
+    ``, ; TAB |`` (always TAB for a ``.tsv`` name). Only empty fields are missing: "NA" (the
+    province of Napoli) stays a string. Dtypes are inferred over whole columns. ``usecols``
+    selects columns, returned in the order asked. ``as_text`` keeps every value as written
+    (no type inference): "0100" and "100" stay two values, as they are to a reader.
+
+    A file with a header but no data rows gives an empty frame with those columns: whether
+    that is an error is the caller's decision.
+
+    Raises :class:`InputFileError` for a file that is missing, unreadable, binary, empty,
+    undecodable, corrupt, ragged (a row with more fields than the header) or whose header
+    repeats a name, and :class:`ColumnNotFoundError` for ``usecols`` names not in the header.
+    """
+    layout = _inspect(path, usecols, sep, encoding)
+    with _io_errors(layout.name, layout.compression, layout.encoding):
+        frame = _parse(layout.name, layout.compression, layout.sep, layout.encoding, as_text)
+    # usecols is applied after parsing: given usecols, pandas ignores extra fields in a row.
+    return frame if usecols is None else frame[list(dict.fromkeys(usecols))]
+
+
+def read_columns(
+    path: str | os.PathLike[str],
+    *,
+    usecols: Sequence[str] | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+) -> pd.DataFrame:
+    """Read columns of ``path`` as categoricals of their values as written, fast.
+
+    Detection, options and errors are those of :func:`read_table` (with ``as_text``), but only
+    the ``usecols`` columns (default: every column with a name) are kept, and pyarrow's
+    multi-threaded parser streams the file in blocks, dictionary-encoding each column as it
+    goes: memory grows by about 4 bytes per cell kept plus each column's distinct values,
+    not with the size of the file. A file pyarrow rejects (a ragged row, a quoting error, bytes
+    that do not decode) is read again by pandas, which then says what is wrong and where.
+    """
+    layout = _inspect(path, usecols, sep, encoding)
+    columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
+    if not columns:  # pyarrow would read every column
+        raise InputFileError(f"{layout.name}: the header names no column; add a header row")
+    with _io_errors(layout.name, layout.compression, layout.encoding):
+        try:
+            return _categoricals(_arrow_columns(layout, columns))
+        except pa.ArrowInvalid:  # its message may quote the row: never shown
+            frame = _parse(layout.name, layout.compression, layout.sep, layout.encoding, True)
+    return frame[columns].astype("category")
+
+
+class ZipMember(str):
+    """The name ``archive.zip:member`` of one file inside a zip archive.
+
+    It is the string a report shows; :func:`read_table` and :func:`read_columns` given one
+    open that member of that archive (a plain string naming a path with a colon is a path).
+
+    Parameters
+    ----------
+    archive : str
+        Path of the ``.zip`` file.
+    member : str
+        The member's name in the archive, as :attr:`zipfile.ZipInfo.filename`.
+    """
+
+    archive: str
+    member: str
+
+    def __new__(cls, archive: str, member: str) -> ZipMember:
+        name = super().__new__(cls, f"{archive}:{member}")
+        name.archive, name.member = archive, member
+        return name
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return self.archive, self.member
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One table a file named on the command line holds, or one thing in it that is skipped.
+
+    Attributes
+    ----------
+    name : str
+        The file's path, or a :class:`ZipMember` for a file inside a ``.zip``.
+    skipped : str
+        Why it is not read as a table (no cell value is quoted); empty for a table.
+    """
+
+    name: str
+    skipped: str = ""
+
+
+def tables_in(
+    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+) -> list[TableEntry]:
+    """The tables the file ``path`` holds, and what in it is skipped.
+
+    A ``.zip`` (any case) holds a table per ``.csv``, ``.tsv`` or ``.txt`` member (any case):
+    one entry each, named ``archive.zip:member``, plus a skipped entry for each folder, macOS
+    metadata file (``__MACOSX/``) and member of another kind; an archive with no table member
+    is one skipped entry. A ``.txt`` file or member (also ``.txt.gz``, ``.txt.bz2``,
+    ``.txt.xz``) is a table unless it is empty, no delimiter splits its first line into
+    columns (a README, a requirements file) or it is that one line: such prose is skipped.
+    Any other file is a table.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    sep, encoding : str, optional
+        As for :func:`read_table`, used to tell a ``.txt`` table from prose.
+
+    Returns
+    -------
+    list of TableEntry
+        In the archive's order; a table's entry has an empty ``skipped``.
+
+    Raises
+    ------
+    InputFileError
+        A ``.zip`` that is missing, unreadable or not a valid zip archive. A table that cannot
+        be read is returned as a table: reading it says what is wrong.
+    """
+    name = os.fspath(path)
+    if PurePath(name).suffix.lower() != ".zip":
+        return [_entry(name, sep, encoding)]
+    with _io_errors(name, "zip"), zipfile.ZipFile(name) as archive:
+        members = archive.infolist()
+    entries = [_member_entry(name, info, sep, encoding) for info in members]
+    if any(not entry.skipped for entry in entries):
+        return entries
+    files = sum(not info.is_dir() for info in members)
+    return [TableEntry(name, f"holds no table: no .csv, .tsv or delimited .txt among its "
+                             f"{files} file{'' if files == 1 else 's'}")]
+
+
+def _member_entry(
+    archive: str, info: zipfile.ZipInfo, sep: str | None, encoding: str | None
+) -> TableEntry:
+    """The entry of one member of a zip archive."""
+    member = ZipMember(archive, info.filename)
+    if info.is_dir():
+        return TableEntry(member, "a folder")
+    if info.filename.startswith("__MACOSX/"):
+        return TableEntry(member, "macOS metadata")
+    if _inner_suffix(member) not in _TABLE_SUFFIXES:
+        return TableEntry(member, "not a .csv, .tsv or .txt file")
+    return _entry(member, sep, encoding)
+
+
+def _entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
+    """A file (or zip member) to read as a table, unless it is a ``.txt`` of prose."""
+    if _inner_suffix(name) != ".txt":
+        return TableEntry(name)
+    try:
+        _check_options(name, sep, encoding)
+        found = _detect(name, sep, encoding)
+    except InputFileError:
+        return TableEntry(name)  # reading it says what is wrong
+    if found is None:
+        return TableEntry(name, "empty")
+    layout, records, complete = found
+    if len(layout.header) < 2:
+        how = f"{sep!r} does not split" if sep else "no delimiter (, ; TAB or |) splits"
+        return TableEntry(name, f"not a table: {how} its first line into columns")
+    if complete and len(records) < 2:  # no row: nothing to protect
+        return TableEntry(name, "not a table: a single line")
+    return TableEntry(name)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the start of a file says about all of it."""
+
+    name: str
+    compression: str | None
+    sep: str
+    encoding: str
+    header: list[str]
+
+
+def _inspect(
+    path: str | os.PathLike[str], usecols: Sequence[str] | None, sep: str | None,
+    encoding: str | None,
+) -> _Layout:
+    """Check the options, detect compression, encoding and delimiter on a bounded sample,
+    and check the header and the sample's rows."""
+    name = os.fspath(path)
+    if isinstance(usecols, str):
+        raise TypeError("usecols must be a sequence of column names, not a string")
+    _check_options(name, sep, encoding)
+    found = _detect(name, sep, encoding)
+    if found is None:
+        raise InputFileError(f"{name} is empty; pass a file with a header row")
+    layout, records, _ = found
+    _check_header(name, layout.header, usecols)
+    _check_rows(name, records, layout.sep)
+    return layout
+
+
+def _detect(
+    name: str, sep: str | None, encoding: str | None
+) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
+    """The layout of ``name``, the records of its sample and whether that is all the file,
+    or None when it is empty."""
+    compression = "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(
+        PurePath(name).suffix.lower())
+    with _io_errors(name, compression):
+        sample, complete = _read_sample(name, compression)
+    encoding, text = _sample_text(name, sample, complete, encoding)
+    if complete and not text.strip():
+        return None
+    head = _head(text, complete)
+    if sep is None:
+        sep = "\t" if _inner_suffix(name) == ".tsv" else _sniff(head)
+    records = _records(head, sep)
+    header = records[0][1] if records else []
+    return _Layout(name, compression, sep, encoding, header), records, complete
+
+
+def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
+    """Stream the file through pyarrow's CSV reader, keeping ``columns`` dictionary-encoded."""
+    text = pa.dictionary(pa.int32(), pa.string())
+    options = {
+        # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
+        "read_options": pa_csv.ReadOptions(
+            block_size=_ARROW_BLOCK,
+            encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
+        ),
+        "parse_options": pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True),
+        "convert_options": pa_csv.ConvertOptions(
+            include_columns=columns, column_types=dict.fromkeys(columns, text),
+            strings_can_be_null=True, null_values=[""],
+        ),
+    }
+    if layout.compression is None:
+        return pa_csv.open_csv(layout.name, **options).read_all()
+    with _open_binary(layout.name, layout.compression) as handle:
+        return pa_csv.open_csv(handle, **options).read_all()
+
+
+def _categoricals(table: pa.Table) -> pd.DataFrame:
+    """The dictionary-encoded columns of ``table`` as pandas categoricals.
+
+    pyarrow's own conversion checks again that each dictionary holds no value twice (pandas
+    hashes every category): on a column of millions of distinct values, such as a record
+    number, that check costs more than reading the file. A dictionary built by pyarrow's
+    reader and unified across blocks never repeats a value, so the check is skipped.
+    """
+    table = table.unify_dictionaries()
+    return pd.DataFrame({name: _categorical(chunked)
+                         for name, chunked in zip(table.column_names, table.columns)})
+
+
+def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
+    """One unified dictionary column as a categorical (``-1`` codes for nulls)."""
+    if chunked.num_chunks == 0:
+        return pd.Categorical([], categories=pd.Index([], dtype=object))
+    categories = pd.Index(chunked.chunk(0).dictionary.to_pandas())
+    codes = np.concatenate([chunk.indices.fill_null(-1).to_numpy() for chunk in chunked.chunks])
+    fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: may go away
+    dtype = pd.CategoricalDtype(categories) if fastpath is None else fastpath(categories, False)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def _check_options(name: str, sep: str | None, encoding: str | None) -> None:
+    """Reject a separator the C parser cannot use and an encoding Python does not know."""
+    if sep is not None and len(sep.encode("utf-8")) != 1:
+        raise InputFileError(
+            f"{name}: cannot split on separator {sep!r}: it must be one ASCII character, "
+            "e.g. ',' ';' '|' or a tab"
+        )
+    if encoding is not None:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputFileError(
+                f"{name}: unknown encoding {encoding!r}; pass a Python codec name such as "
+                "utf-8, cp1252 or latin-1"
+            ) from None
+
+
+@contextmanager
+def _io_errors(name: str, compression: str | None, encoding: str | None = None) -> Iterator[None]:
+    """Turn errors from opening, decompressing and decoding ``name`` into InputFileError.
+
+    The messages of the original exceptions are dropped: some quote bytes of the file.
+    """
+    try:
+        yield
+    except FileNotFoundError:
+        raise InputFileError(f"{name}: no such file; check the path") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{name} is a directory; pass the path of a CSV or TSV file") from None
+    except PermissionError:
+        raise InputFileError(
+            f"{name} cannot be read: permission denied; check the file's permissions"
+        ) from None
+    except UnicodeDecodeError:
+        raise InputFileError(
+            f"{name} is not valid {encoding} text past its first MiB; pass --encoding with the "
+            "file's real encoding (e.g. --encoding cp1252 or --encoding latin-1)"
+        ) from None
+    except (*_CORRUPT, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise InputFileError(f"{name} cannot be read: {exc.strerror}") from None
+        raise InputFileError(
+            f"{name} is not a valid {compression or 'text'} file (corrupt or truncated); "
+            "re-download or re-compress it"
+        ) from None
+
+
+def _read_sample(name: str, compression: str | None) -> tuple[bytes, bool]:
+    """The first SAMPLE_BYTES of the decompressed content, and whether that is all of it."""
+    with _open_binary(name, compression) as handle:
+        sample = handle.read(SAMPLE_BYTES)
+        return sample, not handle.read(1)
+
+
+@contextmanager
+def _open_binary(name: str, compression: str | None) -> Iterator[IO[bytes] | io.BufferedIOBase]:
+    """Open ``name`` for reading its decompressed bytes as a stream."""
+    if compression is None:
+        with open(name, "rb") as plain:
+            yield plain
+    elif compression == "zip":
+        with zipfile.ZipFile(name.archive if isinstance(name, ZipMember) else name) as archive:
+            with archive.open(_zip_member(name, archive)) as member:
+                yield member
+    else:
+        with _DECOMPRESSORS[compression](name) as handle:
+            yield handle
+
+
+def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    """The member a :class:`ZipMember` names, else the one file in ``archive`` (ignoring
+    folders and macOS ``__MACOSX/`` metadata), checked to be one zipfile can decompress."""
+    if isinstance(name, ZipMember):
+        try:
+            info = archive.getinfo(name.member)
+        except KeyError:
+            raise InputFileError(f"{name}: the archive has no such member; list it with "
+                                 "unzip -l") from None
+    else:
+        members = [
+            info
+            for info in archive.infolist()
+            if not info.is_dir() and not info.filename.startswith("__MACOSX/")
+        ]
+        if len(members) != 1:
+            raise InputFileError(
+                f"{name} contains {len(members)} files, not one; extract the table you want "
+                "and pass it (or a .zip holding only it)"
+            )
+        info = members[0]
+    if info.flag_bits & 0x1:
+        raise InputFileError(f"{name} is encrypted; decrypt it, or zip the table without a "
+                             "password")
+    if info.compress_type not in _ZIP_METHODS:
+        raise InputFileError(f"{name} is compressed with a method Python cannot read (zip "
+                             f"method {info.compress_type}); re-zip it with deflate")
+    return info
+
+
+def _sample_text(name: str, sample: bytes, complete: bool, encoding: str | None) -> tuple[str, str]:
+    """Return the encoding and the decoded sample, rejecting binary content.
+
+    The encoding is the given one, a BOM's, else the first of UTF-8, cp1252 and latin-1 that
+    decodes the sample. A multi-byte character cut at the end of the sample is not an error.
+    """
+    for signature, (kind, fix) in _SIGNATURES.items():
+        if sample.startswith(signature):
+            raise _binary_error(name, f": {kind}", fix)
+    if encoding is not None:
+        candidates: Sequence[str] = (encoding,)
+    elif sample.startswith(codecs.BOM_UTF8):
+        candidates = ("utf-8-sig",)
+    elif sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        candidates = ("utf-16",)
+    else:
+        candidates = _ENCODINGS
+    for candidate in candidates:
+        try:
+            text = codecs.getincrementaldecoder(candidate)().decode(sample, final=complete)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" in text:
+            raise _binary_error(name, "", f"{_EXPORT} (or pass --encoding utf-16 for UTF-16 text)")
+        return candidate, text.removeprefix("\ufeff")  # the C parser drops a BOM too
+    raise InputFileError(
+        f"{name} is not valid {candidates[0]} text; pass --encoding with the file's real "
+        "encoding (e.g. --encoding cp1252 or --encoding latin-1)"
+    )
+
+
+def _binary_error(name: str, detail: str, fix: str) -> InputFileError:
+    """The error for a file that is not text at all."""
+    return InputFileError(f"{name} does not look like a text table (binary content{detail}); {fix}")
+
+
+def _inner_suffix(name: str) -> str:
+    """The suffix of the table's format, before any compression suffix, in lower case
+    (``.tsv`` for ``a.TSV.gz``; a zip member's own suffix)."""
+    if isinstance(name, ZipMember):
+        return PurePath(name.member).suffix.lower()
+    suffixes = [suffix.lower() for suffix in PurePath(name).suffixes]
+    if suffixes[-1:] and suffixes[-1] in _COMPRESSIONS:
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
+def _head(text: str, complete: bool) -> str:
+    """The first whole lines of the decoded sample, for sniffing and checking the header."""
+    lines = text.splitlines(keepends=True)
+    if not complete:
+        lines = lines[:-1]  # the sample may end mid-line
+    return "".join(lines[:_SNIFF_LINES])
+
+
+def _records(head: str, sep: str) -> list[tuple[int, list[str]]]:
+    """Non-blank records of ``head`` split on ``sep`` (with CSV quoting), with their end line."""
+    reader = csv.reader(io.StringIO(head, newline=""), delimiter=sep)
+    records = []
+    try:
+        for row in reader:
+            if len(row) > 1 or (row and row[0].strip()):  # pandas skips blank lines too
+                records.append((reader.line_num, row))
+    except csv.Error:  # e.g. a field over csv's size limit: judge on the records before it
+        pass
+    return records
+
+
+def _sniff(head: str) -> str:
+    """Guess the delimiter of ``head`` among ``, ; TAB |``.
+
+    csv.Sniffer's guess is kept when every record then has the header's field count (> 1);
+    otherwise the candidate under which most records match a multi-field header wins, which
+    also copes with a ragged row, and a one-column file gets a delimiter that splits nothing.
+    """
+    counts = {sep: [len(row) for _, row in _records(head, sep)] for sep in _DELIMITERS}
+    try:
+        sniffed = csv.Sniffer().sniff(head, delimiters="".join(_DELIMITERS)).delimiter
+    except csv.Error:
+        sniffed = ""
+    fields = counts.get(sniffed, [])
+    if fields and fields[0] > 1 and all(n == fields[0] for n in fields):
+        return sniffed
+
+    def score(sep: str) -> tuple[bool, int, int]:
+        header, *rows = counts[sep] or [0]
+        return header > 1, sum(n == header for n in rows), header
+
+    return max(_DELIMITERS, key=score)
+
+
+def _check_header(name: str, header: list[str], usecols: Sequence[str] | None) -> None:
+    """Reject repeated header names (pandas would rename them) and unknown ``usecols``."""
+    # Empty names are not repeats: pandas names them "Unnamed: <position>".
+    repeated = [c for c, n in Counter(header).items() if n > 1 and c]
+    if repeated:
+        raise InputFileError(
+            f"{name}: the header repeats column name{'s' if len(repeated) > 1 else ''} "
+            f"{', '.join(map(repr, repeated))}; rename the columns so that each name is unique"
+        )
+    missing = [c for c in usecols or () if c not in header]
+    if missing:
+        raise ColumnNotFoundError(missing, header)
+
+
+def _check_rows(name: str, records: list[tuple[int, list[str]]], sep: str) -> None:
+    """Reject a row of the sample with more fields than the header.
+
+    pandas' C parser reports such rows, except the first data row: with one extra field it
+    would silently drop it (or make the first column the index).
+    """
+    if not records:
+        return
+    expected = len(records[0][1])
+    for line, row in records[1:]:
+        if len(row) > expected:
+            raise _ragged_error(name, line, expected, len(row), sep)
+
+
+def _ragged_error(name: str, line: int, expected: int, found: int, sep: str) -> InputFileError:
+    """The error for a row with more fields than the header; it never quotes the row."""
+    return InputFileError(
+        f"{name}: line {line} has {found} fields but the header has {expected} "
+        f"(delimiter {sep!r}); quote values that contain the delimiter, or pass --sep "
+        "if that is not the delimiter"
+    )
+
+
+def _parse(
+    name: str, compression: str | None, sep: str, encoding: str, as_text: bool
+) -> pd.DataFrame:
+    """Parse the whole file with pandas' C engine, inferring each column's dtype once.
+
+    pandas infers dtypes per chunk by default, which can leave a column holding both 1 and
+    "1" (a different value for equality): if it warns about that, re-read in one piece.
+    """
+    if as_text:
+        return _read_csv(name, compression, sep, encoding, low_memory=True, dtype=str)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.DtypeWarning)
+        try:
+            return _read_csv(name, compression, sep, encoding, low_memory=True)
+        except pd.errors.DtypeWarning:
+            pass
+    return _read_csv(name, compression, sep, encoding, low_memory=False)
+
+
+def _read_csv(
+    name: str, compression: str | None, sep: str, encoding: str, *, low_memory: bool,
+    dtype: type | None = None,
+) -> pd.DataFrame:
+    """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
+
+    Plain and gzip/bz2/xz files go to pandas by name (it streams them, and may read plain
+    UTF-8 in parallel); a zip member is streamed from the handle opened here.
+    """
+    options = {
+        "sep": sep,
+        "encoding": encoding,
+        "engine": "c",
+        "keep_default_na": False,
+        "na_values": [""],
+        "index_col": False,
+        "low_memory": low_memory,
+        "dtype": dtype,
+    }
+    try:
+        if compression == "zip":
+            with _open_binary(name, compression) as member:
+                return pd.read_csv(member, compression=None, **options)
+        return pd.read_csv(name, compression=compression, **options)
+    except pd.errors.EmptyDataError:
+        raise InputFileError(f"{name} is empty; pass a file with a header row") from None
+    except pd.errors.ParserError as exc:
+        raise _parser_error(name, str(exc), sep) from None
+
+
+def _parser_error(name: str, message: str, sep: str) -> InputFileError:
+    """Rephrase a pandas ParserError without any text of the file."""
+    if ragged := _RAGGED.search(message):
+        expected, line, found = map(int, ragged.groups())
+        return _ragged_error(name, line, expected, found, sep)
+    if open_quote := _OPEN_QUOTE.search(message):
+        line = int(open_quote.group(1)) + 1  # pandas counts rows from 0, lines from 1
+        return InputFileError(
+            f"{name}: the quoted field starting on line {line} is never closed; "
+            'check that line for a stray double quote (")'
+        )
+    return InputFileError(
+        f"{name} cannot be parsed as a table with delimiter {sep!r}; check its quoting, "
+        "or pass --sep"
+    )
+
+
+# -- writing a table like the one read, and reading a hierarchy file ----------------------------
+
+@dataclass(frozen=True)
+class TextForm:
+    """How a delimited file is written: what :func:`write_table` needs to write another like
+    it (same delimiter, encoding and line ending)."""
+
+    sep: str
+    encoding: str
+    lineterminator: str
+
+
+def text_form(
+    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+) -> TextForm:
+    """The delimiter and encoding :func:`read_table` uses for ``path`` (``sep`` and
+    ``encoding`` override detection as there) and its line ending (``\\r\\n`` when its first
+    line ends so, else ``\\n``). Raises what :func:`read_table` raises for an unusable file."""
+    layout = _inspect(path, None, sep, encoding)
+    with _io_errors(layout.name, layout.compression):
+        sample, complete = _read_sample(layout.name, layout.compression)
+    _, text = _sample_text(layout.name, sample, complete, layout.encoding)
+    end = text.find("\n")
+    return TextForm(layout.sep, layout.encoding, "\r\n" if text[end - 1:end] == "\r" else "\n")
+
+
+def output_target(path: str | os.PathLike[str]) -> str:
+    """The file that writing to ``path`` replaces (a symbolic link's target), checked before
+    any work is done: :class:`OutputFileError` for a directory or a folder that does not
+    exist."""
+    name = os.fspath(path)
+    target = os.path.realpath(name)
+    if os.path.isdir(target):
+        raise OutputFileError(f"{name} is a directory; give the path of a file to write")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise OutputFileError(
+            f"{name} cannot be written: folder {folder} does not exist; create it or write "
+            "elsewhere"
+        )
+    return target
+
+
+def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextForm) -> None:
+    """Write ``frame`` (header, no index) to ``path`` in ``form``, compressed as the name
+    says (``.gz``, ``.bz2``, ``.xz``, ``.zip``), never leaving a half-written file.
+
+    The rows go to a temporary file in the same folder, which then replaces the target in one
+    step (``os.replace``): on any failure the target is as it was and the temporary file is
+    removed. A symbolic link is followed (its target is replaced, as ``>`` in a shell writes
+    through it); the new file keeps the permissions of the file it replaces. Text that
+    ``form.encoding`` cannot hold (a label in a legacy encoding) is written as UTF-8 with a
+    warning. Raises :class:`OutputFileError`, naming the file, when it cannot be written.
+    """
+    name = os.fspath(path)
+    target = output_target(name)
+    compression: str | dict[str, str] | None = _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    if compression == "zip":  # the member is named as the archive without .zip (a.csv.zip)
+        member = PurePath(name).stem  # or a.zip: a.csv
+        if not PurePath(member).suffix:
+            member += ".tsv" if form.sep == "\t" else ".csv"
+        compression = {"method": "zip", "archive_name": member}
+    with _write_errors(name):
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{PurePath(target).name}.", suffix=".tmp", dir=os.path.dirname(target)
+        )
+    os.close(handle)
+    try:
+        with _write_errors(name):
+            options = {"index": False, "sep": form.sep, "lineterminator": form.lineterminator,
+                       "compression": compression}
+            try:
+                frame.to_csv(temporary, encoding=form.encoding, **options)
+            except UnicodeEncodeError:
+                warn(f"{name} is written as UTF-8: its input's encoding {form.encoding} cannot "
+                     "hold every generalized label", AnonWarning)
+                frame.to_csv(temporary, encoding="utf-8", **options)
+            os.chmod(temporary, _new_file_mode(target))
+            os.replace(temporary, target)
+    finally:
+        with suppress(FileNotFoundError):  # gone once it has replaced the target
+            os.unlink(temporary)
+
+
+def _new_file_mode(target: str) -> int:
+    """The permissions of the file ``target`` replaces, or those a new file gets by default."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextmanager
+def _write_errors(name: str) -> Iterator[None]:
+    """Turn errors from writing ``name`` into OutputFileError naming it."""
+    try:
+        yield
+    except IsADirectoryError:
+        raise OutputFileError(f"{name} is a directory; give the path of a file to write") from None
+    except PermissionError:
+        raise OutputFileError(
+            f"{name} cannot be written: permission denied; check the permissions of the file "
+            "and its folder, or write elsewhere"
+        ) from None
+    except OSError as exc:
+        raise OutputFileError(f"{name} cannot be written: {exc.strerror or exc}") from None
+
+
+def read_hierarchy(path: str | os.PathLike[str]) -> Hierarchy:
+    """A hierarchy file named on the command line, read by :meth:`Hierarchy.from_csv` (ARX's
+    format: ``;``-separated UTF-8, no header, one row per value, one column per level) and
+    named by its path; every way it can fail is one error naming the file."""
+    name = os.fspath(path)
+    with _io_errors(name, None):
+        try:
+            return Hierarchy.from_csv(name, name=name)
+        except HierarchyError as exc:  # most messages name the hierarchy: it is named name
+            if str(exc).startswith(name) or f"hierarchy {name}" in str(exc):
+                raise
+            raise HierarchyError(f"{name}: {exc}") from None

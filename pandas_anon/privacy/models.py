@@ -1,0 +1,197 @@
+"""Privacy models as predicates on equivalence classes.
+
+Each model names the classes that violate it; an anonymization suppresses those classes'
+rows, and a node is acceptable when the suppressed rows fit the suppression limit.
+k-anonymity and distinct l-diversity are monotone under generalization with suppression
+(merging passing classes never creates a violation), which lets Incognito and Samarati
+prune; entropy and recursive l-diversity and t-closeness are not once rows can be
+suppressed, so those searches check every candidate for them. The optimal search (ola)
+prunes only on the metric's bound and is exact for every model.
+
+- k-anonymity: a class holds at least k rows (survey ``003_a9e852f42da10ca2.txt``).
+- l-diversity (Machanavajjhala et al. 2007): *distinct*: at least l sensitive values per
+  class; *entropy*: the entropy of the class's sensitive values is at least log(l);
+  *recursive (c, l)*: the most frequent value occurs fewer than c times the total of the
+  values from the l-th most frequent on.
+- t-closeness (Li et al. 2007): the Earth Mover's Distance between a class's sensitive
+  distribution and the whole table's is at most t; equal distance between categories (half
+  the sum of the absolute differences), or ordered distance for numbers: the m distinct values
+  present in the whole table, sorted (as pandas sorts the column), neighbours 1/(m-1) apart,
+  as ARX and Li et al. define it (values no row holds are not walked).
+
+Missing sensitive values (one definition, shared by :func:`pandas_anon.privacy.measures.l_diversity`,
+the pandera check ``anon_l_diverse`` and the tests' verifier): a row missing its sensitive
+value counts in its class's size (k) but is never one of the class's values, in distinct,
+entropy and recursive l-diversity; t-closeness compares distributions over the known values
+only (the whole table's and the class's). A class whose sensitive values are all missing has
+distinct l = 0 and violates every l-diversity (even l = 1), and is at distance 1 for t
+(violating any t < 1). The models read the sensitive column through a
+:class:`~pandas_anon.anonymization.fulldomain.lattice.SensitiveDomain`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pandas_anon.errors import InvalidParameterError
+from pandas_anon.params import fraction, one_of, real, whole
+from pandas_anon.anonymization.fulldomain.lattice import Classes, SensitiveDomain
+
+
+@dataclass(frozen=True)
+class KAnonymity:
+    k: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "k", whole(self.k, "k", example=5))
+
+    def violations(self, classes: Classes) -> np.ndarray:
+        return classes.sizes < self.k
+
+    def reached(self, classes: Classes, kept: np.ndarray) -> tuple[str, float]:
+        """What the kept classes reach: the smallest class."""
+        return "k", _smallest(classes.sizes[kept])
+
+    def __str__(self) -> str:
+        return f"{self.k}-anonymity"
+
+
+@dataclass(frozen=True)
+class LDiversity:
+    l: float
+    variant: str = "distinct"  # distinct | entropy | recursive
+    c: float = 1.0
+
+    def __post_init__(self) -> None:
+        """Distinct and recursive l count values (whole); the entropy's l may be fractional."""
+        one_of(self.variant, "variant", ("distinct", "entropy", "recursive"))
+        l = (real(self.l, "l", low=1, example=2.5) if self.variant == "entropy"  # noqa: E741
+             else whole(self.l, "l", example=2))
+        object.__setattr__(self, "l", l)
+        object.__setattr__(self, "c", real(self.c, "c", low=0, above=True, example=2))
+
+    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        if self.variant == "distinct":
+            return self._distinct(classes, sensitive) < self.l
+        if self.variant == "entropy":
+            entropy, known = self._entropy(classes, sensitive)
+            return ~known | (entropy < np.log(self.l) - 1e-12)
+        top, tail = self._recursive(classes, sensitive)
+        return ~(top < self.c * tail)
+
+    def reached(self, classes: Classes, kept: np.ndarray,
+                sensitive: SensitiveDomain) -> tuple[str, float]:
+        """What the kept classes reach: the fewest distinct values; the smallest exp(entropy)
+        (the l they are entropy-diverse for; 0 for a class with no known value); or the
+        largest ratio of the most frequent count to the tail from the l-th on (c must exceed
+        it; inf when the tail is empty)."""
+        if self.variant == "distinct":
+            return "distinct l", _smallest(self._distinct(classes, sensitive)[kept])
+        if self.variant == "entropy":
+            entropy, known = self._entropy(classes, sensitive)
+            return "entropy l", _smallest(np.where(known, np.exp(entropy), 0.0)[kept])
+        top, tail = self._recursive(classes, sensitive)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(tail > 0, top / tail, np.inf)
+        return f"recursive c (l={self.l:g})", _largest(ratio[kept])
+
+    @staticmethod
+    def _distinct(classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        return distinct_values(classes.pair_class, classes.pair_value, len(classes.sizes),
+                               sensitive.missing)
+
+    @staticmethod
+    def _entropy(classes: Classes, sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
+        """Per class: the entropy of its known values, and whether it has any."""
+        n = len(classes.sizes)
+        known = sensitive.known(classes)
+        owner, count = classes.pair_class[known], classes.pair_count[known]
+        total = np.bincount(owner, weights=count, minlength=n)
+        share = count / total[owner]
+        return np.bincount(owner, weights=-share * np.log(share), minlength=n), total > 0
+
+    def _recursive(self, classes: Classes,
+                   sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
+        """Per class: the most frequent known value's count (0 when none is known), and the
+        total from the l-th most frequent known value on."""
+        n = len(classes.sizes)
+        known = sensitive.known(classes)
+        owner, count = classes.pair_class[known], classes.pair_count[known]
+        order = np.lexsort((-count, owner))
+        owner, count = owner[order], count[order]
+        starts = np.searchsorted(owner, np.arange(n))
+        rank = np.arange(len(owner)) - starts[owner]  # 0 for the most frequent value
+        top = np.zeros(n, dtype=np.int64)
+        top[owner[rank == 0]] = count[rank == 0]
+        tail = np.bincount(owner, weights=np.where(rank >= int(self.l) - 1, count, 0), minlength=n)
+        return top, tail
+
+    def __str__(self) -> str:
+        extra = f"c={self.c:g}, " if self.variant == "recursive" else ""
+        return f"{self.variant} l-diversity ({extra}l={self.l:g})"
+
+
+@dataclass(frozen=True)
+class TCloseness:
+    t: float
+    ordered: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "t", fraction(self.t, "t"))
+        if not isinstance(self.ordered, (bool, np.bool_)):
+            raise InvalidParameterError(f"ordered must be True or False, got {self.ordered!r}")
+        object.__setattr__(self, "ordered", bool(self.ordered))
+
+    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        return self.distances(classes, sensitive) > self.t + 1e-12
+
+    def reached(self, classes: Classes, kept: np.ndarray,
+                sensitive: SensitiveDomain) -> tuple[str, float]:
+        """What the kept classes reach: the largest distance."""
+        return "t", _largest(self.distances(classes, sensitive)[kept])
+
+    def distances(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+        """Each class's Earth Mover's Distance to the whole table, between distributions of
+        known values; 1 for a class with none. The ordered distance walks the m values in
+        ``sensitive.rank`` order."""
+        n, m = len(classes.sizes), len(sensitive.counts)
+        known = sensitive.known(classes)
+        position = classes.pair_value[known]
+        reference = sensitive.counts.astype(float)
+        if self.ordered:
+            position = sensitive.rank[position]
+            reference[sensitive.rank] = sensitive.counts
+        table = np.bincount(classes.pair_class[known] * m + position,
+                            weights=classes.pair_count[known], minlength=n * m).reshape(n, m)
+        held = table.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gap = table / held[:, None] - reference / reference.sum()
+        if self.ordered and m > 1:
+            distance = np.abs(np.cumsum(gap, axis=1)).sum(axis=1) / (m - 1)
+        else:
+            distance = np.abs(gap).sum(axis=1) / 2
+        return np.where(held > 0, distance, 1.0)
+
+    def __str__(self) -> str:
+        return f"{'ordered' if self.ordered else 'equal'}-distance t-closeness (t={self.t:g})"
+
+
+def distinct_values(pair_class: np.ndarray, pair_value: np.ndarray, n_classes: int,
+                    missing: int) -> np.ndarray:
+    """The distinct known sensitive values of each of ``n_classes`` classes, from their
+    distinct (class, value code) pairs: what distinct l-diversity counts, here and in
+    :func:`pandas_anon.privacy.measures.l_diversity`. Code ``missing`` (and above) is a missing value,
+    which is no value."""
+    return np.bincount(pair_class[pair_value < missing], minlength=n_classes)
+
+
+def _smallest(values: np.ndarray) -> float:
+    """The smallest value (0 when no class is kept)."""
+    return float(values.min()) if len(values) else 0.0
+
+
+def _largest(values: np.ndarray) -> float:
+    """The largest value (0 when no class is kept)."""
+    return float(values.max()) if len(values) else 0.0
