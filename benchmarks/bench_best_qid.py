@@ -20,12 +20,12 @@ from itertools import combinations
 
 import pandas as pd
 
+import pandas_anon
+import pandas_anon.datasets
+
 import harness
 from harness import SLOW_REPEAT, Case, best_of, require_same
 from synthetic import lombardia_like
-
-import pandas_anon
-import pandas_anon.datasets
 
 PERSONAL_3 = ["anno_nascita", "comune_residenza", "sesso"]
 PERSONAL_4 = ["anno_nascita", "comune_residenza", "provincia_residenza", "sesso"]
@@ -42,8 +42,9 @@ class Election:
     ties: frozenset[tuple[Hashable, ...]]
 
 
-def pandas_best_qid(df: pd.DataFrame, columns: Sequence[Hashable],
-                    max_size: int | None = None) -> Election:
+def pandas_best_qid(
+    df: pd.DataFrame, columns: Sequence[Hashable], max_size: int | None = None
+) -> Election:
     """The election in plain pandas: one ``groupby(subset, sort=False).size()`` per subset."""
     columns = [c for c in df.columns if c in set(columns)]  # candidates in the frame's order
     data = df[columns].dropna()
@@ -65,25 +66,36 @@ def pandas_best_qid(df: pd.DataFrame, columns: Sequence[Hashable],
                 best = (subset, singletons, len(sizes))
     assert best is not None, "every subset is an identifier"
     winner, singletons, distinct = best
-    ties = frozenset(s for s, n in counted.items()
-                     if len(s) == len(winner) and n == singletons and s != winner)
+    ties = frozenset(
+        s for s, n in counted.items() if len(s) == len(winner) and n == singletons and s != winner
+    )
     return Election(winner, singletons, distinct, ties)
 
 
-def ours_best_qid(df: pd.DataFrame, columns: Sequence[Hashable],
-                  max_size: int | None = None) -> Election:
+def ours_best_qid(
+    df: pd.DataFrame, columns: Sequence[Hashable], max_size: int | None = None
+) -> Election:
     r = pandas_anon.best_qid(df, columns, max_size=max_size)
     return Election(tuple(r.columns), r.singletons, r.distinct, frozenset(map(tuple, r.ties)))
 
 
-def compare(name: str, df: pd.DataFrame, columns: Sequence[Hashable], max_size: int | None,
-            repeat: int, baseline_repeat: int, **target: float) -> Case:
+def compare(
+    name: str,
+    df: pd.DataFrame,
+    columns: Sequence[Hashable],
+    max_size: int | None,
+    repeat: int,
+    baseline_repeat: int,
+    **target: float,
+) -> Case:
     """Time both elections, check they agree, print the answer, return the case."""
     t_ours, ours = best_of(lambda: ours_best_qid(df, columns, max_size), repeat)
     t_base, base = best_of(lambda: pandas_best_qid(df, columns, max_size), baseline_repeat)
     require_same(f"{name}: elected QID", ours, base)
-    print(f"{name}: elected {ours.columns}, {ours.singletons:,} singletons, "
-          f"{ours.distinct:,} distinct, ties {sorted(ours.ties) or 'none'} (both agree)")
+    print(
+        f"{name}: elected {ours.columns}, {ours.singletons:,} singletons, "
+        f"{ours.distinct:,} distinct, ties {sorted(ours.ties) or 'none'} (both agree)"
+    )
     return Case(name, t_ours, t_base, **target)
 
 
@@ -96,14 +108,42 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     big = lombardia_like(args.rows, args.seed)
     print(f"\n== best_qid, best of {args.repeat} (slow baselines: best of {slow}) ==")
     cases = [
-        compare(f"a. Lombardia-like {len(big):,} rows, 4 personal cols (15 subsets)",
-                big, PERSONAL_4, None, args.repeat, slow, min_ratio=5),
-        compare(f"b. Valle d'Aosta, {len(eleven)} cols, max_size=4 (561 subsets)",
-                vda, eleven, 4, args.repeat, slow, min_ratio=15),
-        compare("c. Valle d'Aosta, 3 personal cols (ref. impl. 0.12 s)",
-                vda, PERSONAL_3, None, args.repeat, args.repeat, max_seconds=0.020),
-        compare("c. Valle d'Aosta, 4 personal cols (ref. impl. 0.24 s)",
-                vda, PERSONAL_4, None, args.repeat, args.repeat, max_seconds=0.020),
+        compare(
+            f"a. Lombardia-like {len(big):,} rows, 4 personal cols (15 subsets)",
+            big,
+            PERSONAL_4,
+            None,
+            args.repeat,
+            slow,
+            min_ratio=5,
+        ),
+        compare(
+            f"b. Valle d'Aosta, {len(eleven)} cols, max_size=4 (561 subsets)",
+            vda,
+            eleven,
+            4,
+            args.repeat,
+            slow,
+            min_ratio=15,
+        ),
+        compare(
+            "c. Valle d'Aosta, 3 personal cols (ref. impl. 0.12 s)",
+            vda,
+            PERSONAL_3,
+            None,
+            args.repeat,
+            args.repeat,
+            max_seconds=0.020,
+        ),
+        compare(
+            "c. Valle d'Aosta, 4 personal cols (ref. impl. 0.24 s)",
+            vda,
+            PERSONAL_4,
+            None,
+            args.repeat,
+            args.repeat,
+            max_seconds=0.020,
+        ),
     ]
     print(harness.case_table(cases))
     return [c.summary() for c in cases]

@@ -32,11 +32,11 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 from tabulate import tabulate
 
+import pandas_anon.datasets
+
 import harness
 from harness import Case, require_same
 from synthetic import CACHE, GENERATOR_VERSION, QID, REPLICAS, lombardia_like
-
-import pandas_anon.datasets
 
 MAX_SECONDS = 10.0
 MAX_PEAK_BYTES = int(1.5 * 2**30)
@@ -59,12 +59,14 @@ BASELINE = (
 
 def lombardia_csv(n_rows: int, seed: int) -> Path:
     """The cached CSV (built on first use)."""
-    path = CACHE / (f"lombardia_like_n{n_rows}_s{seed}_r{REPLICAS}_v{GENERATOR_VERSION}"
-                    f"_csv{CSV_VERSION}.csv")
+    path = CACHE / (
+        f"lombardia_like_n{n_rows}_s{seed}_r{REPLICAS}_v{GENERATOR_VERSION}_csv{CSV_VERSION}.csv"
+    )
     if not path.exists():
         partial = path.with_suffix(f".{os.getpid()}.tmp")
-        pa_csv.write_csv(_licence_table(n_rows, seed), partial,
-                         pa_csv.WriteOptions(quoting_style="needed"))
+        pa_csv.write_csv(
+            _licence_table(n_rows, seed), partial, pa_csv.WriteOptions(quoting_style="needed")
+        )
         partial.replace(path)  # atomic: a concurrent run never reads half a file
     return path
 
@@ -76,8 +78,11 @@ def _licence_table(n_rows: int, seed: int) -> pa.Table:
     rows = pa.array(rng.integers(0, len(real), n_rows))
     columns = {"id": pa.array(10_000_000 + rng.permutation(n_rows))}
     for name in real.columns[1:]:
-        columns[name] = (pa.Array.from_pandas(base[name]) if name in base.columns
-                         else pa.Array.from_pandas(real[name]).take(rows))
+        columns[name] = (
+            pa.Array.from_pandas(base[name])
+            if name in base.columns
+            else pa.Array.from_pandas(real[name]).take(rows)
+        )
     return pa.table(columns)
 
 
@@ -89,8 +94,9 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
     benchmark process would be the 6.4M-row table, and for the launcher is a few MiB.
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *argv], stdout=out,
-                              stderr=err, text=True)
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", LAUNCHER, *argv], stdout=out, stderr=err, text=True
+        )
         out.seek(0)
         err.seek(0)
         *messages, figures = err.read().splitlines() or [""]
@@ -112,34 +118,64 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     repeat = min(args.repeat, 3)
     start = time.perf_counter()
     path = lombardia_csv(args.rows, args.seed)
-    print(f"\n== pandas-anon check on {path.name}: {args.rows:,} rows, "
-          f"{path.stat().st_size / 2**30:.2f} GiB (ready in {time.perf_counter() - start:.1f} s),"
-          f" best of {repeat} ==")
-    command = [str(Path(sys.executable).parent / "pandas-anon"), "check", str(path),
-               "--format", "json"]
+    print(
+        f"\n== pandas-anon check on {path.name}: {args.rows:,} rows, "
+        f"{path.stat().st_size / 2**30:.2f} GiB (ready in {time.perf_counter() - start:.1f} s),"
+        f" best of {repeat} =="
+    )
+    command = [
+        str(Path(sys.executable).parent / "pandas-anon"),
+        "check",
+        str(path),
+        "--format",
+        "json",
+    ]
     t_ours, peak_ours, out = best_child(
-        [*command, "--qid", ",".join(QID), "--max-singletons", "1%"], repeat)
+        [*command, "--qid", ",".join(QID), "--max-singletons", "1%"], repeat
+    )
     t_base, peak_base, base = best_child(
-        [sys.executable, "-c", BASELINE, str(path), ",".join(QID)], repeat)
+        [sys.executable, "-c", BASELINE, str(path), ",".join(QID)], repeat
+    )
     ours = json.loads(out)["files"][0]
     require_same("singletons", ours["singletons"], json.loads(base)["singletons"])
     t_elect, peak_elect, out = run_child(command)
     elected = json.loads(out)["files"][0]
-    print(f"answer: {ours['singletons']:,} singletons ({100 * ours['fraction']:.2f} %), "
-          f"status {ours['status']} (both agree); with no QID, elected {tuple(elected['qid'])}")
-    cases = [Case("check --qid (3 of 14 columns) vs read_csv + groupby.size()", t_ours, t_base,
-                  max_seconds=MAX_SECONDS),
-             Case("check, QID elected among 14 columns (one run)", t_elect, None)]
+    print(
+        f"answer: {ours['singletons']:,} singletons ({100 * ours['fraction']:.2f} %), "
+        f"status {ours['status']} (both agree); with no QID, elected {tuple(elected['qid'])}"
+    )
+    cases = [
+        Case(
+            "check --qid (3 of 14 columns) vs read_csv + groupby.size()",
+            t_ours,
+            t_base,
+            max_seconds=MAX_SECONDS,
+        ),
+        Case("check, QID elected among 14 columns (one run)", t_elect, None),
+    ]
     print(harness.case_table(cases))
     print("\npeak memory of each process (max RSS):")
-    print(tabulate([
-        ["check --qid", f"{peak_ours / 2**20:,.0f}", f"<= {MAX_PEAK_BYTES / 2**20:,.0f}",
-         harness.verdict(peak_ours <= MAX_PEAK_BYTES)],
-        ["read_csv + groupby.size() (baseline)", f"{peak_base / 2**20:,.0f}", "info", "-"],
-        ["check, QID elected", f"{peak_elect / 2**20:,.0f}", "info", "-"],
-    ], headers=["process", "peak RSS (MiB)", "target", "PASS/FAIL"], disable_numparse=True))
-    memory = ("check --qid: peak memory", "<= 1.5 GiB",
-              harness.verdict(peak_ours <= MAX_PEAK_BYTES))
+    print(
+        tabulate(
+            [
+                [
+                    "check --qid",
+                    f"{peak_ours / 2**20:,.0f}",
+                    f"<= {MAX_PEAK_BYTES / 2**20:,.0f}",
+                    harness.verdict(peak_ours <= MAX_PEAK_BYTES),
+                ],
+                ["read_csv + groupby.size() (baseline)", f"{peak_base / 2**20:,.0f}", "info", "-"],
+                ["check, QID elected", f"{peak_elect / 2**20:,.0f}", "info", "-"],
+            ],
+            headers=["process", "peak RSS (MiB)", "target", "PASS/FAIL"],
+            disable_numparse=True,
+        )
+    )
+    memory = (
+        "check --qid: peak memory",
+        "<= 1.5 GiB",
+        harness.verdict(peak_ours <= MAX_PEAK_BYTES),
+    )
     return [cases[0].summary(), memory]
 
 

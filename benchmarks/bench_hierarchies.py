@@ -20,12 +20,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-import harness
-from harness import Case, Mismatch, best_of
-
 import pandas_anon.datasets
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import auto, dates, intervals, masking, row_groups
+
+import harness
+from harness import Case, Mismatch, best_of
 
 POSTAL_CODES = 5_000
 
@@ -33,7 +33,8 @@ POSTAL_CODES = 5_000
 def columns(n_rows: int, seed: int) -> dict[str, pd.Series]:
     """The three columns, resampled from the real licences (postal codes drawn uniformly)."""
     licences = pandas_anon.datasets.load_driver_licenses().dropna(
-        subset=["anno_nascita", "data_rilascio"])
+        subset=["anno_nascita", "data_rilascio"]
+    )
     rng = np.random.default_rng(seed)
     rows = licences.iloc[rng.integers(0, len(licences), n_rows)]
     codes = pd.Series([f"{c:05d}" for c in rng.choice(100_000, POSTAL_CODES, replace=False)])
@@ -59,12 +60,14 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
     data = columns(args.rows, args.seed)
     print(f"\n== hierarchy builders on {args.rows:,} rows, best of {args.repeat} ==")
-    factorized = {name: best_of(lambda s=series: pd.factorize(s), args.repeat)
-                  for name, series in data.items()}
+    factorized = {
+        name: best_of(lambda s=series: pd.factorize(s), args.repeat)
+        for name, series in data.items()
+    }
     cases = []
     for column, label, build in BUILDERS:
         series = data[column]
-        seconds, hierarchy = best_of(lambda: build(series), args.repeat)
+        seconds, hierarchy = best_of(lambda build=build, series=series: build(series), args.repeat)
         base_seconds, (_, uniques) = factorized[column]
         if (hierarchy.positions(pd.Index(uniques), column=column) < 0).any():
             raise Mismatch(f"{label} does not cover the {column}")

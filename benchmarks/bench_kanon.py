@@ -37,24 +37,33 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import harness
-from harness import SLOW_REPEAT, Case, Mismatch, best_of, require_same
-
 import pandas_anon
 import pandas_anon.datasets
 from pandas_anon import OneClassWarning
 from pandas_anon.anonymization.fulldomain import ola
-from pandas_anon.engine.encoding import EncodedFrame
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.engine.keys import KeyLayout
-from pandas_anon.anonymization.kanon import Decision
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.anonymization.kanon import Decision
+from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.engine.keys import KeyLayout
+from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity
 
-ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",
-             "salary-class", "sex", "workclass"]
+import harness
+from harness import SLOW_REPEAT, Case, Mismatch, best_of, require_same
+
+ADULT_QID = [
+    "age",
+    "education",
+    "marital-status",
+    "native-country",
+    "occupation",
+    "race",
+    "salary-class",
+    "sex",
+    "workclass",
+]
 K, MAX_SUPPRESSION = 5, 0.05
 #: The optimum of case a (levels in ADULT_QID order, metric value, rows suppressed).
 EXPECTED = {
@@ -77,25 +86,35 @@ def answer(levels: dict, value: float, suppressed: int, metric: str) -> tuple:
     return [int(levels[c]) for c in ADULT_QID], rounded, int(suppressed)
 
 
-def decide(adult: pd.DataFrame, hierarchies: dict, algo: str, metric: str
-           ) -> Callable[[], Decision]:
-    return lambda: pandas_anon.anonymize(adult, K, qid=ADULT_QID, hierarchies=hierarchies,
-                                         algo=algo, max_suppression=MAX_SUPPRESSION,
-                                         metric=metric, progress=False)
+def decide(
+    adult: pd.DataFrame, hierarchies: dict, algo: str, metric: str
+) -> Callable[[], Decision]:
+    return lambda: pandas_anon.anonymize(
+        adult,
+        K,
+        qid=ADULT_QID,
+        hierarchies=hierarchies,
+        algo=algo,
+        max_suppression=MAX_SUPPRESSION,
+        metric=metric,
+        progress=False,
+    )
 
 
 def exhaustive(adult: pd.DataFrame, hierarchies: dict, metric: str) -> Callable:
     """The baseline: a fresh lattice and evaluator, then every node."""
+
     def run():
         lattice = Lattice(adult, ADULT_QID, hierarchies)
         evaluator = Evaluator(lattice, [KAnonymity(K)], MAX_SUPPRESSION)
-        return lattice, ola.exhaustive(evaluator, resolve_metric(metric, lattice.heights,
-                                                                 lattice.n_rows))
+        return lattice, ola.exhaustive(
+            evaluator, resolve_metric(metric, lattice.heights, lattice.n_rows)
+        )
+
     return run
 
 
-def optimal_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int
-                  ) -> tuple[list[Case], float]:
+def optimal_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int) -> tuple[list[Case], float]:
     """Case a; also returns the exhaustive precision time (the baseline of case b)."""
     cases, baseline_precision = [], 0.0
     for metric in ("precision", "dm"):
@@ -103,23 +122,36 @@ def optimal_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int
         t_base, (lattice, search) = best_of(exhaustive(adult, hierarchies, metric), 1)
         report = decision.report
         ours = answer(report.levels, report.metrics[metric], report.suppressed, metric)
-        base = answer(dict(zip(map(str, lattice.qid), search.best.node)), search.value,
-                      search.best.suppressed, metric)
+        base = answer(
+            dict(zip(map(str, lattice.qid), search.best.node)),
+            search.value,
+            search.best.suppressed,
+            metric,
+        )
         require_same(f"a. {metric}", ours, base, "exhaustive search")
         require_same(f"a. {metric}", ours, EXPECTED[metric], "the known optimum")
         evaluated, size = report.search["evaluated"], report.search["lattice_size"]
-        print(f"a. {metric}: node {ours[0]}, {metric} {ours[1]:,}, {ours[2]:,} rows suppressed "
-              f"(ola and exhaustive agree); nodes evaluated: ola {evaluated:,} / {size:,} "
-              f"({evaluated / size:.0%}), exhaustive {search.evaluated:,} / {size:,}")
-        cases.append(Case(f"a. Adult, 9 QIs, k=5, 5% supp., {metric}: ola vs exhaustive",
-                          t_ours, t_base, max_seconds=1.0))
+        print(
+            f"a. {metric}: node {ours[0]}, {metric} {ours[1]:,}, {ours[2]:,} rows suppressed "
+            f"(ola and exhaustive agree); nodes evaluated: ola {evaluated:,} / {size:,} "
+            f"({evaluated / size:.0%}), exhaustive {search.evaluated:,} / {size:,}"
+        )
+        cases.append(
+            Case(
+                f"a. Adult, 9 QIs, k=5, 5% supp., {metric}: ola vs exhaustive",
+                t_ours,
+                t_base,
+                max_seconds=1.0,
+            )
+        )
         if metric == "precision":
             baseline_precision = t_base
     return cases, baseline_precision
 
 
-def heuristic_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int,
-                    baseline: float) -> list[Case]:
+def heuristic_cases(
+    adult: pd.DataFrame, hierarchies: dict, repeat: int, baseline: float
+) -> list[Case]:
     """Case b: the other algorithms, precision, informational."""
     cases = []
     optimum = EXPECTED["precision"][1]
@@ -127,12 +159,15 @@ def heuristic_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int,
         runs = repeat if algo == "datafly" else min(repeat, SLOW_REPEAT)
         seconds, decision = best_of(decide(adult, hierarchies, algo, "precision"), runs)
         r = decision.report
-        levels, value, suppressed = answer(r.levels, r.metrics["precision"], r.suppressed,
-                                           "precision")
-        print(f"b. {algo}: node {levels}, precision {value} "
-              f"({'the optimum' if value == optimum else f'optimum {optimum}'}), "
-              f"{suppressed:,} rows suppressed, nodes evaluated {r.search['evaluated']:,} / "
-              f"{r.search['lattice_size']:,} (best of {runs})")
+        levels, value, suppressed = answer(
+            r.levels, r.metrics["precision"], r.suppressed, "precision"
+        )
+        print(
+            f"b. {algo}: node {levels}, precision {value} "
+            f"({'the optimum' if value == optimum else f'optimum {optimum}'}), "
+            f"{suppressed:,} rows suppressed, nodes evaluated {r.search['evaluated']:,} / "
+            f"{r.search['lattice_size']:,} (best of {runs})"
+        )
         cases.append(Case(f"b. Adult, precision, {algo} vs exhaustive", seconds, baseline))
     return cases
 
@@ -147,13 +182,19 @@ def zero_config_case(repeat: int) -> Case:
     r = out.anon.report()
     classes = f"{r.classes:,} class{'es' if r.classes != 1 else ''}"
     warned = " (OneClassWarning)" if caught else ""
-    print(f"c. {len(complete):,} rows: identifiers {r.identifiers}, QID {tuple(r.qid)} "
-          f"({r.choices['qid']}), levels {r.levels}, {classes}{warned}, "
-          f"{r.suppressed:,} rows suppressed, {r.modified:,} modified, nodes evaluated "
-          f"{r.search['evaluated']:,} / {r.search['lattice_size']:,}, gate's rule on the "
-          f"output: {'passes' if r.exposure['passes'] else 'FAILS'}")
-    return Case(f"c. Valle d'Aosta {len(complete):,} rows, df.anon.kanon(5), zero config",
-                seconds, None, max_seconds=15.0)
+    print(
+        f"c. {len(complete):,} rows: identifiers {r.identifiers}, QID {tuple(r.qid)} "
+        f"({r.choices['qid']}), levels {r.levels}, {classes}{warned}, "
+        f"{r.suppressed:,} rows suppressed, {r.modified:,} modified, nodes evaluated "
+        f"{r.search['evaluated']:,} / {r.search['lattice_size']:,}, gate's rule on the "
+        f"output: {'passes' if r.exposure['passes'] else 'FAILS'}"
+    )
+    return Case(
+        f"c. Valle d'Aosta {len(complete):,} rows, df.anon.kanon(5), zero config",
+        seconds,
+        None,
+        max_seconds=15.0,
+    )
 
 
 def grouping_case(adult: pd.DataFrame, repeat: int) -> Case:
@@ -180,10 +221,15 @@ def grouping_case(adult: pd.DataFrame, repeat: int) -> Case:
     t_base, expected = best_of(hashed, repeat)
     if classes != expected:
         raise Mismatch("d. sorting and hashing group the keys differently")
-    print(f"d. {len(words[0]):,} combinations -> {len(classes):,} classes: sorting "
-          f"{t_ours / GROUPINGS * 1e6:.0f} µs, hashing {t_base / GROUPINGS * 1e6:.0f} µs per node")
-    return Case(f"d. one node, {len(words[0]):,} combinations: sort vs factorize "
-                f"(x{GROUPINGS})", t_ours, t_base)
+    print(
+        f"d. {len(words[0]):,} combinations -> {len(classes):,} classes: sorting "
+        f"{t_ours / GROUPINGS * 1e6:.0f} µs, hashing {t_base / GROUPINGS * 1e6:.0f} µs per node"
+    )
+    return Case(
+        f"d. one node, {len(words[0]):,} combinations: sort vs factorize (x{GROUPINGS})",
+        t_ours,
+        t_base,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
@@ -191,10 +237,14 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
     adult = pandas_anon.datasets.load_adult()
     hierarchies = adult_hierarchies()
-    print(f"\n== k-anonymity (full-domain), best of {args.repeat}; exhaustive best of 1, "
-          f"samarati and incognito best of {min(args.repeat, SLOW_REPEAT)} ==")
-    print(f"Adult: {len(adult):,} rows, lattice of "
-          f"{Lattice(adult, ADULT_QID, hierarchies).size:,} nodes")
+    print(
+        f"\n== k-anonymity (full-domain), best of {args.repeat}; exhaustive best of 1, "
+        f"samarati and incognito best of {min(args.repeat, SLOW_REPEAT)} =="
+    )
+    print(
+        f"Adult: {len(adult):,} rows, lattice of "
+        f"{Lattice(adult, ADULT_QID, hierarchies).size:,} nodes"
+    )
     cases, baseline = optimal_cases(adult, hierarchies, args.repeat)
     cases += heuristic_cases(adult, hierarchies, args.repeat, baseline)
     cases.append(zero_config_case(args.repeat))

@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+import pandas_anon
+
 import harness
 from harness import Case, best_of, require_same
 from synthetic import QID, lombardia_like
-
-import pandas_anon
 
 MAX_PEAK_PER_FRAME = 3.0
 
@@ -86,15 +86,32 @@ def memory_child(rows: int, seed: int, which: str) -> dict:
     else:
         answer = (pandas_count(df)[0], int(pandas_mask(df).sum()))
     peak = _status_kib("VmHWM")
-    return {"which": which, "frame_bytes": frame_bytes, "hwm_after_load_kib": hwm_after_load,
-            "reset": reset, "rss_before_kib": before, "hwm_after_kib": peak, "answer": answer}
+    return {
+        "which": which,
+        "frame_bytes": frame_bytes,
+        "hwm_after_load_kib": hwm_after_load,
+        "reset": reset,
+        "rss_before_kib": before,
+        "hwm_after_kib": peak,
+        "answer": answer,
+    }
 
 
 def run_memory_child(rows: int, seed: int, which: str) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--memory-child", which, "--rows", str(rows),
-         "--seed", str(seed)],
-        check=True, capture_output=True, text=True,
+        [
+            sys.executable,
+            __file__,
+            "--memory-child",
+            which,
+            "--rows",
+            str(rows),
+            "--seed",
+            str(seed),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return json.loads(out.stdout.splitlines()[-1])
 
@@ -110,36 +127,51 @@ def memory_table(results: list[dict]) -> str:
         added = (r["hwm_after_kib"] - r["rss_before_kib"]) * 1024
         ratio = peak_ratio(r)
         ours = r["which"] == "ours"
-        rows.append([
-            "singletons + .mask" if ours else "groupby.size + duplicated (baseline)",
-            f"{r['frame_bytes'] / 2**20:,.1f}",
-            f"{r['rss_before_kib'] / 1024:,.1f}",
-            f"{r['hwm_after_kib'] / 1024:,.1f}",
-            f"{added / 2**20:,.1f}",
-            f"{ratio:.2f}",
-            "yes" if r["reset"] else "no (upper bound)",
-            f"<= {MAX_PEAK_PER_FRAME:g}" if ours else "info",
-            ("PASS" if ratio <= MAX_PEAK_PER_FRAME else "FAIL") if ours else "-",
-        ])
-    headers = ["case (fresh process)", "frame (MiB)", "RSS before (MiB)", "peak after (MiB)",
-               "peak - before (MiB)", "(peak - before) / frame", "peak reset", "target",
-               "PASS/FAIL"]
+        rows.append(
+            [
+                "singletons + .mask" if ours else "groupby.size + duplicated (baseline)",
+                f"{r['frame_bytes'] / 2**20:,.1f}",
+                f"{r['rss_before_kib'] / 1024:,.1f}",
+                f"{r['hwm_after_kib'] / 1024:,.1f}",
+                f"{added / 2**20:,.1f}",
+                f"{ratio:.2f}",
+                "yes" if r["reset"] else "no (upper bound)",
+                f"<= {MAX_PEAK_PER_FRAME:g}" if ours else "info",
+                ("PASS" if ratio <= MAX_PEAK_PER_FRAME else "FAIL") if ours else "-",
+            ]
+        )
+    headers = [
+        "case (fresh process)",
+        "frame (MiB)",
+        "RSS before (MiB)",
+        "peak after (MiB)",
+        "peak - before (MiB)",
+        "(peak - before) / frame",
+        "peak reset",
+        "target",
+        "PASS/FAIL",
+    ]
     return tabulate(rows, headers=headers, disable_numparse=True)
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     """Print the tables; return (case, target, verdict) rows for the run_all summary."""
     p = harness.parser(__doc__.splitlines()[0])
-    p.add_argument("--memory-child", choices=["ours", "baseline"],
-                   help="internal: measure one call in this fresh process, print JSON")
+    p.add_argument(
+        "--memory-child",
+        choices=["ours", "baseline"],
+        help="internal: measure one call in this fresh process, print JSON",
+    )
     args = p.parse_args(argv)
     if args.memory_child:
         print(json.dumps(memory_child(args.rows, args.seed, args.memory_child)))
         return []
 
     df = lombardia_like(args.rows, args.seed)
-    print(f"\n== singletons on {tuple(QID)}: {len(df):,} rows "
-          f"(Lombardia-like, seed {args.seed}), best of {args.repeat} ==")
+    print(
+        f"\n== singletons on {tuple(QID)}: {len(df):,} rows "
+        f"(Lombardia-like, seed {args.seed}), best of {args.repeat} =="
+    )
     t_ours, (ours, distinct) = best_of(lambda: ours_count(df), args.repeat)
     t_base, base = best_of(lambda: pandas_count(df), args.repeat)
     require_same("(singletons, distinct combinations)", (ours, distinct), base)
@@ -156,12 +188,14 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
 
     results = [run_memory_child(args.rows, args.seed, w) for w in ("ours", "baseline")]
     for r in results:
-        require_same(f"{r['which']} answer in the memory child", tuple(r["answer"]),
-                     (ours, ours))
+        require_same(f"{r['which']} answer in the memory child", tuple(r["answer"]), (ours, ours))
     print("\npeak memory of one call in a fresh process (VmHWM after - VmRSS before):")
     print(memory_table(results))
-    memory = ("singletons + .mask: peak memory / frame", f"<= {MAX_PEAK_PER_FRAME:g}",
-              harness.verdict(peak_ratio(results[0]) <= MAX_PEAK_PER_FRAME))
+    memory = (
+        "singletons + .mask: peak memory / frame",
+        f"<= {MAX_PEAK_PER_FRAME:g}",
+        harness.verdict(peak_ratio(results[0]) <= MAX_PEAK_PER_FRAME),
+    )
     return [c.summary() for c in cases] + [memory]
 
 

@@ -96,18 +96,32 @@ def case_table(cases: Sequence[Case]) -> str:
         ]
         for c in cases
     ]
-    headers = ["case", "pandas-anon (s)", "baseline (s)", "ratio (baseline / ours)", "target",
-               "PASS/FAIL"]
+    headers = [
+        "case",
+        "pandas-anon (s)",
+        "baseline (s)",
+        "ratio (baseline / ours)",
+        "target",
+        "PASS/FAIL",
+    ]
     return tabulate(rows, headers=headers, disable_numparse=True)
 
 
 def parser(description: str) -> argparse.ArgumentParser:
     """Command-line options shared by the scripts."""
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("--repeat", type=int, default=5,
-                   help="timed repeats after one warm-up; the best is kept (default 5; "
-                        f"slow baselines use at most {SLOW_REPEAT})")
-    p.add_argument("--rows", type=int, default=6_400_000,
-                   help="rows of the synthetic Lombardia-like table (default 6,400,000)")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="timed repeats after one warm-up; the best is kept (default 5; "
+        f"slow baselines use at most {SLOW_REPEAT})",
+    )
+    p.add_argument(
+        "--rows",
+        type=int,
+        default=6_400_000,
+        help="rows of the synthetic Lombardia-like table (default 6,400,000)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the synthetic table")
     return p

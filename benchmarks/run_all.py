@@ -12,25 +12,32 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-import harness
 import bench_best_qid
 import bench_check
 import bench_hierarchies
 import bench_kanon
 import bench_singletons
 import bench_study
+import harness
 import synthetic
 
 
 def main(argv: list[str] | None = None) -> int:
     args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
     forwarded = ["--repeat", str(args.repeat), "--rows", str(args.rows), "--seed", str(args.seed)]
-    print(f"python {platform.python_version()}, pandas {pd.__version__}, numpy {np.__version__}, "
-          f"{platform.machine()}, machine-dependent timings: compare the ratios\n")
+    print(
+        f"python {platform.python_version()}, pandas {pd.__version__}, numpy {np.__version__}, "
+        f"{platform.machine()}, machine-dependent timings: compare the ratios\n"
+    )
     synthetic.main(forwarded)
-    summary = (bench_singletons.main(forwarded) + bench_best_qid.main(forwarded)
-               + bench_study.main(forwarded) + bench_kanon.main(forwarded)
-               + bench_check.main(forwarded) + bench_hierarchies.main(forwarded))
+    summary = (
+        bench_singletons.main(forwarded)
+        + bench_best_qid.main(forwarded)
+        + bench_study.main(forwarded)
+        + bench_kanon.main(forwarded)
+        + bench_check.main(forwarded)
+        + bench_hierarchies.main(forwarded)
+    )
     print("\n== summary ==")
     print(tabulate(summary, headers=["case", "target", "PASS/FAIL"], disable_numparse=True))
     failed = sum(verdict == "FAIL" for _, _, verdict in summary)

@@ -27,14 +27,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import harness
-
 import pandas_anon.datasets
+
+import harness
 
 QID = ["anno_nascita", "comune_residenza", "sesso"]
 PROVINCES = (
-    "BERGAMO", "BRESCIA", "COMO", "CREMONA", "LECCO", "LODI", "MANTOVA", "MILANO",
-    "MONZA E DELLA BRIANZA", "PAVIA", "SONDRIO", "VARESE",
+    "BERGAMO",
+    "BRESCIA",
+    "COMO",
+    "CREMONA",
+    "LECCO",
+    "LODI",
+    "MANTOVA",
+    "MILANO",
+    "MONZA E DELLA BRIANZA",
+    "PAVIA",
+    "SONDRIO",
+    "VARESE",
 )
 REPLICAS = 23  # 79 * 23 = 1,817 synthetic comuni -> ~210,000 distinct QID combinations
 GENERATOR_VERSION = 1
@@ -95,8 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     args = harness.parser("Build (or read from cache) the Lombardia-like table.").parse_args(argv)
     start = time.perf_counter()
     frame = lombardia_like(args.rows, args.seed)
-    print(f"lombardia_like({args.rows:,}, seed={args.seed}) in "
-          f"{time.perf_counter() - start:.1f} s")
+    print(f"lombardia_like({args.rows:,}, seed={args.seed}) in {time.perf_counter() - start:.1f} s")
     print(describe(frame))
 
 

@@ -12,17 +12,13 @@ for code that builds on equivalence classes.
 """
 
 from pandas_anon import accessor as _accessor  # noqa: F401  (registers df.anon)
-from pandas_anon.gate import pandera_checks as _validation  # noqa: F401  (registers the pandera checks)
 from pandas_anon import datasets
-from pandas_anon.detect.figures import identifiers, risk, singletons
-from pandas_anon.detect.best_qid import best_qid
-from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
 from pandas_anon.anonymization.generalize import generalize
 from pandas_anon.anonymization.kanon import anonymize, kanon
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
-from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hierarchy.registry import get_hierarchy, hierarchies, plugin_status
-from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.detect.best_qid import best_qid
+from pandas_anon.detect.figures import identifiers, risk, singletons
+from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
+from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
 from pandas_anon.errors import (
     AllMissingColumnError,
     AnonError,
@@ -41,7 +37,11 @@ from pandas_anon.errors import (
     OutputFileError,
     UnhashableValueError,
 )
-from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
+from pandas_anon.gate import pandera_checks as _validation  # noqa: F401  (registers the pandera checks)
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.hierarchy.registry import get_hierarchy, hierarchies, plugin_status
+from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 from pandas_anon.studies.strategy import Study, study
 
 __version__ = "0.1.0"

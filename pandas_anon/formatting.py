@@ -40,7 +40,9 @@ def column_sets(sets: Sequence[Iterable[Hashable]], limit: int = 4) -> str:
     return shown + (f"; ... ({len(sets) - limit} more)" if len(sets) > limit else "")
 
 
-def render(title: str, fields: Sequence[tuple[str, object]], *tables: tuple[str, pd.DataFrame]) -> str:
+def render(
+    title: str, fields: Sequence[tuple[str, object]], *tables: tuple[str, pd.DataFrame]
+) -> str:
     """A titled two-column table of ``fields``, then optional titled sub-tables."""
     parts = [title]
     if fields:
@@ -48,6 +50,14 @@ def render(title: str, fields: Sequence[tuple[str, object]], *tables: tuple[str,
     for caption, table in tables:
         if caption:
             parts.append(caption)
-        parts.append(tabulate(table, headers="keys", tablefmt="simple_outline", showindex=False,
-                              intfmt=",", floatfmt=".4f"))
+        parts.append(
+            tabulate(
+                table,
+                headers="keys",
+                tablefmt="simple_outline",
+                showindex=False,
+                intfmt=",",
+                floatfmt=".4f",
+            )
+        )
     return "\n".join(parts)

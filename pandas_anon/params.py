@@ -34,19 +34,25 @@ _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 
 def is_whole(value: object, low: int) -> bool:
     """Whether ``value`` is an integer (Python or numpy, not a bool) of at least ``low``."""
-    return (not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer))
-            and value >= low)
+    return (
+        not isinstance(value, (bool, np.bool_))
+        and isinstance(value, (int, np.integer))
+        and value >= low
+    )
 
 
 def _is_real(value: object) -> bool:
     """A finite int or float (Python or numpy), not a bool."""
-    return (not isinstance(value, (bool, np.bool_))
-            and isinstance(value, (int, float, np.integer, np.floating))
-            and math.isfinite(value))
+    return (
+        not isinstance(value, (bool, np.bool_))
+        and isinstance(value, (int, float, np.integer, np.floating))
+        and math.isfinite(value)
+    )
 
 
-def _refused(name: str, expected: str, value: object, *, spelled: object = None,
-             number: bool = True) -> Exception:
+def _refused(
+    name: str, expected: str, value: object, *, spelled: object = None, number: bool = True
+) -> Exception:
     """The error for ``value`` of ``name`` that is not ``expected``; ``spelled``: the
     acceptable number that text ``value`` spells, to suggest instead; ``number``: a number is
     expected (so a boolean is told it is not one)."""
@@ -67,14 +73,20 @@ def whole(value: object, name: str, *, low: int = 1, example: int | None = None)
         return int(value)
     such_as = f" such as {example}" if example is not None else ""
     spelled = from_text(value) if isinstance(value, str) else None
-    raise _refused(name, f"a whole number of at least {low}{such_as}", value,
-                   spelled=spelled if is_whole(spelled, low) else None)
+    raise _refused(
+        name,
+        f"a whole number of at least {low}{such_as}",
+        value,
+        spelled=spelled if is_whole(spelled, low) else None,
+    )
 
 
-def real(value: object, name: str, *, low: float, above: bool = False,
-         example: float | None = None) -> float:
+def real(
+    value: object, name: str, *, low: float, above: bool = False, example: float | None = None
+) -> float:
     """``value`` when it is a finite number (not a bool, not text) of at least ``low`` (above
     ``low`` with ``above``); else an InvalidParameterError naming ``name``."""
+
     def accepted(number: object) -> bool:
         return _is_real(number) and (number > low if above else number >= low)
 
@@ -83,8 +95,12 @@ def real(value: object, name: str, *, low: float, above: bool = False,
     bound = f"{'above' if above else 'at least'} {low:g}"
     such_as = f" such as {example:g}" if example is not None else ""
     spelled = from_text(value) if isinstance(value, str) else None
-    raise _refused(name, f"a finite number {bound}{such_as}", value,
-                   spelled=spelled if accepted(spelled) else None)
+    raise _refused(
+        name,
+        f"a finite number {bound}{such_as}",
+        value,
+        spelled=spelled if accepted(spelled) else None,
+    )
 
 
 def fraction(value: object, name: str) -> float:

@@ -16,7 +16,12 @@ class Progress:
     """A one-line counter: ``label: unit 2/4 (detail) 0.3 s``, redrawn in place."""
 
     def __init__(
-        self, label: str, *, total: int, unit: str, enabled: bool | None = None,
+        self,
+        label: str,
+        *,
+        total: int,
+        unit: str,
+        enabled: bool | None = None,
         stream: TextIO | None = None,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
@@ -40,7 +45,9 @@ class Progress:
             self.stream.flush()
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None,
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
         if self.enabled and self.done:

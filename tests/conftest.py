@@ -47,5 +47,7 @@ def adult() -> pd.DataFrame:
 @pytest.fixture(scope="session")
 def hierarchies() -> dict[str, Hierarchy]:
     """ARX's Adult hierarchies, one per attribute, read from their CSV files."""
-    return {c: Hierarchy.from_csv(DATA / f"adult_hierarchy_{c}.csv", name=c)
-            for c in ADULT_HIERARCHY_ATTRIBUTES}
+    return {
+        c: Hierarchy.from_csv(DATA / f"adult_hierarchy_{c}.csv", name=c)
+        for c in ADULT_HIERARCHY_ATTRIBUTES
+    }

@@ -12,20 +12,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pandas_anon.anonymization.fulldomain import cache as class_cache
-from pandas_anon.engine import keys
 from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.base import tie_key
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.engine import keys
+from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
 FIVE = ["age", "sex", "race", "marital-status", "education"]
-NINE = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-        "occupation", "salary-class"]
-SEARCHES = {"ola": ola.search, "incognito": incognito.search, "samarati": samarati.search,
-            "datafly": datafly.search}
+NINE = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+    "salary-class",
+]
+SEARCHES = {
+    "ola": ola.search,
+    "incognito": incognito.search,
+    "samarati": samarati.search,
+    "datafly": datafly.search,
+}
 fast = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -43,23 +56,24 @@ def generalized(frame: pd.DataFrame, qid: list, hierarchies: dict, node: tuple) 
     return pd.DataFrame(columns, index=frame.index)
 
 
-def naive_suppressed(frame: pd.DataFrame, qid: list, hierarchies: dict, node: tuple,
-                     k: int) -> int:
+def naive_suppressed(frame: pd.DataFrame, qid: list, hierarchies: dict, node: tuple, k: int) -> int:
     """Rows in classes of fewer than k rows at ``node``."""
-    sizes = generalized(frame, qid, hierarchies, node).groupby(
-        qid, dropna=False, sort=False).size()
+    sizes = generalized(frame, qid, hierarchies, node).groupby(qid, dropna=False, sort=False).size()
     return int(sizes[sizes < k].sum())
 
 
 def naive_limit(max_suppression: float, n_rows: int) -> int:
     """Rows a node may suppress: never all of them (a release of no row is no solution)."""
-    return min(int(Fraction(str(max_suppression)) * n_rows),  # floor, exact on decimal fractions
-               n_rows - 1)
+    return min(
+        int(Fraction(str(max_suppression)) * n_rows),  # floor, exact on decimal fractions
+        n_rows - 1,
+    )
 
 
 def naive_feasible(frame, qid, hierarchies, node, k, max_suppression) -> bool:
-    return (naive_suppressed(frame, qid, hierarchies, node, k)
-            <= naive_limit(max_suppression, len(frame)))
+    return naive_suppressed(frame, qid, hierarchies, node, k) <= naive_limit(
+        max_suppression, len(frame)
+    )
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -67,9 +81,15 @@ def naive_feasible(frame, qid, hierarchies, node, k, max_suppression) -> bool:
 
 def setup(frame, qid, hierarchies, models, limit, metric="precision", sensitive=None):
     lattice = Lattice(frame, qid, hierarchies, sensitive=sensitive)
-    return (Evaluator(lattice, models, limit),
-            resolve_metric(metric, lattice.heights, lattice.n_rows,
-                           next((m.k for m in models if isinstance(m, KAnonymity)), 1)))
+    return (
+        Evaluator(lattice, models, limit),
+        resolve_metric(
+            metric,
+            lattice.heights,
+            lattice.n_rows,
+            next((m.k for m in models if isinstance(m, KAnonymity)), 1),
+        ),
+    )
 
 
 def run(name, frame, qid, hierarchies, models, limit, metric="precision", sensitive=None):
@@ -86,15 +106,15 @@ def feasible_set(frame, qid, hierarchies, models, limit, sensitive=None) -> list
 def best_at_height(frame, qid, hierarchies, models, limit, height, metric="precision"):
     """The best feasible node of a height by the metric, evaluating each one."""
     evaluator, chosen = setup(frame, qid, hierarchies, models, limit, metric)
-    keys = [tie_key(chosen.value(stats), stats.node)
-            for stats in map(evaluator, evaluator.lattice.nodes())
-            if stats.feasible and sum(stats.node) == height]
+    keys = [
+        tie_key(chosen.value(stats), stats.node)
+        for stats in map(evaluator, evaluator.lattice.nodes())
+        if stats.feasible and sum(stats.node) == height
+    ]
     return min(keys)
 
 
 # -- UCI Adult ----------------------------------------------------------------------------------
-
-
 
 
 @pytest.mark.parametrize(("limit", "expected"), [(0.0, 33), (0.05, 214)])
@@ -117,7 +137,8 @@ def test_samarati_reaches_the_lowest_feasible_height_on_adult(adult, hierarchies
     lowest = min(map(sum, feasible_set(adult, FIVE, hierarchies, [KAnonymity(5)], limit)))
     assert sum(result.best.node) == result.notes["height"] == lowest
     assert tie_key(result.value, result.best.node) == best_at_height(
-        adult, FIVE, hierarchies, [KAnonymity(5)], limit, lowest)
+        adult, FIVE, hierarchies, [KAnonymity(5)], limit, lowest
+    )
     assert result.notes["probed"][0] == sum(hierarchies[c].height for c in FIVE)  # the top
     assert result.evaluated < 240
     assert naive_feasible(adult, FIVE, hierarchies, result.best.node, 5, limit)
@@ -126,8 +147,9 @@ def test_samarati_reaches_the_lowest_feasible_height_on_adult(adult, hierarchies
 @pytest.mark.parametrize("limit", [0.0, 0.05])
 def test_datafly_generalizes_the_most_varied_column_until_feasible(adult, hierarchies, limit):
     result = run("datafly", adult, FIVE, hierarchies, [KAnonymity(5)], limit)
-    assert result.best.feasible and naive_feasible(adult, FIVE, hierarchies, result.best.node,
-                                                   5, limit)
+    assert result.best.feasible and naive_feasible(
+        adult, FIVE, hierarchies, result.best.node, 5, limit
+    )
     check_datafly_path(adult, FIVE, hierarchies, result, 5, limit)
 
 
@@ -142,7 +164,7 @@ def check_datafly_path(frame, qid, hierarchies, result, k, limit):
         open_columns = [j for j, c in enumerate(qid) if node[j] < hierarchies[c].height]
         most = max(distinct.iloc[j] for j in open_columns)
         chosen = next(j for j in open_columns if distinct.iloc[j] == most)
-        assert following == node[:chosen] + (node[chosen] + 1,) + node[chosen + 1:]
+        assert following == node[:chosen] + (node[chosen] + 1,) + node[chosen + 1 :]
     assert result.best is None or result.best.node == path[-1]
     assert result.evaluated == len(path)
 
@@ -151,13 +173,16 @@ def check_datafly_path(frame, qid, hierarchies, result, k, limit):
 def test_every_search_on_the_nine_column_adult_lattice(adult, hierarchies):
     """k=5, 5% suppression, precision: the complete searches agree on the optimum, the
     heuristics return feasible nodes that are no better."""
-    results = {name: run(name, adult, NINE, hierarchies, [KAnonymity(5)], 0.05)
-               for name in SEARCHES}
+    results = {
+        name: run(name, adult, NINE, hierarchies, [KAnonymity(5)], 0.05) for name in SEARCHES
+    }
     optimum = results["ola"]
     assert optimum.best.node == (0, 4, 0, 0, 3, 1, 0, 1, 0)
     assert round(float(optimum.value), 4) == 0.3656
     assert (results["incognito"].best.node, results["incognito"].value) == (
-        optimum.best.node, optimum.value)
+        optimum.best.node,
+        optimum.value,
+    )
     assert results["incognito"].notes["feasible"] == 5_184
     assert results["samarati"].notes["height"] == 8
     for name, result in results.items():
@@ -180,8 +205,9 @@ def hierarchy_and_column(draw, name: str, n_rows: int):
     from a drawn seed, so most lattices hold feasible and infeasible nodes alike."""
     n_values = 8 - draw(st.integers(0, 7))
     text = draw(st.booleans())
-    values = [f"{name}{i}" for i in range(n_values)] if text else [10 * i + 3 for i in
-                                                                  range(n_values)]
+    values = (
+        [f"{name}{i}" for i in range(n_values)] if text else [10 * i + 3 for i in range(n_values)]
+    )
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     group = list(range(n_values))
     levels = []
@@ -255,8 +281,11 @@ def wide_problems(draw):
 
 
 @pytest.mark.parametrize("budget", [class_cache.BUDGET, 60])
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(problem=wide_problems(), metric=st.sampled_from(["precision", "dm"]))
 def test_ola_equals_exhaustive_on_wider_lattices(monkeypatch, budget, problem, metric):
     """Also with a roll-up cache of 60 array entries, which evicts all the time."""
@@ -296,8 +325,17 @@ def float_tie():
     b = list(range(10))
     hierarchies = {
         "a": Hierarchy([0, 1], [["p", "p"], ["q", "q"], ["r", "r"]]),
-        "b": Hierarchy(b, [b, [v // 2 for v in b], [v // 2 for v in b], [v // 4 for v in b],
-                           [v // 8 for v in b], [0] * 10]),
+        "b": Hierarchy(
+            b,
+            [
+                b,
+                [v // 2 for v in b],
+                [v // 2 for v in b],
+                [v // 4 for v in b],
+                [v // 8 for v in b],
+                [0] * 10,
+            ],
+        ),
     }
     reference = ola.exhaustive(*setup(frame, ["a", "b"], hierarchies, [KAnonymity(2)], 0.0))
     assert reference.best.node == (1, 0)
@@ -338,7 +376,8 @@ def test_samarati_reaches_the_lowest_feasible_height(problem):
     lowest = min(map(sum, feasible))
     assert sum(result.best.node) == result.notes["height"] == lowest
     assert tie_key(result.value, result.best.node) == best_at_height(
-        frame, qid, hierarchies, [KAnonymity(k)], limit, lowest)
+        frame, qid, hierarchies, [KAnonymity(k)], limit, lowest
+    )
 
 
 @fast
@@ -350,8 +389,11 @@ def test_datafly_returns_a_feasible_node_on_its_path(problem):
 
 
 @pytest.mark.parametrize("word_bits", [keys.WORD_BITS, 3])
-@settings(max_examples=50, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(problem=problems(max_rows=30))
 def test_the_engine_judges_every_node_like_the_verifier(monkeypatch, word_bits, problem):
     """What the searches are compared against (exhaustive evaluation) agrees with the
@@ -371,8 +413,9 @@ def test_no_feasible_node_means_no_result(problem, name):
     """k above the number of rows and nothing may be suppressed: every search returns None."""
     frame, qid, hierarchies, _, _ = problem
     k = len(frame) + 1
-    assert not naive_feasible(frame, qid, hierarchies,
-                              tuple(hierarchies[c].height for c in qid), k, 0.0)
+    assert not naive_feasible(
+        frame, qid, hierarchies, tuple(hierarchies[c].height for c in qid), k, 0.0
+    )
     result = check_output(name, frame, qid, hierarchies, k, 0.0)
     assert result.best is None and result.value == np.inf
     assert incognito.all_feasible(frame, qid, hierarchies, [KAnonymity(k)], 0.0) == []
@@ -382,10 +425,19 @@ def test_no_feasible_node_means_no_result(problem, name):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problem=problems(), sensitive=st.lists(st.sampled_from("xyz"), min_size=60, max_size=60),
-       model=st.sampled_from([LDiversity(2), LDiversity(2, "entropy"),
-                              LDiversity(2, "recursive", c=3), TCloseness(0.3),
-                              TCloseness(0.3, ordered=True)]))
+@given(
+    problem=problems(),
+    sensitive=st.lists(st.sampled_from("xyz"), min_size=60, max_size=60),
+    model=st.sampled_from(
+        [
+            LDiversity(2),
+            LDiversity(2, "entropy"),
+            LDiversity(2, "recursive", c=3),
+            TCloseness(0.3),
+            TCloseness(0.3, ordered=True),
+        ]
+    ),
+)
 def test_sensitive_models_keep_the_searches_exact(problem, sensitive, model):
     """Distinct l-diversity prunes like k-anonymity; with the other models (suppression not
     monotone) Incognito checks every node, Samarati scans the heights from the bottom and the
@@ -416,8 +468,9 @@ def test_entropy_l_diversity_breaks_the_subset_property():
     the bottom of (a, b) is entropy 2-diverse (class (p, u) holds x and y; (p, v), all x, is
     suppressed), but on a alone the class p mixes them (x five times, y once) and all six
     rows are lost. Pruning by the projection would miss the bottom node."""
-    frame = pd.DataFrame({"a": ["p"] * 6, "b": ["u", "u", "v", "v", "v", "v"],
-                          "s": ["x", "y", "x", "x", "x", "x"]})
+    frame = pd.DataFrame(
+        {"a": ["p"] * 6, "b": ["u", "u", "v", "v", "v", "v"], "s": ["x", "y", "x", "x", "x", "x"]}
+    )
     hierarchies = {"a": Hierarchy(["p"]), "b": Hierarchy(["u", "v"])}
     entropy = [LDiversity(2, "entropy")]
     evaluator, _ = setup(frame, ["a", "b"], hierarchies, entropy, 4 / 6, sensitive="s")
@@ -426,8 +479,9 @@ def test_entropy_l_diversity_breaks_the_subset_property():
     assert not projection((0,)).feasible
     assert not incognito.merge_safe(entropy) and incognito.merge_safe([LDiversity(2)])
     assert not evaluator((1, 1)).feasible  # nor the top: monotonicity fails the same way
-    assert (0, 0) in incognito.all_feasible(frame, ["a", "b"], hierarchies, entropy, 4 / 6,
-                                            sensitive="s")
+    assert (0, 0) in incognito.all_feasible(
+        frame, ["a", "b"], hierarchies, entropy, 4 / 6, sensitive="s"
+    )
     lowest = run("samarati", frame, ["a", "b"], hierarchies, entropy, 4 / 6, sensitive="s")
     assert lowest.best.node == (0, 0) and not lowest.notes["binary"]
 
@@ -437,8 +491,9 @@ def test_projection_keeps_rows_and_counts(adult, hierarchies):
     table on the same columns."""
     lattice = Lattice(adult, FIVE, hierarchies, sensitive="salary-class")
     sub = lattice.project([0, 3, 4])
-    direct = Lattice(adult, ["age", "marital-status", "education"], hierarchies,
-                     sensitive="salary-class")
+    direct = Lattice(
+        adult, ["age", "marital-status", "education"], hierarchies, sensitive="salary-class"
+    )
     assert sub.qid == direct.qid and sub.heights == direct.heights
     assert sub.n_rows == direct.n_rows == len(adult)
     models = [KAnonymity(5), LDiversity(2)]

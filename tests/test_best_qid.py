@@ -6,13 +6,22 @@ import pandas as pd
 import pytest
 
 import pandas_anon
+
 from conftest import PERSONAL, SEED_QID
 from verify import naive_counts, naive_election
 
 ELEVEN = [
-    "anno_nascita", "comune_residenza", "provincia_residenza", "regione_residenza", "sesso",
-    "categoria_patente", "data_rilascio", "abilitato_a", "data_abilitazione_a",
-    "data_scadenza", "punti_patente",
+    "anno_nascita",
+    "comune_residenza",
+    "provincia_residenza",
+    "regione_residenza",
+    "sesso",
+    "categoria_patente",
+    "data_rilascio",
+    "abilitato_a",
+    "data_abilitazione_a",
+    "data_scadenza",
+    "punti_patente",
 ]
 
 
@@ -54,7 +63,9 @@ def test_election_over_all_thirteen_non_id_columns_runs(licences):
     assert seen[0].filename == __file__  # points at the caller's line
     assert ("id",) in result.identifiers
     assert "id" not in result.columns
-    assert not any("id" in c for c in result.table.loc[result.table.status != "identifier", "columns"])
+    assert not any(
+        "id" in c for c in result.table.loc[result.table.status != "identifier", "columns"]
+    )
     complete = licences.dropna()
     assert result.examined == len(complete)
     expected = naive_counts(complete, list(result.columns))
@@ -107,8 +118,8 @@ def test_row_compaction_never_changes_the_figures(licences, monkeypatch, share):
 def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path):
     """Large tables count each size in threads, and sparse key spaces by hashing (subsets
     with children) or sorting (the last size): forced here on the embedded table."""
-    from pandas_anon.engine import encoding
     from pandas_anon.detect import subsets
+    from pandas_anon.engine import encoding
 
     if path == "parallel-threads":
         monkeypatch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)

@@ -17,15 +17,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SEED_QID
-from pandas_anon.gate import io as anon_io
 from pandas_anon.cli.main import main
-from pandas_anon.gate.config import load_config
 from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.detect.best_qid import best_qid
 from pandas_anon.errors import InputFileError
-from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.gate import io as anon_io
+from pandas_anon.gate.config import load_config
 from pandas_anon.gate.io import read_columns, read_table
+from pandas_anon.hierarchy import Hierarchy
+
+from conftest import SEED_QID
 from verify import naive_counts, naive_election
 
 SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")
@@ -64,8 +65,7 @@ def m_loc(tmp_path_factory) -> Path:
     """The same table after the seed paper's M_loc: singletons' municipality -> province."""
     frame = load_driver_licenses(parse_dates=False)
     places = Hierarchy.from_columns(frame, ["comune_residenza", "provincia_residenza"])
-    out = frame.anon.generalize({"comune_residenza": (places, 1)}, rows="singletons",
-                                qid=SEED_QID)
+    out = frame.anon.generalize({"comune_residenza": (places, 1)}, rows="singletons", qid=SEED_QID)
     path = tmp_path_factory.mktemp("open-data") / "patenti_m_loc.csv"
     out.to_csv(path, index=False)
     return path
@@ -81,22 +81,28 @@ def planted(tmp_path) -> Path:
 
 # -- the acceptance figures ---------------------------------------------------------------------
 
+
 def test_valle_daosta_fails_at_1_percent(capsys, valle_daosta):
     code, out, err = run(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
     assert code == 1 and err == ""
     # a missing value counts as a value (as kanon counts it): every row is examined
     assert "1,800" in out and "2.05 %" in out and "FAIL" in out
-    assert ("1,800 singletons (2.05 % of 87,642 rows examined) on (anno_nascita, "
-            "comune_residenza, sesso): more than the 1 % allowed") in out
+    assert (
+        "1,800 singletons (2.05 % of 87,642 rows examined) on (anno_nascita, "
+        "comune_residenza, sesso): more than the 1 % allowed"
+    ) in out
     code, files_ = report(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%")
     found = files_[valle_daosta.name]
     assert code == 1 and found["status"] == "fail"
     assert (found["singletons"], found["examined"], found["rows"]) == (1_800, 87_642, 87_642)
-    assert found["singletons"] == naive_counts(
-        pd.read_csv(valle_daosta, dtype=str), SEED_QID, dropna=False)["singletons"]
+    assert (
+        found["singletons"]
+        == naive_counts(pd.read_csv(valle_daosta, dtype=str), SEED_QID, dropna=False)["singletons"]
+    )
     assert round(100 * found["fraction"], 2) == 2.05
-    code, files_ = report(capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%",
-                          "--drop-missing")  # the seed paper's way: complete rows only
+    code, files_ = report(
+        capsys, str(valle_daosta), "--qid", QID, "--max-singletons", "1%", "--drop-missing"
+    )  # the seed paper's way: complete rows only
     found = files_[valle_daosta.name]
     assert (found["singletons"], found["examined"], found["rows"]) == (1_684, 87_464, 87_642)
 
@@ -105,13 +111,18 @@ def test_valle_daosta_passes_after_m_loc(capsys, m_loc):
     code, out, err = run(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
     assert (code, out, err) == (0, "", "")  # silent on success
     code, files_ = report(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%")
-    assert code == 0 and files_[m_loc.name]["singletons"] == naive_counts(
-        pd.read_csv(m_loc, dtype=str), SEED_QID, dropna=False)["singletons"] == 120
+    assert (
+        code == 0
+        and files_[m_loc.name]["singletons"]
+        == naive_counts(pd.read_csv(m_loc, dtype=str), SEED_QID, dropna=False)["singletons"]
+        == 120
+    )
     code, files_ = report(capsys, str(m_loc), "--qid", QID, "--drop-missing")
     assert files_[m_loc.name]["singletons"] == 4  # the seed paper's figure
 
 
 # -- exit paths ---------------------------------------------------------------------------------
+
 
 def test_verbose_reports_passing_files(capsys, m_loc):
     code, out, _ = run(capsys, str(m_loc), "--qid", QID, "--max-singletons", "1%", "-v")
@@ -142,8 +153,11 @@ def test_an_unreadable_file_among_others(capsys, tmp_path, planted):
     assert err == f"pandas-anon: error: {empty} is empty; pass a file with a header row\n"
     assert "people.csv" in out and "FAIL" in out
     code, files_ = report(capsys, str(empty), str(planted), "--qid", "town,year,sex")
-    assert files_["empty.csv"] == {"file": str(empty), "status": "error",
-                                   "error": f"{empty} is empty; pass a file with a header row"}
+    assert files_["empty.csv"] == {
+        "file": str(empty),
+        "status": "error",
+        "error": f"{empty} is empty; pass a file with a header row",
+    }
     assert files_["people.csv"]["status"] == "fail"
 
 
@@ -181,21 +195,33 @@ def test_formats_tsv_gzip_and_latin1_semicolons(capsys, tmp_path, licences):
 
 def test_never_modifies_files(capsys, tmp_path, planted):
     config = write(tmp_path / ".pandas-anon.toml", 'qid = ["town", "year"]\n')
-    before = {p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
-              for p in (planted, config)}
+    before = {
+        p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in (planted, config)
+    }
     for argv in ([], ["-v"], ["--format", "json"], ["--k", "3"]):
         run(capsys, str(planted), "--config", str(config), *argv)
-    assert before == {p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
-                      for p in (planted, config)}
+    assert before == {
+        p: (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in (planted, config)
+    }
     assert sorted(p.name for p in tmp_path.iterdir()) == [".pandas-anon.toml", "people.csv"]
 
 
 # -- never a value ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [
-    [], ["-v"], ["--format", "json"], ["--qid", "town,year,sex"],
-    ["--qid", "town,year,sex", "--k", "5", "-v"], ["--qid", "town,year,sex,note"],
-])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["-v"],
+        ["--format", "json"],
+        ["--qid", "town,year,sex"],
+        ["--qid", "town,year,sex", "--k", "5", "-v"],
+        ["--qid", "town,year,sex,note"],
+    ],
+)
 def test_no_quasi_identifier_value_in_any_output(capsys, planted, argv):
     code, out, err = run(capsys, str(planted), *argv)
     assert code == 1 and ("FAIL" in out or '"status": "fail"' in out)
@@ -204,8 +230,10 @@ def test_no_quasi_identifier_value_in_any_output(capsys, planted, argv):
 
 def test_no_value_in_a_parse_error_past_the_sample(capsys, tmp_path):
     body = "town,year\n" + "AOSTA,1970\n" * 120_000  # past the 1 MiB sniffed by the reader
-    for tail, expected in ((f"{SECRETS[0]},1970,{SECRETS[1]}\n", "has 3 fields"),
-                           (f'"{SECRETS[0]},1970\n', "never closed")):
+    for tail, expected in (
+        (f"{SECRETS[0]},1970,{SECRETS[1]}\n", "has 3 fields"),
+        (f'"{SECRETS[0]},1970\n', "never closed"),
+    ):
         path = write(tmp_path / "late.csv", body + tail)
         code, out, err = run(capsys, str(path), "--qid", "town,year")
         assert code == 2 and out == "" and expected in err and err.count("\n") == 1
@@ -225,8 +253,10 @@ def test_keep_missing_counts_missing_as_a_value(capsys, tmp_path):
     path = write(tmp_path / "holes.csv", "year,town\n1950,\n1950,\n1960,\n1960,B\n1970,B\n")
     as_text = pd.read_csv(path, dtype=str)
     expected = naive_counts(as_text, ["year", "town"], dropna=False)
-    for argv in (["--keep-missing"], ["--config", str(write(tmp_path / "c.toml",
-                                                            "keep_missing = true\n"))]):
+    for argv in (
+        ["--keep-missing"],
+        ["--config", str(write(tmp_path / "c.toml", "keep_missing = true\n"))],
+    ):
         code, out, err = run(capsys, str(path), "--qid", "year,town", "--format", "json", *argv)
         found = json.loads(out)["files"][0]
         assert (found["examined"], found["singletons"]) == (5, expected["singletons"]) == (5, 3)
@@ -242,7 +272,10 @@ BAD_INPUT = {
     "binary named .csv": (b"\x89PNG\r\n\x1a\n\x00\x00", [], "binary content: a PNG image"),
     "QID column missing": (b"town,year\nA,1\n", ["--qid", "town,age"], "column 'age' not found"),
     "undecodable past the sample": (
-        b"town,year\n" + b"AOSTA,1970\n" * 120_000 + b"\xff\xfe,1\n", [], "past its first MiB"),
+        b"town,year\n" + b"AOSTA,1970\n" * 120_000 + b"\xff\xfe,1\n",
+        [],
+        "past its first MiB",
+    ),
 }
 
 
@@ -260,50 +293,73 @@ def test_undecodable_bytes_in_the_configured_encoding(capsys, tmp_path):
     write(tmp_path / ".pandas-anon.toml", '[[rules]]\nfiles = "utf8/*"\nencoding = "utf-8"\n')
     strict = write(tmp_path / "utf8" / "a.csv", "comune,anno\nFORLÌ,1950\n", "latin-1")
     loose = write(tmp_path / "other" / "a.csv", "comune,anno\nFORLÌ,1950\n", "latin-1")
-    config = ["--config", str(tmp_path / ".pandas-anon.toml"), "--qid", "comune,anno",
-              "--max-singletons", "1"]
+    config = [
+        "--config",
+        str(tmp_path / ".pandas-anon.toml"),
+        "--qid",
+        "comune,anno",
+        "--max-singletons",
+        "1",
+    ]
     code, _, err = run(capsys, str(strict), *config)
     assert code == 2 and err.count("\n") == 1
     assert err.startswith(f"pandas-anon: error: {strict} is not valid utf-8 text")
     assert run(capsys, str(loose), *config)[0] == 0  # detected as cp1252 outside the rule
 
 
-@pytest.mark.parametrize(("option", "value", "expected"), [
-    ("--max-singletons", "2x", "max_singletons must be a percentage of the rows examined "
-                               "such as \"0.5%\", or a count of singletons such as 10, got '2x'"),
-    ("--max-singletons", "150%", "max_singletons must be a percentage"),
-    ("--max-singletons", "-3", "max_singletons must be a percentage"),
-    ("--max-singletons", "1.5", "max_singletons must be a percentage"),
-    ("--k", "0", "k must be a whole number of at least 1 such as 5, got 0"),
-    ("--k", "two", "k must be a whole number of at least 1 such as 5, got 'two'"),
-    ("--qid", ",", "expected at least one column name"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        (
+            "--max-singletons",
+            "2x",
+            "max_singletons must be a percentage of the rows examined "
+            "such as \"0.5%\", or a count of singletons such as 10, got '2x'",
+        ),
+        ("--max-singletons", "150%", "max_singletons must be a percentage"),
+        ("--max-singletons", "-3", "max_singletons must be a percentage"),
+        ("--max-singletons", "1.5", "max_singletons must be a percentage"),
+        ("--k", "0", "k must be a whole number of at least 1 such as 5, got 0"),
+        ("--k", "two", "k must be a whole number of at least 1 such as 5, got 'two'"),
+        ("--qid", ",", "expected at least one column name"),
+    ],
+)
 def test_invalid_threshold_on_the_command_line(capsys, planted, option, value, expected):
     code, out, err = run(capsys, str(planted), option, value)
     assert code == 2 and out == ""
-    assert err == f"pandas-anon: error: {option}: {expected}" + err[err.index(expected)
-                                                                     + len(expected):]
+    assert (
+        err
+        == f"pandas-anon: error: {option}: {expected}" + err[err.index(expected) + len(expected) :]
+    )
     assert err.count("\n") == 1
 
 
 MALFORMED = {
     "not TOML": ("[tool.pandas_anon]\nk = \n", "is not valid TOML"),
-    "unknown key": ("[tool.pandas_anon]\nmaxsingletons = 1\n",
-                    "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
-                    "delimiter, encoding, k, keep_missing, max_singletons, max_size, qid, rules"),
-    "invalid threshold": ('[tool.pandas_anon]\nmax_singletons = "lots"\n',
-                          "[tool.pandas_anon]: max_singletons must be a percentage of the rows "
-                          "examined such as \"0.5%\", or a count of singletons such as 10, got 'lots'"),
-    "float threshold": ("[tool.pandas_anon]\nmax_singletons = 0.5\n",
-                        "max_singletons must be a percentage"),
+    "unknown key": (
+        "[tool.pandas_anon]\nmaxsingletons = 1\n",
+        "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
+        "delimiter, encoding, k, keep_missing, max_singletons, max_size, qid, rules",
+    ),
+    "invalid threshold": (
+        '[tool.pandas_anon]\nmax_singletons = "lots"\n',
+        "[tool.pandas_anon]: max_singletons must be a percentage of the rows "
+        "examined such as \"0.5%\", or a count of singletons such as 10, got 'lots'",
+    ),
+    "float threshold": (
+        "[tool.pandas_anon]\nmax_singletons = 0.5\n",
+        "max_singletons must be a percentage",
+    ),
     "qid not names": ("[tool.pandas_anon]\nqid = [1, 2]\n", "qid: expected column names"),
     "bad delimiter": ('[tool.pandas_anon]\ndelimiter = ";;"\n', "delimiter: expected one ASCII"),
     "bad encoding": ('[tool.pandas_anon]\nencoding = "klingon"\n', "encoding: expected a Python"),
     "not a table": ("[tool]\npandas_anon = 3\n", "must be a table of settings"),
     "rules not tables": ("[tool.pandas_anon]\nrules = 3\n", "rules must be an array of tables"),
     "rule without files": ("[[tool.pandas_anon.rules]]\nk = 2\n", "#1: files: expected a glob"),
-    "unknown rule key": ('[[tool.pandas_anon.rules]]\nfiles = "*"\nskip = "yes"\n',
-                         "[[tool.pandas_anon.rules]] #1: skip: expected true or false"),
+    "unknown rule key": (
+        '[[tool.pandas_anon.rules]]\nfiles = "*"\nskip = "yes"\n',
+        "[[tool.pandas_anon.rules]] #1: skip: expected true or false",
+    ),
     "no table": ("[tool.black]\nline-length = 99\n", "has no [tool.pandas_anon] table"),
 }
 
@@ -324,8 +380,11 @@ def test_a_missing_config_file(capsys, tmp_path, planted):
 
 # -- configuration ------------------------------------------------------------------------------
 
+
 def test_precedence_defaults_config_rules_command_line(capsys, tmp_path, monkeypatch, planted):
-    write(tmp_path / "pyproject.toml", """
+    write(
+        tmp_path / "pyproject.toml",
+        """
 [tool.pandas_anon]
 qid = ["town", "year"]
 max_singletons = "50%"
@@ -338,7 +397,8 @@ k = 2
 [[tool.pandas_anon.rules]]
 files = "strict/deep/*"
 k = 3
-""")
+""",
+    )
     write(tmp_path / "loose" / "a.csv", planted.read_bytes())  # passed by relative path below
     strict = write(tmp_path / "strict" / "deep" / "b.csv", planted.read_bytes())
     monkeypatch.chdir(tmp_path)
@@ -347,8 +407,9 @@ k = 3
     assert found["b.csv"]["limits"] == {"max_count": 0, "max_fraction": None, "k": 3}
     assert found["a.csv"]["qid"] == ["town", "year"] and found["a.csv"]["qid_elected"] is False
     assert code == 1 and found["a.csv"]["status"] == "pass" and found["b.csv"]["status"] == "fail"
-    code, found = report(capsys, "loose/a.csv", str(strict), "--max-singletons", "1",
-                         "--qid", "town,sex")
+    code, found = report(
+        capsys, "loose/a.csv", str(strict), "--max-singletons", "1", "--qid", "town,sex"
+    )
     assert found["b.csv"]["limits"] == {"max_count": 1, "max_fraction": None, "k": 3}
     assert found["a.csv"]["qid"] == ["town", "sex"]
 
@@ -367,7 +428,9 @@ def test_config_is_found_up_to_the_repository_root(tmp_path, monkeypatch):
 
 
 def test_rules_set_the_delimiter_and_skip_files(capsys, tmp_path, planted):
-    config = write(tmp_path / ".pandas-anon.toml", """
+    config = write(
+        tmp_path / ".pandas-anon.toml",
+        """
 qid = ["town", "year"]
 [[rules]]
 files = "*.psv"
@@ -375,7 +438,8 @@ delimiter = ","
 [[rules]]
 files = "aggregates/*"
 skip = true
-""")
+""",
+    )
     piped = write(tmp_path / "x.psv", "town;year\nA;1\n")
     code, _, err = run(capsys, str(piped), "--config", str(config))
     assert code == 2 and "'town', 'year' not found; available columns: 'town;year'" in err
@@ -409,11 +473,18 @@ def test_read_columns_agrees_with_read_table(tmp_path, case):
     pd.testing.assert_frame_equal(fast.astype(object), slow.astype(object))
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=st.lists(st.lists(st.text(alphabet='ab ,;"\nè0', max_size=5), min_size=3,
-                              max_size=3), min_size=1, max_size=12),
-       sep=st.sampled_from([",", ";", "\t"]), encoding=st.sampled_from(["utf-8", "latin-1"]))
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(
+        st.lists(st.text(alphabet='ab ,;"\nè0', max_size=5), min_size=3, max_size=3),
+        min_size=1,
+        max_size=12,
+    ),
+    sep=st.sampled_from([",", ";", "\t"]),
+    encoding=st.sampled_from(["utf-8", "latin-1"]),
+)
 def test_read_columns_roundtrip(tmp_path, rows, sep, encoding):
     buffer = io.StringIO(newline="")
     csv.writer(buffer, delimiter=sep, lineterminator="\n").writerows([["x", "y", "z"], *rows])
@@ -446,8 +517,10 @@ def test_read_columns_counts_like_the_seed(valle_daosta):
     frame = read_columns(valle_daosta, usecols=SEED_QID)
     assert frame.anon.singletons(SEED_QID).count == 1_684
     elected = best_qid(frame, max_size=2)
-    assert elected.columns == best_qid(read_table(valle_daosta, usecols=SEED_QID, as_text=True),
-                                       max_size=2).columns
+    assert (
+        elected.columns
+        == best_qid(read_table(valle_daosta, usecols=SEED_QID, as_text=True), max_size=2).columns
+    )
 
 
 def test_every_error_line_names_its_file(capsys, tmp_path, monkeypatch):
@@ -458,5 +531,7 @@ def test_every_error_line_names_its_file(capsys, tmp_path, monkeypatch):
     write(tmp_path / "b.csv", "x,y\n1,1\n2,2\n")
     code, _, err = run(capsys, "a", "b.csv", "--qid", "x,y")
     assert code == 2
-    assert any(line.startswith("pandas-anon: error: a: column 'x' holds only missing")
-               for line in err.splitlines()), err
+    assert any(
+        line.startswith("pandas-anon: error: a: column 'x' holds only missing")
+        for line in err.splitlines()
+    ), err

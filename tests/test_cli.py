@@ -8,8 +8,9 @@ import json
 import pandas as pd
 import pytest
 
-from conftest import SEED_QID
 from pandas_anon.cli.main import main
+
+from conftest import SEED_QID
 from verify import naive_counts, naive_election
 
 
@@ -56,7 +57,10 @@ def test_scan_with_a_qid_on_a_latin1_semicolon_file(capsys, latin1_csv):
     found = json.loads(out)["singletons"]
     expected = naive_counts(part, SEED_QID)
     assert (found["singletons"], found["distinct"], found["dropped"]) == (
-        expected["singletons"], expected["distinct"], expected["dropped"])
+        expected["singletons"],
+        expected["distinct"],
+        expected["dropped"],
+    )
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest  # never modifies files
 
 
@@ -69,11 +73,14 @@ def test_scan_elects_the_qid_when_none_is_given(capsys, latin1_csv):
     assert payload["best_qid"]["columns"] == list(winner)
     assert payload["best_qid"]["singletons"] == top  # every row, missing counted as a value
     assert payload["best_qid"]["examined"] == len(part)
-    assert payload["singletons"]["singletons"] == naive_counts(
-        part, list(winner), dropna=False)["singletons"]
+    assert (
+        payload["singletons"]["singletons"]
+        == naive_counts(part, list(winner), dropna=False)["singletons"]
+    )
     # --drop-missing: the seed paper's way, rows complete on every candidate
-    code, out, _ = run(capsys, "scan", str(path), "--format", "json", "--max-size", "2",
-                       "--drop-missing")
+    code, out, _ = run(
+        capsys, "scan", str(path), "--format", "json", "--max-size", "2", "--drop-missing"
+    )
     winner, top, *_ = naive_election(part, list(part.columns), 2)
     assert json.loads(out)["best_qid"]["singletons"] == top
     code, out, _ = run(capsys, "scan", str(path), "--columns", "anno_nascita,sesso")
@@ -81,10 +88,12 @@ def test_scan_elects_the_qid_when_none_is_given(capsys, latin1_csv):
 
 
 def test_scan_table_shows_no_quasi_identifier_values(capsys, tmp_path):
-    frame = pd.DataFrame({
-        "town": [f"SECRET_TOWN_{i}" for i in range(6)] + ["COMMON"] * 6,
-        "year": [f"Y{1900 + i}Q" for i in range(6)] + ["Y1999Q"] * 6,
-    })
+    frame = pd.DataFrame(
+        {
+            "town": [f"SECRET_TOWN_{i}" for i in range(6)] + ["COMMON"] * 6,
+            "year": [f"Y{1900 + i}Q" for i in range(6)] + ["Y1999Q"] * 6,
+        }
+    )
     path = tmp_path / "people.csv"
     frame.to_csv(path, index=False)
     for argv in (["--qid", "town,year"], [], ["--format", "json"], ["--keep-missing"]):
@@ -126,8 +135,16 @@ def test_missing_file_exits_2(capsys, tmp_path):
     assert code == 2 and "absent.csv" in err
 
 
-@pytest.mark.parametrize("argv", [[], ["scan"], ["scan", "x.csv", "--max-size", "0"],
-                                  ["scan", "x.csv", "--qid", ","], ["nonsense"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["scan"],
+        ["scan", "x.csv", "--max-size", "0"],
+        ["scan", "x.csv", "--qid", ","],
+        ["nonsense"],
+    ],
+)
 def test_usage_errors_exit_2(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 2 and "usage" in err
@@ -172,8 +189,12 @@ def test_output_survives_a_terminal_that_cannot_encode_it(tmp_path):
     path = tmp_path / "città.csv"
     path.write_text("città,anno\nAosta,1950\nAosta,1950\nNus,1960\n", encoding="utf-8")
     env = dict(os.environ, PYTHONIOENCODING="ascii")
-    done = subprocess.run([sys.executable, "-m", "pandas_anon.cli.main", "scan", str(path)],
-                          capture_output=True, env=env, text=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "pandas_anon.cli.main", "scan", str(path)],
+        capture_output=True,
+        env=env,
+        text=False,
+    )
     assert done.returncode == 0, done.stderr
     assert b"citt\\xe0" in done.stdout
 
@@ -181,17 +202,44 @@ def test_output_survives_a_terminal_that_cannot_encode_it(tmp_path):
 def test_study_on_the_raw_file_reproduces_table_1(capsys, tmp_path, licences):
     path = tmp_path / "patenti.csv"
     licences.to_csv(path, sep=";", index=False, encoding="latin-1")
-    code, out, err = run(capsys, "study", str(path), "--year", "anno_nascita", "--sex", "sesso",
-                         "--place", "comune_residenza", "--place-parent", "provincia_residenza",
-                         "--format", "json")
+    code, out, err = run(
+        capsys,
+        "study",
+        str(path),
+        "--year",
+        "anno_nascita",
+        "--sex",
+        "sesso",
+        "--place",
+        "comune_residenza",
+        "--place-parent",
+        "provincia_residenza",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     payload = json.loads(out)
     rows = {row["strategy"]: row for row in payload["table"]}
-    assert (rows["M_loc"]["singletons"], rows["M_loc"]["modified"], rows["M_loc"]["distinct"]) == (4, 1_679, 7_501)
+    assert (rows["M_loc"]["singletons"], rows["M_loc"]["modified"], rows["M_loc"]["distinct"]) == (
+        4,
+        1_679,
+        7_501,
+    )
     assert (rows["Y_avg"]["singletons"], rows["Y_avg"]["distinct"]) == (9, 607)
     assert payload["best"] == "M, Y_avg"
-    code, out, _ = run(capsys, "study", str(path), "--year", "anno_nascita", "--sex", "sesso",
-                       "--place", "comune_residenza", "--place-parent", "provincia_residenza")
+    code, out, _ = run(
+        capsys,
+        "study",
+        str(path),
+        "--year",
+        "anno_nascita",
+        "--sex",
+        "sesso",
+        "--place",
+        "comune_residenza",
+        "--place-parent",
+        "provincia_residenza",
+    )
     assert code == 0 and "S, M_loc" in out and "M, Y_avg" in out
     assert "GIGNOD" not in out  # counts only
 
@@ -199,19 +247,43 @@ def test_study_on_the_raw_file_reproduces_table_1(capsys, tmp_path, licences):
 def test_study_refuses_text_years(capsys, tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("year,town,prov,sex\nabc,A,P,F\n1950,B,P,M\n")
-    code, _, err = run(capsys, "study", str(path), "--year", "year", "--sex", "sex",
-                       "--place", "town", "--place-parent", "prov")
+    code, _, err = run(
+        capsys,
+        "study",
+        str(path),
+        "--year",
+        "year",
+        "--sex",
+        "sex",
+        "--place",
+        "town",
+        "--place-parent",
+        "prov",
+    )
     assert code == 2 and "non-numeric" in err and "'year'" in err
 
 
 def test_anonymize_writes_a_k_anonymous_copy(capsys, tmp_path):
     from pandas_anon.datasets import load_adult
+
     from verify import verify_anonymized
 
     source, target = tmp_path / "adult.csv", tmp_path / "out.csv"
     load_adult().head(3_000).to_csv(source, sep=";", index=False)
-    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
-                         "--qid", "age,sex,race", "--max-suppression", "0.02", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        str(source),
+        str(target),
+        "--k",
+        "5",
+        "--qid",
+        "age,sex,race",
+        "--max-suppression",
+        "0.02",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     report = json.loads(out)
     written = pd.read_csv(target, sep=";", dtype=str, keep_default_na=False)  # the input's
@@ -224,21 +296,37 @@ def test_anonymize_writes_a_k_anonymous_copy(capsys, tmp_path):
 
 def test_anonymize_with_entropy_l_diversity(capsys, tmp_path):
     from pandas_anon.datasets import load_adult
+
     from verify import verify_anonymized, verify_l_diverse
 
     source, target = tmp_path / "adult.csv", tmp_path / "out.csv"
     load_adult().head(3_000).to_csv(source, index=False)
     qid = ["age", "sex", "race"]
-    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
-                         "--qid", ",".join(qid), "--max-suppression", "0.05",
-                         "--sensitive", "occupation", "--l", "3", "--l-variant", "entropy",
-                         "--format", "json")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        str(source),
+        str(target),
+        "--k",
+        "5",
+        "--qid",
+        ",".join(qid),
+        "--max-suppression",
+        "0.05",
+        "--sensitive",
+        "occupation",
+        "--l",
+        "3",
+        "--l-variant",
+        "entropy",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     report = json.loads(out)
     assert report["models"] == ["5-anonymity", "entropy l-diversity (l=3)"]
     written = pd.read_csv(target, dtype=str, keep_default_na=False)
     assert verify_anonymized(written, qid, 5, 150)["suppressed"] == report["suppressed"]
     assert verify_l_diverse(written, qid, "occupation", 3, "entropy")[0] == report["classes"]
-    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
-                       "--l", "3")
+    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "5", "--l", "3")
     assert code == 2 and "sensitive=" in err

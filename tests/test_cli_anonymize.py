@@ -14,12 +14,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import SEED_QID
 from pandas_anon.cli.main import _as_written, main
+
+from conftest import SEED_QID
 from verify import verify_anonymized
 
-REFUSAL = ("pandas-anon: error: {out} is the input file{other}; write the anonymized copy to "
-           "another file, or pass --force to replace the input\n")
+REFUSAL = (
+    "pandas-anon: error: {out} is the input file{other}; write the anonymized copy to "
+    "another file, or pass --force to replace the input\n"
+)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -39,12 +42,14 @@ def read_text(path, sep=",") -> pd.DataFrame:
 #: quote, an empty field, and a non-QI number column written three ways (01, 1, 2.0). No
 #: column outside the QID is a direct identifier (each repeats its values), so none is dropped.
 #: QID (cap, prov) with k=2: only the last row is unique, and 1 row in 5 may be suppressed.
-SMALL = ['cap{s}prov{s}year{s}note{s}n{s}città',
-         '00100{s}NA{s}1950{s}"a{s}b"{s}01{s}Aosta',
-         '00100{s}NA{s}1951{s}"x ""q"""{s}1{s}Fénis',
-         '00200{s}RM{s}1950{s}{s}2.0{s}Città',
-         '00200{s}RM{s}1952{s}"a{s}b"{s}01{s}Aosta',
-         '00300{s}NA{s}1950{s}"x ""q"""{s}2.0{s}Fénis']
+SMALL = [
+    "cap{s}prov{s}year{s}note{s}n{s}città",
+    '00100{s}NA{s}1950{s}"a{s}b"{s}01{s}Aosta',
+    '00100{s}NA{s}1951{s}"x ""q"""{s}1{s}Fénis',
+    "00200{s}RM{s}1950{s}{s}2.0{s}Città",
+    '00200{s}RM{s}1952{s}"a{s}b"{s}01{s}Aosta',
+    '00300{s}NA{s}1950{s}"x ""q"""{s}2.0{s}Fénis',
+]
 SMALL_OPTIONS = ("--k", "2", "--qid", "cap,prov", "--max-suppression", "0.2")
 
 
@@ -110,27 +115,40 @@ def test_a_failed_write_leaves_the_old_output_and_no_temporary_file(capsys, smal
 def test_an_output_that_cannot_be_a_file_is_refused_before_any_work(capsys, small, tmp_path):
     code, out, err = run(capsys, "anonymize", str(small), str(tmp_path), *SMALL_OPTIONS)
     assert (code, out, err) == (
-        2, "", f"pandas-anon: error: {tmp_path} is a directory; give the path of a file to write\n")
+        2,
+        "",
+        f"pandas-anon: error: {tmp_path} is a directory; give the path of a file to write\n",
+    )
     missing = tmp_path / "nope" / "out.csv"
     code, out, err = run(capsys, "anonymize", str(small), str(missing), *SMALL_OPTIONS)
     assert (code, out, err) == (
-        2, "", f"pandas-anon: error: {missing} cannot be written: folder {missing.parent} does "
-               f"not exist; create it or write elsewhere\n")
+        2,
+        "",
+        f"pandas-anon: error: {missing} cannot be written: folder {missing.parent} does "
+        f"not exist; create it or write elsewhere\n",
+    )
 
 
 # -- every cell it did not change, as the input wrote it ------------------------------------------
 
-@pytest.mark.parametrize(("sep", "end", "encoding"), [
-    (";", "\n", "utf-8"), ("\t", "\r\n", "cp1252"), (",", "\n", "utf-8-sig"),
-    ("|", "\r\n", "utf-8"),
-])
+
+@pytest.mark.parametrize(
+    ("sep", "end", "encoding"),
+    [
+        (";", "\n", "utf-8"),
+        ("\t", "\r\n", "cp1252"),
+        (",", "\n", "utf-8-sig"),
+        ("|", "\r\n", "utf-8"),
+    ],
+)
 @pytest.mark.parametrize("drop", [False, True])
 def test_unchanged_cells_are_written_byte_for_byte(capsys, tmp_path, sep, end, encoding, drop):
     source, target = tmp_path / "in.csv", tmp_path / "out.csv"
     source.write_bytes(small_text(sep, end).encode(encoding))
     options = ("--drop-suppressed",) if drop else ()
-    code, out, err = run(capsys, "anonymize", str(source), str(target), *SMALL_OPTIONS, *options,
-                         "--format", "json")
+    code, out, err = run(
+        capsys, "anonymize", str(source), str(target), *SMALL_OPTIONS, *options, "--format", "json"
+    )
     assert (code, err) == (0, "")
     report = json.loads(out)
     assert (report["levels"], report["suppressed"]) == ({"cap": 0, "prov": 0}, 1)
@@ -152,9 +170,20 @@ def test_compressed_outputs(capsys, small, tmp_path):
 def test_the_licences_keep_their_text_and_pass_the_check(capsys, tmp_path, licences):
     source, target = tmp_path / "patenti.csv", tmp_path / "patenti-k5.csv"
     licences.to_csv(source, index=False)
-    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "5",
-                         "--qid", ",".join(SEED_QID), "--max-suppression", "0.01",
-                         "--format", "json")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        str(source),
+        str(target),
+        "--k",
+        "5",
+        "--qid",
+        ",".join(SEED_QID),
+        "--max-suppression",
+        "0.01",
+        "--format",
+        "json",
+    )
     assert (code, err) == (0, "")
     report = json.loads(out)
     assert report["levels"] == {"anno_nascita": 0, "comune_residenza": 1, "sesso": 0}
@@ -168,11 +197,17 @@ def test_the_licences_keep_their_text_and_pass_the_check(capsys, tmp_path, licen
     assert int(suppressed.sum()) == 56
     for column in ("anno_nascita", "sesso"):  # level 0: every row but the suppressed as read
         assert after.loc[~suppressed, column].equals(before.loc[~suppressed, column]), column
-    assert after.loc[0, "anno_nascita"] == "1944" and not after["anno_nascita"].str.endswith(
-        ".0").any()
+    assert (
+        after.loc[0, "anno_nascita"] == "1944"
+        and not after["anno_nascita"].str.endswith(".0").any()
+    )
     assert (after.loc[~suppressed, "comune_residenza"] == "Valle d'Aosta/Vallée d'Aoste").all()
     assert verify_anonymized(after, SEED_QID, 5, 876) == {
-        "suppressed": 56, "classes": 172, "k": 5, "dm": report["metrics"]["dm"]}
+        "suppressed": 56,
+        "classes": 172,
+        "k": 5,
+        "dm": report["metrics"]["dm"],
+    }
     assert main(["check", str(target), "--qid", ",".join(SEED_QID), "--k", "5"]) == 0
 
 
@@ -181,8 +216,20 @@ def test_a_hashed_identifier_column_is_written_hashed(capsys, tmp_path):
     from the input's text."""
     source, target = tmp_path / "in.csv", tmp_path / "out.csv"
     source.write_text("id,sex,n\n0101,M,1\n0102,M,1\n0103,F,2\n0104,F,2\n", encoding="utf-8")
-    code, out, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
-                         "--qid", "sex", "--identifiers", "hash", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        str(source),
+        str(target),
+        "--k",
+        "2",
+        "--qid",
+        "sex",
+        "--identifiers",
+        "hash",
+        "--format",
+        "json",
+    )
     assert (code, err) == (0, "") and json.loads(out)["identifiers"] == {"id": "hashed"}
     before, after = read_text(source), read_text(target)
     assert list(after.columns) == ["id", "sex", "n"]
@@ -196,14 +243,16 @@ def test_numbers_spelled_two_ways_are_anonymized_as_written(capsys, tmp_path):
     text they are two values, generalized to *."""
     source, target = tmp_path / "codes.csv", tmp_path / "out.csv"
     source.write_text("code,sex,n\n0100,M,1\n100,M,1\n200,F,2\n200,F,2\n", encoding="utf-8")
-    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
-                       "--qid", "code,sex")
+    code, _, err = run(
+        capsys, "anonymize", str(source), str(target), "--k", "2", "--qid", "code,sex"
+    )
     assert code == 0
     assert err == (
         "pandas-anon: warning: column 'code' spells some equal numbers in more than one way "
         "(such as 7 and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
         "keeps them apart as the input does, and its hierarchy cannot use numeric intervals; "
-        "write its numbers one way, or give it --hierarchy\n")
+        "write its numbers one way, or give it --hierarchy\n"
+    )
     assert target.read_text(encoding="utf-8") == "code,sex,n\n*,M,1\n*,M,1\n*,F,2\n*,F,2\n"
     assert main(["check", str(target), "--qid", "code,sex", "--k", "2"]) == 0
 
@@ -224,24 +273,48 @@ def test_an_output_value_equal_to_an_input_value_is_spelled_as_the_input_spells_
 def test_an_encoding_that_cannot_hold_a_label_falls_back_to_utf8(capsys, tmp_path):
     source, target = tmp_path / "in.csv", tmp_path / "out.csv"
     source.write_bytes("città,n\nAosta,1\nNus,1\nFénis,2\nPollein,2\n".encode("cp1252"))
-    (tmp_path / "h.csv").write_text("Aosta;Łódź\nNus;Łódź\nFénis;Gdańsk\nPollein;Gdańsk\n",
-                                    encoding="utf-8")
-    code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "2",
-                       "--qid", "città", "--hierarchy", f"città={tmp_path / 'h.csv'}")
+    (tmp_path / "h.csv").write_text(
+        "Aosta;Łódź\nNus;Łódź\nFénis;Gdańsk\nPollein;Gdańsk\n", encoding="utf-8"
+    )
+    code, _, err = run(
+        capsys,
+        "anonymize",
+        str(source),
+        str(target),
+        "--k",
+        "2",
+        "--qid",
+        "città",
+        "--hierarchy",
+        f"città={tmp_path / 'h.csv'}",
+    )
     assert code == 0
-    assert err == (f"pandas-anon: warning: {target} is written as UTF-8: its input's encoding "
-                   f"cp1252 cannot hold every generalized label\n")
-    assert target.read_text(encoding="utf-8") == (
-        "città,n\nŁódź,1\nŁódź,1\nGdańsk,2\nGdańsk,2\n")
+    assert err == (
+        f"pandas-anon: warning: {target} is written as UTF-8: its input's encoding "
+        f"cp1252 cannot hold every generalized label\n"
+    )
+    assert target.read_text(encoding="utf-8") == ("città,n\nŁódź,1\nŁódź,1\nGdańsk,2\nGdańsk,2\n")
 
 
 # -- --hierarchy COLUMN=NAME and COLUMN=path.csv ---------------------------------------------------
 
 YEARS = "1950;1950-1951;*\n1951;1950-1951;*\n1952;1952-1953;*\n1953;1952-1953;*\n"
 TOWNS = "year,town,n\n" + "".join(
-    f"{year},{town},{(n + 1) // 2}\n" for n, (year, town) in enumerate(
-        [(1950, "AOSTA"), (1951, "AOSTA"), (1950, "NUS"), (1951, "NUS"),
-         (1952, "AOSTA"), (1953, "AOSTA"), (1952, "NUS"), (1953, "NUS")], start=1))
+    f"{year},{town},{(n + 1) // 2}\n"
+    for n, (year, town) in enumerate(
+        [
+            (1950, "AOSTA"),
+            (1951, "AOSTA"),
+            (1950, "NUS"),
+            (1951, "NUS"),
+            (1952, "AOSTA"),
+            (1953, "AOSTA"),
+            (1952, "NUS"),
+            (1953, "NUS"),
+        ],
+        start=1,
+    )
+)
 
 
 @pytest.fixture
@@ -253,65 +326,116 @@ def towns(tmp_path, monkeypatch):
 
 
 def test_hierarchies_by_name_and_from_a_file(capsys, towns):
-    code, out, err = run(capsys, "anonymize", "towns.csv", "out.csv", "--k", "4",
-                         "--qid", "year,town", "--hierarchy", "year=years.csv",
-                         "--hierarchy", "town=it.comune", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        "towns.csv",
+        "out.csv",
+        "--k",
+        "4",
+        "--qid",
+        "year,town",
+        "--hierarchy",
+        "year=years.csv",
+        "--hierarchy",
+        "town=it.comune",
+        "--format",
+        "json",
+    )
     assert (code, err) == (0, "")
     report = json.loads(out)
     assert report["hierarchies"] == {"year": "years.csv", "town": "it.comune"}
     assert report["levels"] == {"year": 1, "town": 1}
     province = "Valle d'Aosta/Vallée d'Aoste"
     assert (towns / "out.csv").read_text(encoding="utf-8") == "year,town,n\n" + "".join(
-        f"{'1950-1951' if n <= 4 else '1952-1953'},{province},{(n + 1) // 2}\n"
-        for n in range(1, 9))
+        f"{'1950-1951' if n <= 4 else '1952-1953'},{province},{(n + 1) // 2}\n" for n in range(1, 9)
+    )
     assert main(["check", "out.csv", "--qid", "year,town", "--k", "4"]) == 0
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    (["town=it.comuni"], "unknown hierarchy name 'it.comuni'; valid hierarchy names: "
-                       "'builtin.auto', 'builtin.dates', 'builtin.mask', 'builtin.suppress', "
-                       "'it.comune'"),
-    (["town=nope.csv"], "nope.csv: no such file; check the path"),
-    (["town=sub/years"], "sub/years: no such file; check the path"),
-    (["town=./"], "./ is a directory; pass the path of a CSV or TSV file"),
-    (["city=it.comune"], "column 'city' not found; available columns: 'year', 'town', 'n'"),
-    (["year=years.csv", "year=builtin.mask"],
-     "--hierarchy names column 'year' twice; give one hierarchy per column"),
-    (["n=it.comune"], "hierarchies given for columns outside the qid: ['n']"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            ["town=it.comuni"],
+            "unknown hierarchy name 'it.comuni'; valid hierarchy names: "
+            "'builtin.auto', 'builtin.dates', 'builtin.mask', 'builtin.suppress', "
+            "'it.comune'",
+        ),
+        (["town=nope.csv"], "nope.csv: no such file; check the path"),
+        (["town=sub/years"], "sub/years: no such file; check the path"),
+        (["town=./"], "./ is a directory; pass the path of a CSV or TSV file"),
+        (["city=it.comune"], "column 'city' not found; available columns: 'year', 'town', 'n'"),
+        (
+            ["year=years.csv", "year=builtin.mask"],
+            "--hierarchy names column 'year' twice; give one hierarchy per column",
+        ),
+        (["n=it.comune"], "hierarchies given for columns outside the qid: ['n']"),
+    ],
+)
 def test_hierarchy_errors_are_one_line(capsys, towns, options, message):
     given = [argument for option in options for argument in ("--hierarchy", option)]
-    code, out, err = run(capsys, "anonymize", "towns.csv", "out.csv", "--k", "4",
-                         "--qid", "year,town", *given)
+    code, out, err = run(
+        capsys, "anonymize", "towns.csv", "out.csv", "--k", "4", "--qid", "year,town", *given
+    )
     assert (code, out, err) == (2, "", f"pandas-anon: error: {message}\n")
     assert not (towns / "out.csv").exists()
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"", "h.csv is empty; a hierarchy file has one row per value, one ';'-separated column "
-          "per level"),
-    ("1950;anni cinquanta\n".encode("cp1252") + b"1951;\xe0\n",
-     "h.csv is not valid UTF-8 text; save the hierarchy file as UTF-8"),
-    (b"1950;50s\n1951;50s;*;x\n", "h.csv cannot be parsed as a hierarchy table: every row must "
-                                   "have the same number of ';'-separated columns (one per "
-                                   "level), values with ';' quoted"),
-    (b"1950;50s\n1950;60s\n", "hierarchy h.csv: value(s) '1950' listed more than once with "
-                              "different labels; keep one row per value"),
-    (b"1950;50s\n1951;50s\n", "2 values of column 'year' (4 rows) missing from hierarchy "
-                              "h.csv: '1952' (2 rows), '1953' (2 rows); add them to the "
-                              "hierarchy or clean the column"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            b"",
+            "h.csv is empty; a hierarchy file has one row per value, one ';'-separated column "
+            "per level",
+        ),
+        (
+            "1950;anni cinquanta\n".encode("cp1252") + b"1951;\xe0\n",
+            "h.csv is not valid UTF-8 text; save the hierarchy file as UTF-8",
+        ),
+        (
+            b"1950;50s\n1951;50s;*;x\n",
+            "h.csv cannot be parsed as a hierarchy table: every row must "
+            "have the same number of ';'-separated columns (one per "
+            "level), values with ';' quoted",
+        ),
+        (
+            b"1950;50s\n1950;60s\n",
+            "hierarchy h.csv: value(s) '1950' listed more than once with "
+            "different labels; keep one row per value",
+        ),
+        (
+            b"1950;50s\n1951;50s\n",
+            "2 values of column 'year' (4 rows) missing from hierarchy "
+            "h.csv: '1952' (2 rows), '1953' (2 rows); add them to the "
+            "hierarchy or clean the column",
+        ),
+    ],
+)
 def test_a_bad_hierarchy_file_is_one_line(capsys, towns, content, message):
     (towns / "h.csv").write_bytes(content)
-    code, out, err = run(capsys, "anonymize", "towns.csv", "out.csv", "--k", "4",
-                         "--qid", "year,town", "--hierarchy", "year=h.csv")
+    code, out, err = run(
+        capsys,
+        "anonymize",
+        "towns.csv",
+        "out.csv",
+        "--k",
+        "4",
+        "--qid",
+        "year,town",
+        "--hierarchy",
+        "year=h.csv",
+    )
     assert (code, out, err) == (2, "", f"pandas-anon: error: {message}\n")
 
 
 def test_a_malformed_hierarchy_option_is_a_usage_error(capsys, towns):
-    code, out, err = run(capsys, "anonymize", "towns.csv", "out.csv", "--k", "4",
-                         "--hierarchy", "town")
+    code, out, err = run(
+        capsys, "anonymize", "towns.csv", "out.csv", "--k", "4", "--hierarchy", "town"
+    )
     assert (code, out) == (2, "")
     assert err.splitlines()[-1].endswith(
         "argument --hierarchy: expected COLUMN=NAME or COLUMN=path.csv (e.g. "
-        "comune=it.comune), got 'town'")
+        "comune=it.comune), got 'town'"
+    )

@@ -14,9 +14,20 @@ from pandas_anon import datasets
 from pandas_anon.errors import AnonError, UnknownNameError
 
 DRIVER_COLUMNS = [
-    "id", "anno_nascita", "comune_residenza", "provincia_residenza", "regione_residenza",
-    "stato_estero_nascita", "sesso", "categoria_patente", "data_rilascio", "abilitato_a",
-    "data_abilitazione_a", "data_scadenza", "stato_estero_primo_rilascio", "punti_patente",
+    "id",
+    "anno_nascita",
+    "comune_residenza",
+    "provincia_residenza",
+    "regione_residenza",
+    "stato_estero_nascita",
+    "sesso",
+    "categoria_patente",
+    "data_rilascio",
+    "abilitato_a",
+    "data_abilitazione_a",
+    "data_scadenza",
+    "stato_estero_primo_rilascio",
+    "punti_patente",
 ]
 DRIVER_DATES = ["data_rilascio", "data_abilitazione_a", "data_scadenza"]
 DRIVER_MISSING = {

@@ -25,15 +25,20 @@ import pandas_anon
 from pandas_anon import InvalidParameterError, OneClassWarning
 from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import generalization, resolve_metric
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.measures import l_diversity
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+
 from verify import l_level, t_distances, verify_l_diverse, verify_t_close
 
-SEARCHES = {"ola": ola.search, "incognito": incognito.search, "samarati": samarati.search,
-            "datafly": datafly.search}
+SEARCHES = {
+    "ola": ola.search,
+    "incognito": incognito.search,
+    "samarati": samarati.search,
+    "datafly": datafly.search,
+}
 
 
 def bottom(frame: pd.DataFrame, qid: list, sensitive: str, models: list, limit: float = 0.0):
@@ -73,10 +78,15 @@ def test_ordered_t_closeness_walks_the_distinct_values(scale):
     assert verify_t_close(kept, ["group"], "salary", 0.34, ordered=True) == (2, Fraction(1, 3))
 
 
-@pytest.mark.parametrize(("sensitive", "ordered", "distance"), [
-    ("s", False, Fraction(1, 2)), ("s", True, Fraction(3, 8)),  # before: 3/16 (5 categories)
-    ("n", False, Fraction(1, 2)), ("n", True, Fraction(3, 8)),  # before: 9/32 (1..9)
-])
+@pytest.mark.parametrize(
+    ("sensitive", "ordered", "distance"),
+    [
+        ("s", False, Fraction(1, 2)),
+        ("s", True, Fraction(3, 8)),  # before: 3/16 (5 categories)
+        ("n", False, Fraction(1, 2)),
+        ("n", True, Fraction(3, 8)),  # before: 9/32 (1..9)
+    ],
+)
 def test_codes_that_no_row_holds_are_not_values(sensitive, ordered, distance):
     """Unused categories and the gaps of a compact integer range change no distance: three
     values are present (x, y, z; 1, 2, 9), so m = 3."""
@@ -86,7 +96,8 @@ def test_codes_that_no_row_holds_are_not_values(sensitive, ordered, distance):
     evaluator, stats = bottom(frame, ["group"], sensitive, [KAnonymity(1), model])
     assert t_distances(frame, ["group"], sensitive, ordered=ordered) == [distance] * 2
     assert model.distances(stats.classes, evaluator.sensitive) == pytest.approx(
-        [float(distance)] * 2, abs=1e-12)
+        [float(distance)] * 2, abs=1e-12
+    )
 
 
 def test_an_ordered_categorical_is_walked_in_its_categories_order():
@@ -111,10 +122,12 @@ def test_values_that_do_not_sort_have_no_ordered_distance():
 # -- 2. missing sensitive values are not values ---------------------------------------------
 
 #: zip a holds HIV and a missing diagnosis: one value, not two.
-DIAGNOSES = pd.DataFrame({
-    "zip": list("aabbccdd"),
-    "diagnosis": ["HIV", None, "HIV", "flu", "cold", "flu", "cold", "HIV"],
-})
+DIAGNOSES = pd.DataFrame(
+    {
+        "zip": list("aabbccdd"),
+        "diagnosis": ["HIV", None, "HIV", "flu", "cold", "flu", "cold", "HIV"],
+    }
+)
 ZIP = Hierarchy(list("abcd"), [["ab", "ab", "cd", "cd"]], name="zip")
 
 
@@ -122,12 +135,14 @@ def test_kanon_l_diversity_counts_no_missing_value():
     """The reproducer: kanon(l=2) kept the class {HIV, missing}, which the library's own
     pandera check then failed. Now zip a is one value short, so the zips are grouped by
     pairs, and the check passes the output."""
-    check = pa.DataFrameSchema(checks=[pa.Check.anon_l_diverse(qid=["zip"],
-                                                               sensitive="diagnosis", l=2)])
+    check = pa.DataFrameSchema(
+        checks=[pa.Check.anon_l_diverse(qid=["zip"], sensitive="diagnosis", l=2)]
+    )
     assert l_level(DIAGNOSES.loc[DIAGNOSES["zip"] == "a", "diagnosis"], "distinct", 2) == (1, False)
     assert l_diversity(DIAGNOSES, ["zip"], "diagnosis") == 1
-    out = pandas_anon.kanon(DIAGNOSES, 2, qid=["zip"], hierarchies={"zip": ZIP},
-                            sensitive="diagnosis", l=2)
+    out = pandas_anon.kanon(
+        DIAGNOSES, 2, qid=["zip"], hierarchies={"zip": ZIP}, sensitive="diagnosis", l=2
+    )
     report = out.anon.report()
     assert report.levels == {"zip": 1} and report.suppressed == 0
     assert report.privacy == {"k": 4.0, "distinct l": 2.0}
@@ -136,35 +151,45 @@ def test_kanon_l_diversity_counts_no_missing_value():
     check.validate(out)
 
 
-@pytest.mark.parametrize(("model", "rows", "level"), [
-    (LDiversity(2), ["HIV", None], 1),
-    (LDiversity(2, "entropy"), ["HIV", "HIV", None, None], 1.0),
-    (LDiversity(2, "recursive", c=2), ["HIV", None], np.inf),
-    (LDiversity(1), [None, None], 0),
-    (LDiversity(1, "entropy"), [None, None], 0.0),
-    (LDiversity(1, "recursive", c=2), [None, None], np.inf),
-])
+@pytest.mark.parametrize(
+    ("model", "rows", "level"),
+    [
+        (LDiversity(2), ["HIV", None], 1),
+        (LDiversity(2, "entropy"), ["HIV", "HIV", None, None], 1.0),
+        (LDiversity(2, "recursive", c=2), ["HIV", None], np.inf),
+        (LDiversity(1), [None, None], 0),
+        (LDiversity(1, "entropy"), [None, None], 0.0),
+        (LDiversity(1, "recursive", c=2), [None, None], np.inf),
+    ],
+)
 def test_every_l_diversity_variant_skips_missing_values(model, rows, level):
     """A class whose missing values would have made it diverse (HIV and missing: two
     'values', entropy log 2, recursive 1 < 2 * 1) violates; a class with no known value
     violates every l, even l = 1. The second class, {flu, cold}, passes all of them."""
-    frame = pd.DataFrame({"zip": ["a"] * len(rows) + ["b", "b"],
-                          "diagnosis": pd.Series(rows + ["flu", "cold"], dtype=object)})
+    frame = pd.DataFrame(
+        {
+            "zip": ["a"] * len(rows) + ["b", "b"],
+            "diagnosis": pd.Series(rows + ["flu", "cold"], dtype=object),
+        }
+    )
     evaluator, stats = bottom(frame, ["zip"], "diagnosis", [KAnonymity(1), model], limit=0.6)
     assert stats.violating.tolist() == [True, False]
     expected, holds = l_level(pd.Series(rows, dtype=object), model.variant, model.l, model.c)
     assert not holds and expected == pytest.approx(level)
-    assert model.reached(stats.classes, np.array([True, False]),
-                         evaluator.sensitive)[1] == pytest.approx(level)
+    assert model.reached(stats.classes, np.array([True, False]), evaluator.sensitive)[
+        1
+    ] == pytest.approx(level)
 
 
 def test_a_class_without_a_known_value_has_l_zero():
     """Even l = 1 suppresses zip b, whose diagnoses are all missing."""
-    frame = pd.DataFrame({"zip": list("aabbcc"),
-                          "diagnosis": ["HIV", "flu", None, None, "cold", "HIV"]})
+    frame = pd.DataFrame(
+        {"zip": list("aabbcc"), "diagnosis": ["HIV", "flu", None, None, "cold", "HIV"]}
+    )
     assert l_diversity(frame, ["zip"], "diagnosis") == 0
-    out = pandas_anon.kanon(frame, 2, qid=["zip"], sensitive="diagnosis", l=1,
-                            max_suppression=1 / 3, suppress="drop")
+    out = pandas_anon.kanon(
+        frame, 2, qid=["zip"], sensitive="diagnosis", l=1, max_suppression=1 / 3, suppress="drop"
+    )
     assert out.index.tolist() == [0, 1, 4, 5] and out.anon.report().suppressed == 2
     assert verify_l_diverse(out, ["zip"], "diagnosis", 1) == (2, 2)
 
@@ -181,16 +206,21 @@ def test_l_diversity_keeps_missing_quasi_identifiers_as_the_lattice_does():
 
 # -- 3. t-closeness with missing values in a text column ------------------------------------
 
-WARDS = pd.DataFrame({
-    "ward": list("aaaabbbbcc"),
-    "diagnosis": ["HIV", "flu", None, None, "flu", "HIV", "cold", "cold", None, None],
-})
+WARDS = pd.DataFrame(
+    {
+        "ward": list("aaaabbbbcc"),
+        "diagnosis": ["HIV", "flu", None, None, "flu", "HIV", "cold", "cold", None, None],
+    }
+)
 
 
-@pytest.mark.parametrize(("ordered", "a", "b"), [
-    (False, Fraction(1, 3), Fraction(1, 6)),
-    (True, Fraction(1, 6), Fraction(1, 12)),  # sorted: 'HIV' < 'cold' < 'flu'
-])
+@pytest.mark.parametrize(
+    ("ordered", "a", "b"),
+    [
+        (False, Fraction(1, 3), Fraction(1, 6)),
+        (True, Fraction(1, 6), Fraction(1, 12)),  # sorted: 'HIV' < 'cold' < 'flu'
+    ],
+)
 def test_t_closeness_reads_the_known_values_of_a_text_column(ordered, a, b):
     """Known values of the table: HIV, flu, cold, a third each; ward a holds HIV and flu,
     ward b flu, HIV and cold twice, ward c nothing known (distance 1, suppressed). Before, a
@@ -200,8 +230,9 @@ def test_t_closeness_reads_the_known_values_of_a_text_column(ordered, a, b):
     evaluator, stats = bottom(WARDS, ["ward"], "diagnosis", [KAnonymity(2), model], 0.2)
     distances = model.distances(stats.classes, evaluator.sensitive)
     assert distances == pytest.approx([float(a), float(b), 1.0], abs=1e-12)
-    out = pandas_anon.kanon(WARDS, 2, qid=["ward"], sensitive="diagnosis", t=model,
-                            max_suppression=0.2)
+    out = pandas_anon.kanon(
+        WARDS, 2, qid=["ward"], sensitive="diagnosis", t=model, max_suppression=0.2
+    )
     report = out.anon.report()
     assert report.levels == {"ward": 0} and report.suppressed == 2
     assert report.privacy["t"] == pytest.approx(float(a), abs=1e-12)
@@ -209,8 +240,9 @@ def test_t_closeness_reads_the_known_values_of_a_text_column(ordered, a, b):
 
 
 def test_t_closeness_default_on_a_text_column_with_missing_values():
-    out = pandas_anon.kanon(WARDS, 2, qid=["ward"], sensitive="diagnosis", t=0.4,
-                            max_suppression=0.2)
+    out = pandas_anon.kanon(
+        WARDS, 2, qid=["ward"], sensitive="diagnosis", t=0.4, max_suppression=0.2
+    )
     assert out.anon.report().models[1] == "equal-distance t-closeness (t=0.4)"
     assert verify_t_close(out, ["ward"], "diagnosis", 0.4, ordered=False) == (2, Fraction(1, 3))
 
@@ -223,23 +255,39 @@ def test_every_class_measures_like_the_verifier(data, text):
     variant) and t (both distances) equal the verifier's, and privacy.l_diversity is the
     smallest distinct l."""
     n = data.draw(st.integers(1, 30))
-    zips = data.draw(st.lists(st.sampled_from(["p", "q", "r", None]), min_size=n, max_size=n)
-                     .filter(lambda v: any(z is not None for z in v)))
+    zips = data.draw(
+        st.lists(st.sampled_from(["p", "q", "r", None]), min_size=n, max_size=n).filter(
+            lambda v: any(z is not None for z in v)
+        )
+    )
     pool = ["HIV", "flu", "cold", "Flu"] if text else [10.0, 11.0, 500.0, 7000.0]
-    cells = data.draw(st.lists(st.one_of(st.none(), st.sampled_from(pool)), min_size=n,
-                               max_size=n).filter(lambda v: any(c is not None for c in v)))
-    sensitive = (pd.Series(cells, dtype=object) if text
-                 else pd.Series([np.nan if c is None else c for c in cells], dtype=float))
+    cells = data.draw(
+        st.lists(st.one_of(st.none(), st.sampled_from(pool)), min_size=n, max_size=n).filter(
+            lambda v: any(c is not None for c in v)
+        )
+    )
+    sensitive = (
+        pd.Series(cells, dtype=object)
+        if text
+        else pd.Series([np.nan if c is None else c for c in cells], dtype=float)
+    )
     frame = pd.DataFrame({"zip": pd.Series(zips, dtype=object), "s": sensitive})
     groups = [g["s"] for _, g in frame.groupby(frame["zip"].astype(str), dropna=False)]
-    models = [LDiversity(2), LDiversity(2, "entropy"), LDiversity(2, "recursive", c=2),
-              TCloseness(0.5), TCloseness(0.5, ordered=True)]
+    models = [
+        LDiversity(2),
+        LDiversity(2, "entropy"),
+        LDiversity(2, "recursive", c=2),
+        TCloseness(0.5),
+        TCloseness(0.5, ordered=True),
+    ]
     evaluator, stats = bottom(frame, ["zip"], "s", [KAnonymity(1), *models])
     n_classes = len(stats.classes.sizes)
     assert n_classes == len(groups)
     for model in models[:3]:
-        ours = [model.reached(stats.classes, np.arange(n_classes) == i, evaluator.sensitive)[1]
-                for i in range(n_classes)]
+        ours = [
+            model.reached(stats.classes, np.arange(n_classes) == i, evaluator.sensitive)[1]
+            for i in range(n_classes)
+        ]
         theirs = [l_level(g, model.variant, model.l, model.c)[0] for g in groups]
         assert sorted(ours) == pytest.approx(sorted(theirs)), model
     for model in models[3:]:
@@ -252,8 +300,9 @@ def test_every_class_measures_like_the_verifier(data, text):
 # -- 4. exact metric values -------------------------------------------------------------------
 
 
-def two_minimal_nodes(heights: tuple[int, ...], first: tuple[int, ...],
-                      second: tuple[int, ...]) -> tuple[pd.DataFrame, dict]:
+def two_minimal_nodes(
+    heights: tuple[int, ...], first: tuple[int, ...], second: tuple[int, ...]
+) -> tuple[pd.DataFrame, dict]:
     """Four rows p, q, r, s and hierarchies of ``heights`` whose 2-anonymous nodes are exactly
     those at or above ``first`` (where p, q and r, s pair up) or ``second`` (p, r and q, s).
 
@@ -262,18 +311,31 @@ def two_minimal_nodes(heights: tuple[int, ...], first: tuple[int, ...],
     frame, hierarchies = {}, {}
     for j, (height, one, two) in enumerate(zip(heights, first, second)):
         # the level at which each pair of (p, q, r, s) merges
-        merge = {("p", "q"): one, ("r", "s"): one, ("p", "r"): two, ("q", "s"): two,
-                 ("p", "s"): max(one, two), ("q", "r"): max(one, two)}
+        merge = {
+            ("p", "q"): one,
+            ("r", "s"): one,
+            ("p", "r"): two,
+            ("q", "s"): two,
+            ("p", "s"): max(one, two),
+            ("q", "r"): max(one, two),
+        }
         rows = "pqrs"
         # label of each row at each level: the first row it has merged with by then
-        labels = [[f"{min(x for x in rows if x == row or merge.get(tuple(sorted((x, row))), 99) <= level)}{level}"
-                   for row in rows] for level in range(height)]
+        labels = [
+            [
+                f"{min(x for x in rows if x == row or merge.get(tuple(sorted((x, row))), 99) <= level)}{level}"
+                for row in rows
+            ]
+            for level in range(height)
+        ]
         values = labels[0]
         frame[f"c{j}"] = values
         distinct = list(dict.fromkeys(values))
         hierarchies[f"c{j}"] = Hierarchy(
-            distinct, [[labels[level][values.index(v)] for v in distinct]
-                       for level in range(1, height)] + [["*"] * len(distinct)])
+            distinct,
+            [[labels[level][values.index(v)] for v in distinct] for level in range(1, height)]
+            + [["*"] * len(distinct)],
+        )
     return pd.DataFrame(frame), hierarchies
 
 
@@ -288,8 +350,9 @@ TIES = [
 
 @pytest.mark.parametrize(("heights", "low", "high"), TIES)
 def test_equal_precision_is_equal(heights, low, high):
-    floats = [sum(level / h for level, h in zip(node, heights)) / len(heights)
-              for node in (low, high)]
+    floats = [
+        sum(level / h for level, h in zip(node, heights)) / len(heights) for node in (low, high)
+    ]
     assert floats[0] > floats[1]  # what the float sums said
     assert generalization(low, heights) == generalization(high, heights)
     frame, hierarchies = two_minimal_nodes(heights, low, high)
@@ -297,8 +360,11 @@ def test_equal_precision_is_equal(heights, low, high):
     assert lattice.heights == heights
     evaluator = Evaluator(lattice, [KAnonymity(2)], 0.0)
     feasible = [node for node in lattice.nodes() if evaluator(node).feasible]
-    minimal = [n for n in feasible if not any(m != n and all(a <= b for a, b in zip(m, n))
-                                              for m in feasible)]
+    minimal = [
+        n
+        for n in feasible
+        if not any(m != n and all(a <= b for a, b in zip(m, n)) for m in feasible)
+    ]
     assert sorted(minimal) == sorted([low, high])
 
 
@@ -312,8 +378,9 @@ def test_an_exact_tie_goes_to_the_lower_node(algo, heights, low, high):
     found = SEARCHES[algo](Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
     exhaustive = ola.exhaustive(Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
     value = generalization(low, heights)
-    assert (found.best.node, found.value) == (exhaustive.best.node, exhaustive.value) == (
-        low, value)
+    assert (
+        (found.best.node, found.value) == (exhaustive.best.node, exhaustive.value) == (low, value)
+    )
     report = pandas_anon.anonymize(frame, 2, qid=qid, hierarchies=hierarchies, algo=algo).report
     assert tuple(report.levels[c] for c in qid) == low
     assert report.metrics["precision"] == float(value)
@@ -327,8 +394,7 @@ def test_datafly_reports_the_exact_value(heights, low, high):
     lattice = Lattice(frame, list(frame.columns), hierarchies)
     metric = resolve_metric("precision", lattice.heights, lattice.n_rows, 2)
     found = datafly.search(Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
-    assert found.value == generalization(found.best.node, heights) == generalization(
-        low, heights)
+    assert found.value == generalization(found.best.node, heights) == generalization(low, heights)
 
 
 def test_precision_with_suppression_is_exact():

@@ -19,13 +19,13 @@ from pandas_anon import (
     InvalidParameterError,
     OneClassWarning,
 )
-from pandas_anon.plugins import manager as plugins
-from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.plugins.hookspecs import hookimpl
 from pandas_anon.detect.results import Anonymization, column_keys
-from verify import verify_anonymized
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.plugins import manager as plugins
+from pandas_anon.plugins.hookspecs import hookimpl
 
 from conftest import SEED_QID
+from verify import verify_anonymized
 
 #: Spellings ISTAT does not have, in place of three comuni of the Valle d'Aosta file.
 MISSPELT = {"NUS": "NUSS", "FENIS": "FENISSE", "DONNAS": "DONNASS"}  # 2,088 + 1,251 + 1,774 rows
@@ -45,6 +45,7 @@ def assert_no_misspelling(text: str) -> None:
 
 # -- 7: a claimed hierarchy that cannot cover the column ------------------------------------
 
+
 def test_a_claimed_hierarchy_that_misses_values_falls_back_to_auto(elsewhere):
     before = elsewhere.copy()
     with pytest.warns(HierarchyFallbackWarning) as caught:
@@ -56,8 +57,10 @@ def test_a_claimed_hierarchy_that_misses_values_falls_back_to_auto(elsewhere):
     assert_no_misspelling(message)
     report = out.anon.report()
     assert report.hierarchies["comune_residenza"] == "comune_residenza auto:suppression"
-    assert report.choices[CHOICE] == ("comune_residenza auto:suppression (fallback: it.comune "
-                                      "does not cover 3 values of the column)")
+    assert report.choices[CHOICE] == (
+        "comune_residenza auto:suppression (fallback: it.comune "
+        "does not cover 3 values of the column)"
+    )
     assert report.levels == {"anno_nascita": 4, "comune_residenza": 1, "sesso": 0}
     assert (report.suppressed, report.classes, report.k_reached) == (0, 3, 177)
     checked = verify_anonymized(out, SEED_QID, 5, 0)
@@ -82,8 +85,10 @@ def test_zero_configuration_no_longer_fails_on_another_regions_spellings(elsewhe
 def test_a_claimed_hierarchy_that_covers_the_column_is_still_used(licences):
     out = licences.anon.kanon(5, qid=SEED_QID)
     report = out.anon.report()
-    assert report.choices[CHOICE] == "it.comune" and report.hierarchies["comune_residenza"] == \
-        "it.comune"
+    assert (
+        report.choices[CHOICE] == "it.comune"
+        and report.hierarchies["comune_residenza"] == "it.comune"
+    )
 
 
 @pytest.mark.parametrize("named", ["it.comune", "hierarchy object"])
@@ -110,8 +115,10 @@ def register():
 
     def add(hook) -> None:
         names.append(f"fallback-test-{len(names)}")
-        pm.register(type("Plugin", (), {"register_hierarchies": staticmethod(hookimpl(hook))})(),
-                    name=names[-1])
+        pm.register(
+            type("Plugin", (), {"register_hierarchies": staticmethod(hookimpl(hook))})(),
+            name=names[-1],
+        )
 
     yield add
     for name in names:
@@ -124,11 +131,14 @@ AGES = pd.DataFrame({"eta": [34, 34, 38, 38, 51, 51, 60, 60], "sex": list("MFMFM
 def test_a_registered_hierarchy_missing_a_value_falls_back(register):
     decades = Hierarchy([34, 38, 51], [["30-39", "30-39", "50-59"]])
     register(lambda register: register("test.age", decades, columns=["eta"]))
-    with pytest.warns(HierarchyFallbackWarning, match="'test.age' claims column 'eta' but does "
-                                                      "not cover 1 value of the column"):
+    with pytest.warns(
+        HierarchyFallbackWarning,
+        match="'test.age' claims column 'eta' but does not cover 1 value of the column",
+    ):
         report = AGES.anon.kanon(2, qid=["eta"]).anon.report()
-    assert report.choices["hierarchy eta"].endswith("(fallback: test.age does not cover 1 value "
-                                                    "of the column)")
+    assert report.choices["hierarchy eta"].endswith(
+        "(fallback: test.age does not cover 1 value of the column)"
+    )
     assert report.levels == {"eta": 0} and report.classes == 4
     with pytest.raises(HierarchyError, match="60") as raised:  # named: the value is listed
         AGES.anon.kanon(2, qid=["eta"], hierarchies={"eta": "test.age"})
@@ -145,15 +155,19 @@ def test_a_claimed_factory_failing_otherwise_falls_back_without_its_message(regi
     message = str(caught[0].message)
     assert "'test.broken' claims column 'eta' but cannot be built for the column" in message
     assert "34" not in message and "cannot read" not in message
-    assert report.choices["hierarchy eta"].endswith("(fallback: test.broken cannot be built "
-                                                    "for the column)")
+    assert report.choices["hierarchy eta"].endswith(
+        "(fallback: test.broken cannot be built for the column)"
+    )
 
 
 # -- 8: a result that suppresses every row ----------------------------------------------------
 
-AGE_SEX = pd.DataFrame({"age": [21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35, 36, 37, 38,
-                                41, 42, 43, 44],
-                        "sex": list("MF" * 10)})
+AGE_SEX = pd.DataFrame(
+    {
+        "age": [21, 22, 23, 24, 25, 26, 27, 28, 31, 32, 33, 34, 35, 36, 37, 38, 41, 42, 43, 44],
+        "sex": list("MF" * 10),
+    }
+)
 
 
 @pytest.mark.parametrize("algo", ["ola", "datafly", "samarati", "incognito"])
@@ -162,13 +176,21 @@ def test_full_suppression_allowed_still_keeps_rows(algo):
     with pytest.warns(OneClassWarning):
         out = AGE_SEX.anon.kanon(5, qid=["age"], max_suppression=1, algo=algo)
     report = out.anon.report()
-    assert (report.levels, report.suppressed, report.classes, report.k_reached) == \
-        ({"age": 1}, 0, 1, 20)
+    assert (report.levels, report.suppressed, report.classes, report.k_reached) == (
+        {"age": 1},
+        0,
+        1,
+        20,
+    )
     # before: datafly and samarati returned the all-suppressed bottom node here too
     out = AGE_SEX.anon.kanon(5, qid=["age", "sex"], max_suppression=1, algo=algo)
     report = out.anon.report()
-    assert (report.levels, report.suppressed, report.classes, report.k_reached) == \
-        ({"age": 1, "sex": 0}, 0, 2, 10)
+    assert (report.levels, report.suppressed, report.classes, report.k_reached) == (
+        {"age": 1, "sex": 0},
+        0,
+        2,
+        10,
+    )
     checked = verify_anonymized(out, ["age", "sex"], 5, 20)
     assert (checked["suppressed"], checked["classes"], checked["k"]) == (0, 2, 10)
 
@@ -176,10 +198,14 @@ def test_full_suppression_allowed_still_keeps_rows(algo):
 @pytest.mark.parametrize("suppress", ["mask", "drop"])
 def test_only_suppressing_every_row_is_infeasible(suppress):
     one_diagnosis = pd.DataFrame({"age": range(6), "diagnosis": ["flu"] * 6})
-    with pytest.raises(InfeasibleError, match=r"suppresses all 6 rows .*no row is no result; "
-                                              r"lower k/l, raise t, or choose other columns"):
-        one_diagnosis.anon.kanon(2, qid=["age"], sensitive="diagnosis", l=2, max_suppression=1,
-                                 suppress=suppress)
+    with pytest.raises(
+        InfeasibleError,
+        match=r"suppresses all 6 rows .*no row is no result; "
+        r"lower k/l, raise t, or choose other columns",
+    ):
+        one_diagnosis.anon.kanon(
+            2, qid=["age"], sensitive="diagnosis", l=2, max_suppression=1, suppress=suppress
+        )
     with pytest.raises(InfeasibleError, match=r"at most 50\.00% of the 6 rows suppressed"):
         one_diagnosis.anon.kanon(2, qid=["age"], sensitive="diagnosis", l=2, max_suppression=0.5)
 
@@ -187,8 +213,10 @@ def test_only_suppressing_every_row_is_infeasible(suppress):
 # -- 8: empty frames --------------------------------------------------------------------------
 
 EMPTY = {
-    "no rows": (pd.DataFrame({"a": pd.Series([], dtype="int64"), "b": pd.Series([], dtype=str)}),
-                "the frame has no rows"),
+    "no rows": (
+        pd.DataFrame({"a": pd.Series([], dtype="int64"), "b": pd.Series([], dtype=str)}),
+        "the frame has no rows",
+    ),
     "nothing": (pd.DataFrame(), "the frame has no columns"),
     "no columns": (pd.DataFrame(index=range(3)), "the frame has no columns"),
 }
@@ -214,6 +242,7 @@ def test_an_empty_frame_is_an_empty_data_error(empty, call):
 
 # -- 8: report keys of columns 0 and "0" --------------------------------------------------------
 
+
 def test_columns_sharing_their_text_keep_their_own_report_keys():
     frame = pd.DataFrame({0: list("aabbccdd"), "0": list("xyxyxyxy")})
     out = pandas_anon.kanon(frame, 2, qid=[0, "0"])
@@ -229,16 +258,20 @@ def test_columns_sharing_their_text_keep_their_own_report_keys():
     assert (checked["classes"], checked["k"]) == (report.classes, report.k_reached) == (4, 2)
 
 
-@pytest.mark.parametrize("columns, keys", [
-    (["age", 1, ("a", "b")], ["age", "1", "('a', 'b')"]),
-    ([0, "0", "sex"], ["0", "'0'", "sex"]),
-    ([0, "0", "'0'"], ["0", "'0'", "\"'0'\""]),  # a repr equal to a third label's text
-])
+@pytest.mark.parametrize(
+    "columns, keys",
+    [
+        (["age", 1, ("a", "b")], ["age", "1", "('a', 'b')"]),
+        ([0, "0", "sex"], ["0", "'0'", "sex"]),
+        ([0, "0", "'0'"], ["0", "'0'", "\"'0'\""]),  # a repr equal to a third label's text
+    ],
+)
 def test_column_keys_are_str_unless_two_columns_share_it(columns, keys):
     assert list(column_keys(columns).values()) == keys
 
 
 # -- 8: k above the rows in zero configuration --------------------------------------------------
+
 
 @pytest.mark.parametrize("call", [pandas_anon.kanon, pandas_anon.anonymize])
 def test_k_above_the_rows_gives_the_k_message_in_zero_configuration(call):

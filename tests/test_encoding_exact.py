@@ -17,6 +17,7 @@ import pandas_anon
 from pandas_anon import EncodedFrame, Hierarchy, UnhashableValueError
 from pandas_anon import hierarchy as builders
 from pandas_anon.engine.encoding import encode_column
+
 from verify import naive_counts
 
 INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
@@ -37,7 +38,11 @@ def test_int64_min_sentinel_counts_every_row(dropna):
     found = pandas_anon.singletons(frame, ["code", "sex"], dropna=dropna)
     assert (found.count, found.examined, found.dropped, found.distinct) == (2, 6, 0, 4)
     assert naive_counts(frame, ["code", "sex"], dropna=dropna) == {
-        "examined": 6, "dropped": 0, "singletons": 2, "distinct": 4}
+        "examined": 6,
+        "dropped": 0,
+        "singletons": 2,
+        "distinct": 4,
+    }
     assert found.mask.tolist() == [True, True, False, False, False, False]
 
 
@@ -48,17 +53,20 @@ def test_range_of_two_to_the_63_does_not_ask_for_a_huge_array():
     assert naive_counts(frame, ["id"])["singletons"] == 3
 
 
-@pytest.mark.parametrize("series, distinct", [
-    (pd.Series([INT64_MIN, INT64_MAX, INT64_MIN, 0]), 3),
-    (pd.Series([INT64_MAX, INT64_MAX - 1, INT64_MAX]), 2),  # compact next to the bound
-    (pd.Series([INT64_MIN, INT64_MIN + 2, INT64_MIN]), 2),
-    (pd.Series([UINT64_MAX, 2**63, 2**63 + 1, 2**63, 0], dtype=np.uint64), 4),
-    (pd.Series([UINT64_MAX, UINT64_MAX - 3, UINT64_MAX], dtype=np.uint64), 2),
-    (pd.Series([INT64_MIN, None, INT64_MAX, INT64_MIN], dtype="Int64"), 2),
-    (pd.Series([UINT64_MAX, None, 0, UINT64_MAX], dtype="UInt64"), 2),
-    (pd.Series([2.0**60, 2.0**60 + 256, 2.0**60]), 2),  # whole, but beyond exact integers
-    (pd.Series([-np.inf, np.inf, np.nan, -np.inf, 0.0, -0.0]), 3),
-])
+@pytest.mark.parametrize(
+    "series, distinct",
+    [
+        (pd.Series([INT64_MIN, INT64_MAX, INT64_MIN, 0]), 3),
+        (pd.Series([INT64_MAX, INT64_MAX - 1, INT64_MAX]), 2),  # compact next to the bound
+        (pd.Series([INT64_MIN, INT64_MIN + 2, INT64_MIN]), 2),
+        (pd.Series([UINT64_MAX, 2**63, 2**63 + 1, 2**63, 0], dtype=np.uint64), 4),
+        (pd.Series([UINT64_MAX, UINT64_MAX - 3, UINT64_MAX], dtype=np.uint64), 2),
+        (pd.Series([INT64_MIN, None, INT64_MAX, INT64_MIN], dtype="Int64"), 2),
+        (pd.Series([UINT64_MAX, None, 0, UINT64_MAX], dtype="UInt64"), 2),
+        (pd.Series([2.0**60, 2.0**60 + 256, 2.0**60]), 2),  # whole, but beyond exact integers
+        (pd.Series([-np.inf, np.inf, np.nan, -np.inf, 0.0, -0.0]), 3),
+    ],
+)
 def test_extreme_columns_encode_exactly(series, distinct):
     codes, values = encode_column(series)
     present = codes >= 0
@@ -67,7 +75,8 @@ def test_extreme_columns_encode_exactly(series, distinct):
     # each code decodes to the value of its rows, exactly
     decoded = values.take(codes[present])
     assert [int(v) if isinstance(v, (int, np.integer)) else v for v in decoded] == [
-        int(v) if isinstance(v, (int, np.integer)) else v for v in series[present]]
+        int(v) if isinstance(v, (int, np.integer)) else v for v in series[present]
+    ]
 
 
 def test_compact_integer_columns_keep_the_arithmetic_path():
@@ -94,19 +103,22 @@ def test_missing_as_a_value_keeps_large_integers_exact(big, dtype):
     assert table["id"].tolist()[:2] == [big + 1, big + 3] and pd.isna(table["id"].iloc[2])
     assert table["count"].tolist() == [2, 1, 1]
     hierarchy = Hierarchy(pd.Index([big + 1, big + 3], dtype=dtype), name="ids")
-    out = pandas_anon.kanon(frame.assign(sex="M"), 1, qid=["id", "sex"],
-                            hierarchies={"id": hierarchy})
+    out = pandas_anon.kanon(
+        frame.assign(sex="M"), 1, qid=["id", "sex"], hierarchies={"id": hierarchy}
+    )
     assert out.anon.report().levels == {"id": 0, "sex": 0}
 
 
 def test_pandera_check_fails_the_int64_min_reproducer():
-    schema = pa.DataFrameSchema(checks=[
-        pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=1)])
+    schema = pa.DataFrameSchema(
+        checks=[pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=1)]
+    )
     with pytest.raises(SchemaError) as caught:
         schema.validate(reproducer())
     assert "2 singletons" in str(caught.value) and "6 rows examined" in str(caught.value)
-    passes = pa.DataFrameSchema(checks=[
-        pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=2)])
+    passes = pa.DataFrameSchema(
+        checks=[pa.Check.anon_max_singletons(qid=["code", "sex"], max_count=2)]
+    )
     passes.validate(reproducer())
 
 
@@ -143,20 +155,50 @@ def _pool(kind: str, dtype: str) -> list:
     if kind == "mixed":
         return [1, "1", 1.5, "a", True, 0, 0.0, -0.0, 2**63, -(2**63), (1, 2), np.nan, None]
     if kind in ("datetime", "datetime_tz"):
-        return [pd.Timestamp("1900-01-01"), pd.Timestamp("2020-03-29 01:30"),
-                pd.Timestamp("2020-03-29 03:30"), pd.Timestamp("2262-04-11")]
+        return [
+            pd.Timestamp("1900-01-01"),
+            pd.Timestamp("2020-03-29 01:30"),
+            pd.Timestamp("2020-03-29 03:30"),
+            pd.Timestamp("2262-04-11"),
+        ]
     return ["a", "b", "B", "", "città"]  # text kinds
 
 
-_DTYPES = {"int64": "int64", "int64_near_min": "int64", "int64_near_max": "int64",
-           "uint64": "uint64", "uint64_near_max": "uint64", "UInt64": "UInt64",
-           "Int64": "Int64", "bool": "bool", "boolean": "boolean", "float": "float64",
-           "float_whole": "float64", "float32": "float32", "mixed": "object",
-           "datetime": "datetime64[ns]", "category": "category", "pyarrow": "string[pyarrow]",
-           "str": "str"}
+_DTYPES = {
+    "int64": "int64",
+    "int64_near_min": "int64",
+    "int64_near_max": "int64",
+    "uint64": "uint64",
+    "uint64_near_max": "uint64",
+    "UInt64": "UInt64",
+    "Int64": "Int64",
+    "bool": "bool",
+    "boolean": "boolean",
+    "float": "float64",
+    "float_whole": "float64",
+    "float32": "float32",
+    "mixed": "object",
+    "datetime": "datetime64[ns]",
+    "category": "category",
+    "pyarrow": "string[pyarrow]",
+    "str": "str",
+}
 KINDS = [*_DTYPES, "small_int", "datetime_tz", "category_unused"]
-_HOLES = {"UInt64", "Int64", "boolean", "float", "float_whole", "float32", "mixed", "datetime",
-          "datetime_tz", "category", "category_unused", "pyarrow", "str"}
+_HOLES = {
+    "UInt64",
+    "Int64",
+    "boolean",
+    "float",
+    "float_whole",
+    "float32",
+    "mixed",
+    "datetime",
+    "datetime_tz",
+    "category",
+    "category_unused",
+    "pyarrow",
+    "str",
+}
 
 
 @st.composite
@@ -173,7 +215,8 @@ def columns(draw, n_rows: int) -> pd.Series:
         return pd.Series([np.nan if v is None else v for v in picks], dtype="float32")
     if kind == "datetime_tz":
         return pd.Series(pd.to_datetime(picks)).dt.tz_localize(
-            "Europe/Rome", ambiguous="NaT", nonexistent="NaT")
+            "Europe/Rome", ambiguous="NaT", nonexistent="NaT"
+        )
     if kind == "category_unused":  # unused categories, missing values
         return pd.Series(picks, dtype=pd.CategoricalDtype([*pool, "never used"]))
     if kind in ("float", "float_whole"):
@@ -233,8 +276,14 @@ def test_grouping_equals_groupby_on_every_dtype(frame, dropna):
 def _frame(cell: object) -> pd.DataFrame:
     """12 rows; ``tags`` holds ``cell``-like unhashable values, the rest is ordinary."""
     bad = [cell, cell, type(cell)()] * 4
-    return pd.DataFrame({"tags": bad, "age": list(range(20, 32)), "sex": list("MF") * 6,
-                         "town": ["x", "y", "z"] * 4})
+    return pd.DataFrame(
+        {
+            "tags": bad,
+            "age": list(range(20, 32)),
+            "sex": list("MF") * 6,
+            "town": ["x", "y", "z"] * 4,
+        }
+    )
 
 
 def _swap(frame: pd.DataFrame, role: str) -> pd.DataFrame:
@@ -252,16 +301,20 @@ ENTRY_POINTS = {
     "generalize builder": lambda df: pandas_anon.generalize(df, {"tags": builders.suppression}),
     "generalize hierarchy": lambda df: pandas_anon.generalize(df, {"tags": Hierarchy(["x"])}),
     "generalize singletons": lambda df: pandas_anon.generalize(
-        df, {"sex": builders.suppression}, rows="singletons", qid=["tags", "sex"]),
+        df, {"sex": builders.suppression}, rows="singletons", qid=["tags", "sex"]
+    ),
     "kanon qid": lambda df: pandas_anon.kanon(df, 2, qid=["tags", "sex"]),
     "kanon qid hierarchy": lambda df: pandas_anon.kanon(
-        df, 2, qid=["tags", "sex"], hierarchies={"tags": Hierarchy(["x"])}),
+        df, 2, qid=["tags", "sex"], hierarchies={"tags": Hierarchy(["x"])}
+    ),
     "kanon zero config": lambda df: df.anon.kanon(2),
     "anonymize": lambda df: pandas_anon.anonymize(df, 2, qid=["tags", "sex"]),
     "kanon sensitive l": lambda df: pandas_anon.kanon(
-        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", l=2),
+        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", l=2
+    ),
     "kanon sensitive t": lambda df: pandas_anon.kanon(
-        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", t=0.5),
+        _swap(df, "sens"), 2, qid=["town", "sex"], sensitive="sens", t=0.5
+    ),
     "auto": lambda df: builders.auto(df["tags"]),
     "intervals": lambda df: builders.intervals(df["tags"], width=5),
     "masking": lambda df: builders.masking(df["tags"]),
@@ -272,23 +325,28 @@ ENTRY_POINTS = {
     "Hierarchy.from_columns": lambda df: Hierarchy.from_columns(df, ["town", "tags"]),
     "Hierarchy.generalize": lambda df: Hierarchy(["x"]).generalize(df["tags"], 1),
     "study place": lambda df: pandas_anon.study(
-        df, year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+        df, year="age", sex="sex", place="tags", hierarchy=builders.suppression
+    ),
     "study year": lambda df: pandas_anon.study(
-        _swap(df, "age"), year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+        _swap(df, "age"), year="age", sex="sex", place="tags", hierarchy=builders.suppression
+    ),
     "study sex": lambda df: pandas_anon.study(
-        _swap(df, "sex"), year="age", sex="sex", place="tags", hierarchy=builders.suppression),
+        _swap(df, "sex"), year="age", sex="sex", place="tags", hierarchy=builders.suppression
+    ),
 }
 CHECKS = {
-    "anon_max_singletons": lambda: pa.Check.anon_max_singletons(qid=["tags", "sex"],
-                                                                max_count=100),
+    "anon_max_singletons": lambda: pa.Check.anon_max_singletons(qid=["tags", "sex"], max_count=100),
     "anon_k_anonymous": lambda: pa.Check.anon_k_anonymous(qid=["tags", "sex"], k=1),
     "anon_l_diverse qid": lambda: pa.Check.anon_l_diverse(qid=["tags"], sensitive="town", l=1),
-    "anon_l_diverse sensitive": lambda: pa.Check.anon_l_diverse(qid=["sex"], sensitive="tags",
-                                                                l=1),
+    "anon_l_diverse sensitive": lambda: pa.Check.anon_l_diverse(qid=["sex"], sensitive="tags", l=1),
 }
 CELLS = {"list": ["SECRET-1"], "dict": {"key": "SECRET-2"}, "set": {"SECRET-3"}}
-_COLUMN = {"kanon sensitive l": "sens", "kanon sensitive t": "sens", "study year": "age",
-           "study sex": "sex"}
+_COLUMN = {
+    "kanon sensitive l": "sens",
+    "kanon sensitive t": "sens",
+    "study year": "age",
+    "study sex": "sex",
+}
 
 
 def _assert_refused(message: str, column: str, cell: object) -> None:

@@ -21,11 +21,13 @@ from pandas_anon import (
 
 @pytest.fixture
 def people() -> pd.DataFrame:
-    return pd.DataFrame({
-        "year": [1950, 1950, 1960, 1970],
-        "town": ["Aosta", "Aosta", "Gignod", "Nus"],
-        "sex": ["F", "F", "M", None],
-    })
+    return pd.DataFrame(
+        {
+            "year": [1950, 1950, 1960, 1970],
+            "town": ["Aosta", "Aosta", "Gignod", "Nus"],
+            "sex": ["F", "F", "M", None],
+        }
+    )
 
 
 CALLS = {
@@ -130,7 +132,9 @@ def test_multiindex_labels_are_exact():
 
 @pytest.mark.parametrize("size", [0, -1])
 def test_max_size_must_be_positive(people, size):
-    with pytest.raises(pandas_anon.InvalidParameterError, match="max_size must be a whole number of at least 1"):
+    with pytest.raises(
+        pandas_anon.InvalidParameterError, match="max_size must be a whole number of at least 1"
+    ):
         people.anon.best_qid(max_size=size)
     with pytest.raises(pandas_anon.InvalidParameterError):
         people.anon.identifiers(max_size=size)

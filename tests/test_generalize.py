@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pandas_anon
-from conftest import SEED_QID
 from pandas_anon import AnonError, HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
+
+from conftest import SEED_QID
 from verify import naive_counts
 
 
@@ -32,19 +33,26 @@ def test_global_recoding_of_the_place(complete, places):
     summary = out.anon.report()
     assert (summary.touched, summary.modified, summary.removed) == (87_464, 64_957, 0)
     assert summary.modified == (complete["comune_residenza"] != expected).sum()
-    assert naive_counts(out, SEED_QID) == {"examined": 87_464, "dropped": 0,
-                                           "singletons": 4, "distinct": 167}
+    assert naive_counts(out, SEED_QID) == {
+        "examined": 87_464,
+        "dropped": 0,
+        "singletons": 4,
+        "distinct": 167,
+    }
 
 
 def test_local_recoding_of_the_singletons(complete, places):
-    out = complete.anon.generalize({"comune_residenza": (places, 1)},
-                                   rows="singletons", qid=SEED_QID)
+    out = complete.anon.generalize(
+        {"comune_residenza": (places, 1)}, rows="singletons", qid=SEED_QID
+    )
     was_single = complete.anon.singletons(SEED_QID).mask
     changed = out["comune_residenza"] != complete["comune_residenza"]
     assert not changed[~was_single].any()
     assert (out.loc[was_single, "comune_residenza"] == "AOSTA").all()
     summary = out.anon.report()
-    assert (summary.touched, summary.modified) == (1_684, 1_679) == (was_single.sum(), changed.sum())
+    assert (
+        (summary.touched, summary.modified) == (1_684, 1_679) == (was_single.sum(), changed.sum())
+    )
     assert summary.selection == "singletons" and summary.qid == SEED_QID
     assert naive_counts(out, SEED_QID)["singletons"] == 4
     assert naive_counts(out, SEED_QID)["distinct"] == 7_501
@@ -70,7 +78,9 @@ def test_mask_rows_and_builders(complete):
     assert (out.loc[mask, "anno_nascita"] % 10 == 0).all()
     assert out.loc[~mask, "anno_nascita"].equals(complete.loc[~mask, "anno_nascita"])
     assert out.anon.report().touched == mask.sum()
-    same = complete.anon.generalize({"anno_nascita": (decade, 1)}, rows=pd.Series(mask, index=complete.index))
+    same = complete.anon.generalize(
+        {"anno_nascita": (decade, 1)}, rows=pd.Series(mask, index=complete.index)
+    )
     pd.testing.assert_frame_equal(out, same)
 
 
@@ -91,9 +101,21 @@ def test_report_travels_through_copies_but_not_without_one(complete, places):
         ({"spec": {"sesso": (Hierarchy(["M", "F"]), 1, 2)}}, InvalidParameterError, "tuple of 3"),
         ({"spec": {"sesso": (Hierarchy(["M", "F"]), 4)}}, HierarchyError, "levels 0..1"),
         ({"spec": {"sesso": Hierarchy(["M"])}}, HierarchyError, r"'F' \(\d[\d,]* rows\)"),
-        ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "some"}, InvalidParameterError, "rows must be"),
-        ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "singletons"}, InvalidParameterError, "needs qid"),
-        ({"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": [True]}, InvalidParameterError, "True/False values"),
+        (
+            {"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "some"},
+            InvalidParameterError,
+            "rows must be",
+        ),
+        (
+            {"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": "singletons"},
+            InvalidParameterError,
+            "needs qid",
+        ),
+        (
+            {"spec": {"sesso": Hierarchy(["M", "F"])}, "rows": [True]},
+            InvalidParameterError,
+            "True/False values",
+        ),
         ({"spec": {"sesso": lambda s: 3}}, HierarchyError, "returned int"),
     ],
 )
@@ -124,7 +146,9 @@ def test_generalization_never_splits_a_class_nor_touches_other_columns(case, loc
     for _, members in before.groupby(before):  # rows equal before stay equal after
         assert after[members.index].nunique() == 1
     assert out["payload"].equals(frame["payload"]) and out["w"].equals(frame["w"])
-    assert naive_counts(out, ["v", "w"])["singletons"] <= naive_counts(frame, ["v", "w"])["singletons"]
+    assert (
+        naive_counts(out, ["v", "w"])["singletons"] <= naive_counts(frame, ["v", "w"])["singletons"]
+    )
 
 
 @pytest.mark.skipif(int(pd.__version__.split(".")[0]) >= 3, reason="pandas 3 is copy-on-write")

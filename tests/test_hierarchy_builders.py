@@ -30,6 +30,7 @@ from pandas_anon.hierarchy.builders import (
     suppression,
     top_bottom,
 )
+
 from verify import naive_counts
 
 SEED_QID = ["anno_nascita", "comune_residenza", "sesso"]
@@ -38,28 +39,85 @@ SEED_QID = ["anno_nascita", "comune_residenza", "sesso"]
 # Italiane's codes (Aosta has its own 11100; most small municipalities share 11010 or 11020).
 # The few misspelt names in the data get their municipality's code.
 CAP = {
-    "AOSTA": "11100", "ALLEIN": "11010", "ANTEY-SAINT-ANDRE'": "11020", "ARNAD": "11020",
-    "ARVIER": "11011", "AVISE": "11010", "AYAS": "11020", "AYMAVILLES": "11010",
-    "BARD": "11020", "BIONAZ": "11010", "BRISSOGNE": "11020", "BRUSSON": "11022",
-    "CHALLAND SAINT ANSELME": "11020", "CHALLAND SAINT VICTOR": "11020", "CHAMBAVE": "11023",
-    "CHAMOIS": "11020", "CHAMPDEPRAZ": "11020", "CHAMPORCHER": "11020", "CHARVENSOD": "11020",
-    "CHATILLON": "11024", "COGNE": "11012", "COURMAYEUR": "11013", "DONNAS": "11020",
-    "DOUES": "11010", "EMARESE": "11020", "ETROUBLES": "11014", "FENIS": "11020",
-    "FONTAINEMORE": "11020", "GABY": "11020", "GIGNOD": "11010", "GRESSAN": "11020",
-    "GRESSONEY-LA-TRINITE'": "11020", "GRESSONEY SAINT JEAN": "11025", "GRESSONEY": "11025",
-    "GRESSONAY SAN YEAN": "11025", "HONE": "11020", "INTROD": "11010", "ISSIME": "11020",
-    "ISSOGNE": "11020", "JOVENCAN": "11020", "LA MAGDELEINE": "11020", "LA SALLE": "11015",
-    "LA THUILE": "11016", "LILLIANES": "11020", "MONTJOVET": "11020", "MORGEX": "11017",
-    "NUS": "11020", "OLLOMONT": "11010", "OYACE": "11010", "PERLOZ": "11020",
-    "POLLEIN": "11020", "PONTBOSET": "11020", "PONTEY": "11024", "PONT SAINT MARTIN": "11026",
-    "PRE' SAINT DIDIER": "11010", "QUART": "11020", "RHEMES-NOTRE-DAME": "11010",
-    "RHEMES SAINT GEORGES": "11010", "RHEMES": "11010", "ROISAN": "11010",
-    "SAINT-CHRISTOPHE": "11020", "SAINT DENIS": "11023", "SAINT MARCEL": "11020",
-    "SAINT NICOLAS": "11010", "SAINT OYEN": "11014", "SAINT PIERRE": "11010",
-    "SAINT RHEMY EN BOSSES": "11010", "SAINT VINCENT": "11027", "SARRE": "11010",
-    "TORGNON": "11020", "VALGRISENCHE": "11010", "VALGRISENCE": "11010",
-    "VALPELLINE": "11010", "VALSAVARENCHE": "11010", "VALTOURNENCHE": "11028",
-    "VALTOURNENCE": "11028", "VERRAYES": "11020", "VERRES": "11029", "VILLENEUVE": "11018",
+    "AOSTA": "11100",
+    "ALLEIN": "11010",
+    "ANTEY-SAINT-ANDRE'": "11020",
+    "ARNAD": "11020",
+    "ARVIER": "11011",
+    "AVISE": "11010",
+    "AYAS": "11020",
+    "AYMAVILLES": "11010",
+    "BARD": "11020",
+    "BIONAZ": "11010",
+    "BRISSOGNE": "11020",
+    "BRUSSON": "11022",
+    "CHALLAND SAINT ANSELME": "11020",
+    "CHALLAND SAINT VICTOR": "11020",
+    "CHAMBAVE": "11023",
+    "CHAMOIS": "11020",
+    "CHAMPDEPRAZ": "11020",
+    "CHAMPORCHER": "11020",
+    "CHARVENSOD": "11020",
+    "CHATILLON": "11024",
+    "COGNE": "11012",
+    "COURMAYEUR": "11013",
+    "DONNAS": "11020",
+    "DOUES": "11010",
+    "EMARESE": "11020",
+    "ETROUBLES": "11014",
+    "FENIS": "11020",
+    "FONTAINEMORE": "11020",
+    "GABY": "11020",
+    "GIGNOD": "11010",
+    "GRESSAN": "11020",
+    "GRESSONEY-LA-TRINITE'": "11020",
+    "GRESSONEY SAINT JEAN": "11025",
+    "GRESSONEY": "11025",
+    "GRESSONAY SAN YEAN": "11025",
+    "HONE": "11020",
+    "INTROD": "11010",
+    "ISSIME": "11020",
+    "ISSOGNE": "11020",
+    "JOVENCAN": "11020",
+    "LA MAGDELEINE": "11020",
+    "LA SALLE": "11015",
+    "LA THUILE": "11016",
+    "LILLIANES": "11020",
+    "MONTJOVET": "11020",
+    "MORGEX": "11017",
+    "NUS": "11020",
+    "OLLOMONT": "11010",
+    "OYACE": "11010",
+    "PERLOZ": "11020",
+    "POLLEIN": "11020",
+    "PONTBOSET": "11020",
+    "PONTEY": "11024",
+    "PONT SAINT MARTIN": "11026",
+    "PRE' SAINT DIDIER": "11010",
+    "QUART": "11020",
+    "RHEMES-NOTRE-DAME": "11010",
+    "RHEMES SAINT GEORGES": "11010",
+    "RHEMES": "11010",
+    "ROISAN": "11010",
+    "SAINT-CHRISTOPHE": "11020",
+    "SAINT DENIS": "11023",
+    "SAINT MARCEL": "11020",
+    "SAINT NICOLAS": "11010",
+    "SAINT OYEN": "11014",
+    "SAINT PIERRE": "11010",
+    "SAINT RHEMY EN BOSSES": "11010",
+    "SAINT VINCENT": "11027",
+    "SARRE": "11010",
+    "TORGNON": "11020",
+    "VALGRISENCHE": "11010",
+    "VALGRISENCE": "11010",
+    "VALPELLINE": "11010",
+    "VALSAVARENCHE": "11010",
+    "VALTOURNENCHE": "11028",
+    "VALTOURNENCE": "11028",
+    "VERRAYES": "11020",
+    "VERRES": "11029",
+    "VILLENEUVE": "11018",
 }
 # CAPs of other Italian cities: Rome's start with 00, so they lose digits when read as numbers.
 CITY_CAP = ["00118", "00153", "00184", "20121", "20162", "80121", "10121", "40121", "11100"]
@@ -124,7 +182,7 @@ def test_groups_of_four_are_four_consecutive_distinct_years(licences):
     table = h.to_frame()
     groups = table.groupby(table.columns[1], sort=False)[table.columns[0]].agg(list)
     assert len(groups) == 22  # 21 groups of 4 and 2003 alone
-    expected = [distinct[i:i + 4] for i in range(0, 85, 4)]
+    expected = [distinct[i : i + 4] for i in range(0, 85, 4)]
     assert [list(map(int, g)) for g in groups] == expected
     for label, members in groups.items():
         assert label == f"[{min(members)}, {max(members)}]"
@@ -168,9 +226,13 @@ def test_widths_on_adult_age(adult):
 def test_whole_floats_print_as_integers(licences):
     years = licences["anno_nascita"].astype("float64")  # what read_csv gives next to a NaN
     assert years.isna().sum() == 1
-    for h in (intervals(years, width=5), intervals(years, groups_of=4),
-              intervals(years, cuts=[1940, 1960]), top_bottom(years, bottom=1930),
-              row_groups(years, min_rows=1_000)):
+    for h in (
+        intervals(years, width=5),
+        intervals(years, groups_of=4),
+        intervals(years, cuts=[1940, 1960]),
+        top_bottom(years, bottom=1930),
+        row_groups(years, min_rows=1_000),
+    ):
         text = " ".join(h.labels(1))
         assert ".0" not in text, text
     assert "[1940, 1945)" in intervals(years, width=5).labels(1)
@@ -329,8 +391,12 @@ def test_dates_at_the_lower_bound_of_nanoseconds():
     """numpy's cast from ns to days overflows within a day of 1677-09-21, the first day
     datetime64[ns] holds: 1677-09-22 was labelled 2262-04-11 (and a column also holding
     2262-04-11 raised HierarchyError)."""
-    stamps = pd.Series(np.array(["1677-09-21T12:00", "1677-09-22T00:00", "2262-04-11T00:00",
-                                 "2000-01-01T10:00"], dtype="datetime64[ns]"))
+    stamps = pd.Series(
+        np.array(
+            ["1677-09-21T12:00", "1677-09-22T00:00", "2262-04-11T00:00", "2000-01-01T10:00"],
+            dtype="datetime64[ns]",
+        )
+    )
     h = dates(stamps, levels=("day", "month", "year"))
     assert h.generalize(stamps, 1).tolist() == stamps.dt.strftime("%Y-%m-%d").tolist()
     assert h.generalize(stamps, 2).tolist() == ["1677-09", "1677-09", "2262-04", "2000-01"]
@@ -419,27 +485,38 @@ def test_validation_errors(licences, adult):
     cases = [
         (lambda: intervals(age, width=5, cuts=[18]), InvalidParameterError, "exactly one"),
         (lambda: intervals(age), InvalidParameterError, "exactly one"),
-        (lambda: intervals(age, cuts=[[18, 30, 65], [18, 50]]), InvalidParameterError,
-         r"not coarser.*\[50\]"),
-        (lambda: intervals(age, cuts=[[18, 65], [18, 65]]), InvalidParameterError,
-         "drops no cut"),
+        (
+            lambda: intervals(age, cuts=[[18, 30, 65], [18, 50]]),
+            InvalidParameterError,
+            r"not coarser.*\[50\]",
+        ),
+        (lambda: intervals(age, cuts=[[18, 65], [18, 65]]), InvalidParameterError, "drops no cut"),
         (lambda: intervals(age, cuts=[30, 18]), InvalidParameterError, "increasing"),
         (lambda: intervals(age, width=[5, 12]), InvalidParameterError, "not a multiple"),
         (lambda: intervals(age, width=[10, 5]), InvalidParameterError, "not a multiple"),
         (lambda: intervals(age, width=0), InvalidParameterError, "positive"),
         (lambda: intervals(age, groups_of=2.5), InvalidParameterError, "whole"),
-        (lambda: intervals(licences["comune_residenza"], width=5), HierarchyError,
-         r"'comune_residenza'.*pd\.to_numeric"),
+        (
+            lambda: intervals(licences["comune_residenza"], width=5),
+            HierarchyError,
+            r"'comune_residenza'.*pd\.to_numeric",
+        ),
         (lambda: row_groups(years, min_rows=0), InvalidParameterError, "min_rows"),
         (lambda: row_groups(years, min_rows=True), InvalidParameterError, "min_rows"),
         (lambda: row_groups(years, min_rows=2, label="mean"), InvalidParameterError, "label"),
         (lambda: masking(pd.Series(CITY_CAP), levels=6), InvalidParameterError, "from 1 to 5"),
         (lambda: masking(pd.Series(CITY_CAP), char="**"), InvalidParameterError, "char"),
         (lambda: masking(licences["data_rilascio"]), HierarchyError, r"dates\(\)"),
-        (lambda: dates(licences["data_rilascio"], levels=("year", "month")),
-         InvalidParameterError, "fine to coarse"),
-        (lambda: dates(licences["data_rilascio"], levels=("week",)), InvalidParameterError,
-         "some of"),
+        (
+            lambda: dates(licences["data_rilascio"], levels=("year", "month")),
+            InvalidParameterError,
+            "fine to coarse",
+        ),
+        (
+            lambda: dates(licences["data_rilascio"], levels=("week",)),
+            InvalidParameterError,
+            "some of",
+        ),
         (lambda: dates(years), HierarchyError, "needs dates"),
         (lambda: top_bottom(age), InvalidParameterError, "bottom=, top="),
         (lambda: top_bottom(age, bottom=90, top=20), InvalidParameterError, "swap"),
@@ -452,11 +529,18 @@ def test_validation_errors(licences, adult):
             call()
 
 
-@pytest.mark.parametrize("build", [
-    lambda s: intervals(s, width=5), lambda s: row_groups(s, min_rows=2),
-    lambda s: masking(s), lambda s: dates(s), lambda s: top_bottom(s, top=1),
-    suppression, auto,
-])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda s: intervals(s, width=5),
+        lambda s: row_groups(s, min_rows=2),
+        lambda s: masking(s),
+        lambda s: dates(s),
+        lambda s: top_bottom(s, top=1),
+        suppression,
+        auto,
+    ],
+)
 def test_no_values_is_a_hierarchy_error(build):
     empty = pd.Series([np.nan, None, np.nan], name="anno_nascita", dtype=object)
     with pytest.raises(HierarchyError, match="'anno_nascita' has no value"):
@@ -480,8 +564,9 @@ def test_inputs_are_not_mutated(licences):
 def built(draw) -> tuple[Hierarchy, pd.Series]:
     """A random column and a builder (with valid parameters) applied to it."""
     n = draw(st.integers(1, 60))
-    kind = draw(st.sampled_from(["int", "Int64", "float", "whole float", "text", "date",
-                                 "category"]))
+    kind = draw(
+        st.sampled_from(["int", "Int64", "float", "whole float", "text", "date", "category"])
+    )
     picks = np.array(draw(st.lists(st.integers(-50, 150), min_size=n, max_size=n)))
     holes = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     holes[draw(st.integers(0, n - 1))] = False  # at least one value
@@ -495,11 +580,17 @@ def built(draw) -> tuple[Hierarchy, pd.Series]:
         data = pd.Series(np.where(holes, np.nan, picks + 1950.0), name="x")
     elif kind == "date":
         start = pd.Timestamp("1999-12-01")
-        data = (start + pd.to_timedelta(picks * 11, unit="D")).to_series().reset_index(
-            drop=True).mask(holes).rename("x")
+        data = (
+            (start + pd.to_timedelta(picks * 11, unit="D"))
+            .to_series()
+            .reset_index(drop=True)
+            .mask(holes)
+            .rename("x")
+        )
     else:
-        text = pd.Series([f"{abs(p) * 37 % 100_000:0{2 + abs(p) % 4}d}" for p in picks],
-                         name="x").mask(holes)
+        text = pd.Series(
+            [f"{abs(p) * 37 % 100_000:0{2 + abs(p) % 4}d}" for p in picks], name="x"
+        ).mask(holes)
         data = text.astype("category") if kind == "category" else text.astype("str")
     numeric = kind in ("int", "Int64", "float", "whole float")
     options = ["suppression", "auto", "row_groups"]
@@ -514,8 +605,15 @@ def built(draw) -> tuple[Hierarchy, pd.Series]:
         points = sorted(set(draw(st.lists(st.integers(-60, 160), min_size=1, max_size=6))))
         nested = [points]
         while len(nested[-1]) > 1 and draw(st.booleans()):
-            nested.append(sorted(draw(st.sets(st.sampled_from(nested[-1]), min_size=1,
-                                              max_size=len(nested[-1]) - 1))))
+            nested.append(
+                sorted(
+                    draw(
+                        st.sets(
+                            st.sampled_from(nested[-1]), min_size=1, max_size=len(nested[-1]) - 1
+                        )
+                    )
+                )
+            )
         return intervals(data, cuts=nested), data
     if builder == "groups_of":
         return intervals(data, groups_of=draw(st.sampled_from([1, 2, 3, [2, 4], [3, 9]]))), data
@@ -526,8 +624,14 @@ def built(draw) -> tuple[Hierarchy, pd.Series]:
         label = draw(st.sampled_from(["range", "median", "first"]))
         return row_groups(data, min_rows=draw(st.integers(1, 12)), label=label), data
     if builder == "dates":
-        levels = draw(st.lists(st.sampled_from(["day", "month", "quarter", "year", "decade"]),
-                               min_size=1, max_size=5, unique=True))
+        levels = draw(
+            st.lists(
+                st.sampled_from(["day", "month", "quarter", "year", "decade"]),
+                min_size=1,
+                max_size=5,
+                unique=True,
+            )
+        )
         levels.sort(key=["day", "month", "quarter", "year", "decade"].index)
         return dates(data, levels=levels), data
     if builder == "masking":
@@ -541,7 +645,9 @@ def test_every_builder_gives_a_valid_covering_hierarchy(case):
     h, data = case
     check_hierarchy(h, data)
     name = h.level_names[1]
-    if pd.api.types.is_numeric_dtype(data) and (name.startswith(("width", "cuts", "groups of")) or "(range)" in name):
+    if pd.api.types.is_numeric_dtype(data) and (
+        name.startswith(("width", "cuts", "groups of")) or "(range)" in name
+    ):
         table = h.to_frame()
         for value, label in zip(table.iloc[:, 0], table.iloc[:, 1]):
             if label.startswith("<"):

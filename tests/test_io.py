@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pandas_anon.gate import io as anon_io
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
+from pandas_anon.gate import io as anon_io
 from pandas_anon.gate.io import TableEntry, ZipMember, read_columns, read_table, tables_in
 
 SECRET = "SECRET_VALUE_123"
@@ -208,7 +208,9 @@ def test_zip_member_names_one_table_of_several(tmp_path: Path) -> None:
     path = zip_of(tmp_path / "t.zip", {"a.csv": "x;y\n1;2\n", "b/T.TSV": "x,y\tz\n1,2\t3\n"})
     for read in (read_table, read_columns):
         assert read(ZipMember(str(path), "a.csv")).astype(str).to_dict("list") == {
-            "x": ["1"], "y": ["2"]}
+            "x": ["1"],
+            "y": ["2"],
+        }
         assert list(read(ZipMember(str(path), "b/T.TSV")).columns) == ["x,y", "z"]
     assert "contains 2 files, not one" in input_error(path)  # a plain name needs one file
 
@@ -231,7 +233,9 @@ def member_error(path: Path, member: str) -> str:
 
 
 def test_zip_member_errors_name_the_member(tmp_path: Path) -> None:
-    path = zip_of(tmp_path / "t.zip", {"ok.csv": "a\n1\n", "ragged.csv": f"a;b\n1;2\n{SECRET};3;4\n"})
+    path = zip_of(
+        tmp_path / "t.zip", {"ok.csv": "a\n1\n", "ragged.csv": f"a;b\n1;2\n{SECRET};3;4\n"}
+    )
     assert "line 3 has 3 fields but the header has 2" in member_error(path, "ragged.csv")
     assert "the archive has no such member" in member_error(path, "nope.csv")
 
@@ -242,7 +246,7 @@ def patch_zip_headers(path: Path, field: int, value: int) -> None:
     data = bytearray(path.read_bytes())
     for signature, offset in ((b"PK\x03\x04", field), (b"PK\x01\x02", field + 2)):
         at = data.index(signature) + offset
-        data[at:at + 2] = value.to_bytes(2, "little")
+        data[at : at + 2] = value.to_bytes(2, "little")
     path.write_bytes(bytes(data))
 
 
@@ -263,16 +267,19 @@ PROSE = "Read me first\nThe data, by year; see the notes.\n"
 NOT_SPLIT = "not a table: no delimiter (, ; TAB or |) splits its first line into columns"
 
 
-@pytest.mark.parametrize(("name", "content", "skipped"), [
-    ("t.csv", PROSE, ""),  # only a .txt is judged
-    ("t.txt", "a;b\n1;2\n", ""),
-    ("t.TXT", "a|b\n1|2\n", ""),
-    ("t.txt", PROSE, NOT_SPLIT),
-    ("t.txt", "", "empty"),
-    ("t.txt", "\ufeff \n\n", "empty"),
-    ("t.txt", "a, b\n", "not a table: a single line"),
-    ("t.txt", b"\x89PNG\r\n\x1a\n" + SECRET.encode(), ""),  # reading it says it is binary
-])
+@pytest.mark.parametrize(
+    ("name", "content", "skipped"),
+    [
+        ("t.csv", PROSE, ""),  # only a .txt is judged
+        ("t.txt", "a;b\n1;2\n", ""),
+        ("t.TXT", "a|b\n1|2\n", ""),
+        ("t.txt", PROSE, NOT_SPLIT),
+        ("t.txt", "", "empty"),
+        ("t.txt", "\ufeff \n\n", "empty"),
+        ("t.txt", "a, b\n", "not a table: a single line"),
+        ("t.txt", b"\x89PNG\r\n\x1a\n" + SECRET.encode(), ""),  # reading it says it is binary
+    ],
+)
 def test_tables_in_a_file(tmp_path: Path, name: str, content: str | bytes, skipped: str) -> None:
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -290,17 +297,26 @@ def test_tables_in_a_compressed_or_utf16_txt(tmp_path: Path) -> None:
 
 def test_tables_in_a_txt_with_a_given_delimiter(tmp_path: Path) -> None:
     path = write(tmp_path / "t.txt", "a,b\n1,2\n")
-    assert tables_in(path, sep=";") == [TableEntry(
-        str(path), "not a table: ';' does not split its first line into columns")]
+    assert tables_in(path, sep=";") == [
+        TableEntry(str(path), "not a table: ';' does not split its first line into columns")
+    ]
     assert tables_in(path, sep=",") == [TableEntry(str(path))]
 
 
 def test_tables_in_a_zip(tmp_path: Path) -> None:
-    path = zip_of(tmp_path / "Dati.ZIP", {
-        "dati/": b"", "dati/a.CSV": "x;y\n1;2\n", "dati/b.tsv": "x\ty\n1\t2\n",
-        "dati/c.Txt": "x|y\n1|2\n", "dati/LEGGIMI.txt": PROSE, "dati/d.csv.gz": b"",
-        "__MACOSX/dati/._a.CSV": b"\x00\x05\x16\x07", "mappa.png": b"\x89PNG",
-    })
+    path = zip_of(
+        tmp_path / "Dati.ZIP",
+        {
+            "dati/": b"",
+            "dati/a.CSV": "x;y\n1;2\n",
+            "dati/b.tsv": "x\ty\n1\t2\n",
+            "dati/c.Txt": "x|y\n1|2\n",
+            "dati/LEGGIMI.txt": PROSE,
+            "dati/d.csv.gz": b"",
+            "__MACOSX/dati/._a.CSV": b"\x00\x05\x16\x07",
+            "mappa.png": b"\x89PNG",
+        },
+    )
     member = ZipMember(str(path), "")
     assert [(entry.name, entry.skipped) for entry in tables_in(path)] == [
         (f"{path}:dati/", "a folder"),
@@ -321,16 +337,24 @@ def test_tables_in_a_zip(tmp_path: Path) -> None:
 def test_tables_in_a_zip_without_a_table(tmp_path: Path, members: dict[str, str]) -> None:
     path = zip_of(tmp_path / "t.zip", members)
     files = sum(not name.endswith("/") for name in members)
-    assert tables_in(path) == [TableEntry(str(path), "holds no table: no .csv, .tsv or "
-                                                     f"delimited .txt among its {files} file"
-                                                     f"{'' if files == 1 else 's'}")]
+    assert tables_in(path) == [
+        TableEntry(
+            str(path),
+            "holds no table: no .csv, .tsv or "
+            f"delimited .txt among its {files} file"
+            f"{'' if files == 1 else 's'}",
+        )
+    ]
 
 
-@pytest.mark.parametrize(("content", "problem"), [
-    (None, "no such file"),
-    (b"PK\x03\x04" + SECRET.encode(), "is not a valid zip file (corrupt or truncated)"),
-    (b"", "is not a valid zip file"),
-])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, "no such file"),
+        (b"PK\x03\x04" + SECRET.encode(), "is not a valid zip file (corrupt or truncated)"),
+        (b"", "is not a valid zip file"),
+    ],
+)
 def test_tables_in_an_unusable_zip(tmp_path: Path, content: bytes | None, problem: str) -> None:
     path = tmp_path / "t.zip"
     if content is not None:

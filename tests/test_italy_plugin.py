@@ -9,8 +9,8 @@ until ``pip install -e plugins/pandas-anon-italy``.
 from __future__ import annotations
 
 import hashlib
-import os
 import importlib.metadata as metadata
+import os
 import re
 from importlib.resources import files
 
@@ -23,12 +23,15 @@ import pandas_anon
 if os.environ.get("CI"):
     import pandas_anon_italy as italy
 else:
-    italy = pytest.importorskip("pandas_anon_italy", reason="pip install -e plugins/pandas-anon-italy")
-from conftest import SEED_QID
-from pandas_anon.plugins import manager as plugins
+    italy = pytest.importorskip(
+        "pandas_anon_italy", reason="pip install -e plugins/pandas-anon-italy"
+    )
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.registry import claimed_hierarchy, get_hierarchy, hierarchies
+from pandas_anon.plugins import manager as plugins
+
+from conftest import SEED_QID
 
 COMUNE = "comune_residenza"
 STUDY = dict(year="anno_nascita", sex="sesso", place=COMUNE)
@@ -61,18 +64,28 @@ def one(spelling: str, **kwargs) -> pd.Series:
 
 # -- the shipped ISTAT list -------------------------------------------------------------------
 
+
 def test_istat_list_is_complete_and_consistent(comuni):
     assert list(comuni.columns) == [
-        "codice_istat", "comune", "comune_italiano", "comune_altra_lingua",
-        "provincia", "sigla", "regione", "ripartizione",
+        "codice_istat",
+        "comune",
+        "comune_italiano",
+        "comune_altra_lingua",
+        "provincia",
+        "sigla",
+        "regione",
+        "ripartizione",
     ]
     assert len(comuni) == 7_896
     assert comuni["codice_istat"].str.fullmatch(r"\d{6}").all()
     assert comuni["codice_istat"].is_unique
     assert comuni.notna().all().all()
     assert (comuni.drop(columns="comune_altra_lingua") != "").all().all()
-    assert (comuni["provincia"].nunique(), comuni["regione"].nunique(),
-            comuni["ripartizione"].nunique()) == (107, 20, 5)
+    assert (
+        comuni["provincia"].nunique(),
+        comuni["regione"].nunique(),
+        comuni["ripartizione"].nunique(),
+    ) == (107, 20, 5)
     # every level nests in the next: one sigla, region and area per province
     assert comuni.groupby("provincia")[["sigla", "regione"]].nunique().eq(1).all().all()
     assert comuni.groupby("regione")["ripartizione"].nunique().eq(1).all()
@@ -101,8 +114,13 @@ def test_alias_table_points_at_real_comuni_and_shadows_none(comuni):
     aliases = italy.load_aliases()
     assert list(aliases.columns) == ["alias", "comuni", "sigla", "kind", "note"]
     assert (aliases["note"].str.len() > 20).all()
-    official = {italy.key(n) for c in ("comune", "comune_italiano", "comune_altra_lingua")
-                for name in comuni[c] for n in [name, *name.split("/")] if n}
+    official = {
+        italy.key(n)
+        for c in ("comune", "comune_italiano", "comune_altra_lingua")
+        for name in comuni[c]
+        for n in [name, *name.split("/")]
+        if n
+    }
     for alias, targets, sigla in aliases[["alias", "comuni", "sigla"]].itertuples(index=False):
         assert italy.key(alias) not in official, alias  # an alias must not hide a real name
         for target in targets.split("|"):
@@ -111,63 +129,80 @@ def test_alias_table_points_at_real_comuni_and_shadows_none(comuni):
 
 # -- normalization and matching ----------------------------------------------------------------
 
-@pytest.mark.parametrize(("written", "normalized"), [
-    ("Saint-Rhémy-en-Bosses", "SAINT RHEMY EN BOSSES"),
-    ("SAINT-RHEMY-EN-BOSSES", "SAINT RHEMY EN BOSSES"),
-    ("saint rhemy  en bosses ", "SAINT RHEMY EN BOSSES"),
-    ("ANTEY-SAINT-ANDRE'", "ANTEY SAINT ANDRE"),        # E' is È
-    ("PRE' SAINT DIDIER", "PRE SAINT DIDIER"),
-    ("VALLE-D'AOSTA", "VALLE D AOSTA"),                  # an elision apostrophe separates
-    ("Valle d’Aosta/Vallée d'Aoste", "VALLE D AOSTA VALLEE D AOSTE"),
-    ("Jovençan", "JOVENCAN"),
-    ("Eppan an der Weinstraße", "EPPAN AN DER WEINSTRASSE"),
-    ("S.GIULIANO DEL SANNIO", "S GIULIANO DEL SANNIO"),
-])
+
+@pytest.mark.parametrize(
+    ("written", "normalized"),
+    [
+        ("Saint-Rhémy-en-Bosses", "SAINT RHEMY EN BOSSES"),
+        ("SAINT-RHEMY-EN-BOSSES", "SAINT RHEMY EN BOSSES"),
+        ("saint rhemy  en bosses ", "SAINT RHEMY EN BOSSES"),
+        ("ANTEY-SAINT-ANDRE'", "ANTEY SAINT ANDRE"),  # E' is È
+        ("PRE' SAINT DIDIER", "PRE SAINT DIDIER"),
+        ("VALLE-D'AOSTA", "VALLE D AOSTA"),  # an elision apostrophe separates
+        ("Valle d’Aosta/Vallée d'Aoste", "VALLE D AOSTA VALLEE D AOSTE"),
+        ("Jovençan", "JOVENCAN"),
+        ("Eppan an der Weinstraße", "EPPAN AN DER WEINSTRASSE"),
+        ("S.GIULIANO DEL SANNIO", "S GIULIANO DEL SANNIO"),
+    ],
+)
 def test_normalize(written, normalized):
     assert italy.normalize(written) == normalized
     assert italy.key(written) == normalized.replace(" ", "")
 
 
-@pytest.mark.parametrize(("written", "comune", "how"), [
-    ("Aosta", "Aosta", "exact"),
-    ("aosta", "Aosta", "normalized"),
-    ("SAINT-RHEMY-EN-BOSSES", "Saint-Rhémy-en-Bosses", "normalized"),
-    ("saint rhemy en bosses", "Saint-Rhémy-en-Bosses", "normalized"),
-    ("GRESSONEY-LA-TRINITE'", "Gressoney-La-Trinité", "normalized"),
-    ("Cortina d’Ampezzo", "Cortina d'Ampezzo", "normalized"),
-    ("CHAMP DE PRAZ", "Champdepraz", "normalized"),      # spaces do not count
-    # bilingual names: the whole name or either part
-    ("Bolzano/Bozen", "Bolzano/Bozen", "exact"),
-    ("Bolzano", "Bolzano/Bozen", "exact"),
-    ("BOZEN", "Bolzano/Bozen", "normalized"),
-    ("EPPAN AN DER WEINSTRASSE", "Appiano sulla strada del vino/Eppan an der Weinstraße",
-     "normalized"),
-    ("Sèn Jan", "San Giovanni di Fassa-Sèn Jan", "exact"),
-    ("SOVODNJE OB SOCI", "Savogna d'Isonzo-Sovodnje ob Soči", "normalized"),
-    ("DUINO AURISINA", "Duino Aurisina-Devin Nabrežina", "normalized"),
-    # abbreviations
-    ("SS. COSMA E DAMIANO", "Santi Cosma e Damiano", "abbreviation"),
-    ("ST. VINCENT", "Saint-Vincent", "abbreviation"),
-    ("M.S.ANGELO", "Monte Sant'Angelo", "abbreviation"),
-    ("S GIULIANO DEL SANNIO", "San Giuliano del Sannio", "abbreviation"),
-])
+@pytest.mark.parametrize(
+    ("written", "comune", "how"),
+    [
+        ("Aosta", "Aosta", "exact"),
+        ("aosta", "Aosta", "normalized"),
+        ("SAINT-RHEMY-EN-BOSSES", "Saint-Rhémy-en-Bosses", "normalized"),
+        ("saint rhemy en bosses", "Saint-Rhémy-en-Bosses", "normalized"),
+        ("GRESSONEY-LA-TRINITE'", "Gressoney-La-Trinité", "normalized"),
+        ("Cortina d’Ampezzo", "Cortina d'Ampezzo", "normalized"),
+        ("CHAMP DE PRAZ", "Champdepraz", "normalized"),  # spaces do not count
+        # bilingual names: the whole name or either part
+        ("Bolzano/Bozen", "Bolzano/Bozen", "exact"),
+        ("Bolzano", "Bolzano/Bozen", "exact"),
+        ("BOZEN", "Bolzano/Bozen", "normalized"),
+        (
+            "EPPAN AN DER WEINSTRASSE",
+            "Appiano sulla strada del vino/Eppan an der Weinstraße",
+            "normalized",
+        ),
+        ("Sèn Jan", "San Giovanni di Fassa-Sèn Jan", "exact"),
+        ("SOVODNJE OB SOCI", "Savogna d'Isonzo-Sovodnje ob Soči", "normalized"),
+        ("DUINO AURISINA", "Duino Aurisina-Devin Nabrežina", "normalized"),
+        # abbreviations
+        ("SS. COSMA E DAMIANO", "Santi Cosma e Damiano", "abbreviation"),
+        ("ST. VINCENT", "Saint-Vincent", "abbreviation"),
+        ("M.S.ANGELO", "Monte Sant'Angelo", "abbreviation"),
+        ("S GIULIANO DEL SANNIO", "San Giuliano del Sannio", "abbreviation"),
+    ],
+)
 def test_spellings_resolve(written, comune, how):
     row = one(written)
     assert (row["comune"], row["how"]) == (comune, how)
 
 
-@pytest.mark.parametrize(("written", "expected", "sigla", "how"), [
-    ("VALTOURNENCE", ["Valtournenche"], "AO", "alias"),
-    ("VALGRISENCE", ["Valgrisenche"], "AO", "alias"),
-    ("RHEMES", ["Rhêmes-Notre-Dame", "Rhêmes-Saint-Georges"], "AO", "ambiguous-same-province"),
-    ("GRESSONEY", ["Gressoney-La-Trinité", "Gressoney-Saint-Jean"], "AO",
-     "ambiguous-same-province"),
-    ("GRESSONAY SAN YEAN", ["Gressoney-Saint-Jean"], "AO", "alias"),
-    ("S.GIULIANO DEL SANNIO", ["San Giuliano del Sannio"], "CB", "abbreviation"),
-    ("S.GIACOMO D.SCHIAVONI", ["San Giacomo degli Schiavoni"], "CB", "abbreviation"),
-    ("MONTENERO V.COCCHIARA", ["Montenero Val Cocchiara"], "IS", "abbreviation"),
-    ("BOIANO", ["Bojano"], "CB", "alias"),
-])
+@pytest.mark.parametrize(
+    ("written", "expected", "sigla", "how"),
+    [
+        ("VALTOURNENCE", ["Valtournenche"], "AO", "alias"),
+        ("VALGRISENCE", ["Valgrisenche"], "AO", "alias"),
+        ("RHEMES", ["Rhêmes-Notre-Dame", "Rhêmes-Saint-Georges"], "AO", "ambiguous-same-province"),
+        (
+            "GRESSONEY",
+            ["Gressoney-La-Trinité", "Gressoney-Saint-Jean"],
+            "AO",
+            "ambiguous-same-province",
+        ),
+        ("GRESSONAY SAN YEAN", ["Gressoney-Saint-Jean"], "AO", "alias"),
+        ("S.GIULIANO DEL SANNIO", ["San Giuliano del Sannio"], "CB", "abbreviation"),
+        ("S.GIACOMO D.SCHIAVONI", ["San Giacomo degli Schiavoni"], "CB", "abbreviation"),
+        ("MONTENERO V.COCCHIARA", ["Montenero Val Cocchiara"], "IS", "abbreviation"),
+        ("BOIANO", ["Bojano"], "CB", "alias"),
+    ],
+)
 def test_the_issues_spellings_resolve(comuni, written, expected, sigla, how):
     row = one(written)
     assert row["comune"].split(" | ") == expected
@@ -200,15 +235,16 @@ def test_a_name_of_several_provinces_is_ambiguous_and_within_settles_it(comuni):
     assert one("CASTRO", within="LE")["provincia"] == "Lecce"
     assert one("CASTRO", within="Puglia")["provincia"] == "Lecce"
     assert one("Paternò")["how"] == "exact"
-    assert one("PATERNO'")["how"] == "ambiguous"       # Paterno (PZ) and Paternò (CT)
+    assert one("PATERNO'")["how"] == "ambiguous"  # Paterno (PZ) and Paternò (CT)
     assert one("PATERNO'", within="Sicilia")["comune"] == "Paternò"
     with pytest.raises(InvalidParameterError, match="'Atlantide'"):
         italy.resolve(["CASTRO"], within=["LE", "Atlantide"])
 
 
 def test_caller_aliases_by_name_or_code():
-    table = italy.resolve(["AOSTA CITTA", "BORGO"], aliases={"Aosta citta": "Aosta",
-                                                              "borgo": ["075096"]})
+    table = italy.resolve(
+        ["AOSTA CITTA", "BORGO"], aliases={"Aosta citta": "Aosta", "borgo": ["075096"]}
+    )
     assert list(table["comune"]) == ["Aosta", "Castro"]
     assert list(table["how"]) == ["alias", "alias"]
     with pytest.raises(InvalidParameterError, match="give its ISTAT code"):
@@ -218,6 +254,7 @@ def test_caller_aliases_by_name_or_code():
 
 
 # -- the Valle d'Aosta driving-licence file ----------------------------------------------------
+
 
 def test_all_79_valle_daosta_spellings_resolve_to_one_province(column, comuni):
     table = italy.resolve(column)
@@ -257,8 +294,9 @@ def test_study_gives_the_figures_of_the_datas_own_hierarchy(fresh_plugins, licen
     # M_loc, no longer merges generalized rows with the city's: its distinct and modified
     # counts differ from the data's, its singletons do not.)
     hierarchy = italy.comune_hierarchy(column)
-    pairs = pd.DataFrame({"istat": hierarchy.generalize(column, 1),
-                          "own": licences["provincia_residenza"]}).drop_duplicates()
+    pairs = pd.DataFrame(
+        {"istat": hierarchy.generalize(column, 1), "own": licences["provincia_residenza"]}
+    ).drop_duplicates()
     assert pairs["istat"].is_unique and pairs["own"].is_unique
     table = hierarchy.to_frame()
     table["provincia"] = table["provincia"].map(dict(zip(pairs["istat"], pairs["own"])))
@@ -274,7 +312,7 @@ def test_unmatched_values_are_reported_by_name_and_count(column):
     assert table.attrs["unmatched"] == ["VALTURNENCHE", "CASTRO"]  # most rows first
     assert table.loc["VALTURNENCHE", "how"] == "unmatched"
     assert table.loc["CASTRO", "how"] == "ambiguous"
-    assert table["rows"].sum() == len(typo)                       # nothing dropped
+    assert table["rows"].sum() == len(typo)  # nothing dropped
     with pytest.raises(HierarchyError) as error:
         italy.comune_hierarchy(typo)
     message = str(error.value)
@@ -282,8 +320,9 @@ def test_unmatched_values_are_reported_by_name_and_count(column):
     assert f"'CASTRO' ({counts['CASTRO']:,} rows; fits comuni of several provinces" in message
     assert f"2 value(s) of column {COMUNE!r}" in message
     assert "aliases=" in message and "within=" in message
-    fixed = italy.comune_hierarchy(typo, aliases={"VALTURNENCHE": "Valtournenche",
-                                                  "CASTRO": "Bard"})
+    fixed = italy.comune_hierarchy(
+        typo, aliases={"VALTURNENCHE": "Valtournenche", "CASTRO": "Bard"}
+    )
     assert fixed.generalize(typo, 1).nunique() == 1
     with pytest.raises(HierarchyError, match=r"'CASTRO' \([\d,]+ rows\)\. Fix"):  # not there
         italy.comune_hierarchy(typo, aliases={"VALTURNENCHE": "Valtournenche"}, within="AO")
@@ -305,7 +344,12 @@ def test_missing_values_stay_missing_and_repeats_are_counted_once(column):
 def test_canonical_hierarchy_over_istat_names(comuni):
     hierarchy = italy.comune_hierarchy()
     assert [len(hierarchy.labels(level)) for level in range(hierarchy.n_levels)] == [
-        7_896, 107, 20, 5, 1]
+        7_896,
+        107,
+        20,
+        5,
+        1,
+    ]
     assert {"Castro (BG)", "Castro (LE)", "Bolzano/Bozen"} <= set(hierarchy.values)
     names = pd.Series(["Bolzano/Bozen", "Napoli", "Castro (LE)"])
     assert hierarchy.generalize(names, 1).tolist() == ["Bolzano/Bozen", "Napoli", "Lecce"]
@@ -313,6 +357,7 @@ def test_canonical_hierarchy_over_istat_names(comuni):
 
 
 # -- discovery through the entry point ---------------------------------------------------------
+
 
 def test_the_plugin_is_installed_with_its_entry_point():
     found = {ep.name: ep for ep in metadata.entry_points(group="pandas_anon")}
@@ -350,9 +395,11 @@ def test_every_istat_name_rewritten_finds_its_comune(comuni, rewrite):
     articulated di -> D., Val/Valle -> V.), resolves to a set of comuni holding it."""
     written = comuni["comune"].str.upper()
     if rewrite == "abbreviated":
-        written = (written.str.replace(r"\bSAN(TA|TO)? ", "S.", regex=True)
-                   .str.replace(r"\b(DEL|DELLA|DELLE|DELLO|DEGLI|DEI) ", "D.", regex=True)
-                   .str.replace(r"\bVAL(LE)? ", "V.", regex=True))
+        written = (
+            written.str.replace(r"\bSAN(TA|TO)? ", "S.", regex=True)
+            .str.replace(r"\b(DEL|DELLA|DELLE|DELLO|DEGLI|DEI) ", "D.", regex=True)
+            .str.replace(r"\bVAL(LE)? ", "V.", regex=True)
+        )
         assert (written != comuni["comune"].str.upper()).sum() > 700
     table = italy.resolve(written)
     for spelling, code in zip(written, comuni["codice_istat"]):

@@ -8,20 +8,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pandas_anon
-from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError, OneClassWarning
+from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError
 from pandas_anon.anonymization.fulldomain import ola
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+
 from verify import verify_anonymized, verify_l_diverse
 
-ADULT_QID = ["age", "education", "marital-status", "native-country", "occupation", "race",
-             "salary-class", "sex", "workclass"]
+ADULT_QID = [
+    "age",
+    "education",
+    "marital-status",
+    "native-country",
+    "occupation",
+    "race",
+    "salary-class",
+    "sex",
+    "workclass",
+]
 FIVE = ["age", "sex", "race", "marital-status", "education"]
-
-
 
 
 def levels_in(qid: list[str], report) -> list[int]:
@@ -45,8 +53,9 @@ def test_precision_optimum_on_adult(adult, hierarchies):
 
 @pytest.mark.slow
 def test_discernibility_optimum_on_adult(adult, hierarchies):
-    out = adult.anon.kanon(5, qid=ADULT_QID, hierarchies=hierarchies, max_suppression=0.05,
-                           metric="dm")
+    out = adult.anon.kanon(
+        5, qid=ADULT_QID, hierarchies=hierarchies, max_suppression=0.05, metric="dm"
+    )
     report = out.anon.report()
     assert levels_in(ADULT_QID, report) == [0, 3, 2, 2, 1, 1, 1, 0, 2]
     assert report.suppressed == 105 and report.metrics["dm"] == 7_220_555
@@ -65,8 +74,9 @@ def test_optimal_search_equals_exhaustive_on_five_columns(adult, hierarchies, me
 
 
 def test_suppressed_rows_can_be_dropped(adult, hierarchies):
-    kept = adult.anon.kanon(5, qid=ADULT_QID, hierarchies=hierarchies, max_suppression=0.05,
-                            suppress="drop")
+    kept = adult.anon.kanon(
+        5, qid=ADULT_QID, hierarchies=hierarchies, max_suppression=0.05, suppress="drop"
+    )
     assert len(kept) == len(adult) - 1_461
     assert kept.groupby(ADULT_QID).size().min() >= 5
 
@@ -77,8 +87,13 @@ def test_zero_configuration_on_valle_daosta(licences):
     report = out.anon.report()
     assert report.identifiers == {"id": "dropped"} and "id" not in out.columns
     assert report.choices["qid"].startswith("the gate's rule")
-    assert report.exposure == {"columns": ["anno_nascita"], "k": 5, "rows_below_k": 0,
-                               "max_size": 3, "passes": True}
+    assert report.exposure == {
+        "columns": ["anno_nascita"],
+        "k": 5,
+        "rows_below_k": 0,
+        "max_size": 3,
+        "passes": True,
+    }
     assert len(report.qid) == 10 and (report.classes, report.k_reached) == (3, 177)
     assert all(f"hierarchy {c}" in report.choices for c in report.qid)
     checked = verify_anonymized(out, report.qid, 5, 0)
@@ -90,8 +105,9 @@ def test_zero_configuration_on_valle_daosta(licences):
 def test_the_readme_example(licences):
     qid = ["anno_nascita", "comune_residenza", "sesso"]
     provinces = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
-    out = licences.anon.kanon(5, qid=qid, hierarchies={"comune_residenza": provinces},
-                              max_suppression=0.01)
+    out = licences.anon.kanon(
+        5, qid=qid, hierarchies={"comune_residenza": provinces}, max_suppression=0.01
+    )
     report = out.anon.report()
     assert report.levels == {"anno_nascita": 0, "comune_residenza": 1, "sesso": 0}
     assert (report.suppressed, report.classes) == (56, 172)
@@ -104,9 +120,17 @@ def test_the_readme_example(licences):
     [
         ({"k": 0}, InvalidParameterError, "k must be a whole number of at least 1"),
         ({"k": 40_000}, InvalidParameterError, "exceeds the 30,162 rows"),
-        ({"k": 5, "algo": "magic"}, InvalidParameterError, "algo must be one of 'ola'.*got 'magic'"),
+        (
+            {"k": 5, "algo": "magic"},
+            InvalidParameterError,
+            "algo must be one of 'ola'.*got 'magic'",
+        ),
         ({"k": 5, "max_suppression": 2}, InvalidParameterError, "fraction from 0 to 1"),
-        ({"k": 5, "sensitive": "sex"}, InvalidParameterError, "'sex' is inside the quasi-identifier"),
+        (
+            {"k": 5, "sensitive": "sex"},
+            InvalidParameterError,
+            "'sex' is inside the quasi-identifier",
+        ),
         ({"k": 5, "l": 2}, InvalidParameterError, "l=2 needs sensitive="),
         ({"k": 5, "suppress": "hide"}, InvalidParameterError, "suppress must be"),
         ({"k": 5, "metric": "fun"}, InvalidParameterError, "metric must be"),
@@ -123,8 +147,7 @@ def test_a_lattice_too_large_for_the_optimal_search_is_refused(monkeypatch, adul
     monkeypatch.setattr(ola, "MAX_NODES", 19)
     with pytest.raises(InvalidParameterError, match="has 20 nodes, more than the 19 .*datafly"):
         adult.anon.kanon(5, qid=qid, hierarchies={c: hierarchies[c] for c in qid})
-    out = adult.anon.kanon(5, qid=qid, hierarchies={c: hierarchies[c] for c in qid},
-                           algo="datafly")
+    out = adult.anon.kanon(5, qid=qid, hierarchies={c: hierarchies[c] for c in qid}, algo="datafly")
     assert out.anon.report().algorithm == "datafly"
 
 
@@ -135,23 +158,33 @@ def test_hierarchy_missing_a_value(adult, hierarchies):
 
 def test_infeasible_constraints_are_explained(adult, hierarchies):
     with pytest.raises(InfeasibleError, match="distinct l-diversity .* allow more suppression"):
-        adult.anon.kanon(2, qid=["sex"], hierarchies={"sex": hierarchies["sex"]},
-                         sensitive="salary-class", l=3)
+        adult.anon.kanon(
+            2, qid=["sex"], hierarchies={"sex": hierarchies["sex"]}, sensitive="salary-class", l=3
+        )
 
 
 QID7 = ["age", "education", "marital-status", "native-country", "race", "sex", "workclass"]
 
 
-@pytest.mark.parametrize(("model", "expected"), [
-    (LDiversity(3), None),
-    (LDiversity(3, "entropy"), ([4, 3, 0, 0, 0, 0, 0], 1_411, 0.3191)),
-    (LDiversity(3, "recursive", c=2), None),
-])
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        (LDiversity(3), None),
+        (LDiversity(3, "entropy"), ([4, 3, 0, 0, 0, 0, 0], 1_411, 0.3191)),
+        (LDiversity(3, "recursive", c=2), None),
+    ],
+)
 def test_every_l_diversity_variant_through_kanon(adult, hierarchies, model, expected):
     """``l=`` takes a number (distinct) or a model; the output passes a verifier that counts
     each class's sensitive values itself."""
-    out = adult.anon.kanon(5, qid=QID7, hierarchies={c: hierarchies[c] for c in QID7},
-                           max_suppression=0.05, sensitive="occupation", l=model)
+    out = adult.anon.kanon(
+        5,
+        qid=QID7,
+        hierarchies={c: hierarchies[c] for c in QID7},
+        max_suppression=0.05,
+        sensitive="occupation",
+        l=model,
+    )
     report = out.anon.report()
     assert report.models == ["5-anonymity", str(model)]
     if expected is not None:
@@ -171,8 +204,14 @@ def test_t_closeness_distance_follows_the_dtype_unless_a_model_is_given(adult, h
     scored = adult.assign(score=adult["age"] % 7)
 
     def models(frame, sensitive, t):
-        return pandas_anon.anonymize(frame, 5, qid=qid, hierarchies={c: hierarchies[c] for c in qid},
-                                     sensitive=sensitive, t=t).report.models[1]
+        return pandas_anon.anonymize(
+            frame,
+            5,
+            qid=qid,
+            hierarchies={c: hierarchies[c] for c in qid},
+            sensitive=sensitive,
+            t=t,
+        ).report.models[1]
 
     assert models(adult, "salary-class", 0.2) == "equal-distance t-closeness (t=0.2)"
     assert models(scored, "score", 0.2) == "ordered-distance t-closeness (t=0.2)"
@@ -192,8 +231,12 @@ def small_tables(draw):
 
 @pytest.mark.filterwarnings("ignore::pandas_anon.OneClassWarning")  # small tables often are
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=small_tables(), k=st.integers(1, 6), limit=st.sampled_from([0.0, 0.1, 0.3]),
-       metric=st.sampled_from(["precision", "dm"]))
+@given(
+    case=small_tables(),
+    k=st.integers(1, 6),
+    limit=st.sampled_from([0.0, 0.1, 0.3]),
+    metric=st.sampled_from(["precision", "dm"]),
+)
 def test_optimal_search_is_exhaustive_and_verified(case, k, limit, metric):
     frame, hierarchies = case
     if k > len(frame):
@@ -203,6 +246,7 @@ def test_optimal_search_is_exhaustive_and_verified(case, k, limit, metric):
     found = ola.search(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
     reference = ola.exhaustive(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
     assert (found.best.node, found.value) == (reference.best.node, reference.value)
-    out = frame.anon.kanon(k, qid=["a", "b"], hierarchies=hierarchies, max_suppression=limit,
-                           metric=metric)
+    out = frame.anon.kanon(
+        k, qid=["a", "b"], hierarchies=hierarchies, max_suppression=limit, metric=metric
+    )
     verify_anonymized(out, ["a", "b"], k, int(limit * len(frame) + 1e-9))

@@ -13,8 +13,11 @@ from pandas_anon.engine import keys
 from pandas_anon.engine.keys import KeyLayout, run_ids
 
 # (word bits, max_count): the packed path, one word too wide for the count, several words
-WAYS = {"packed": (keys.WORD_BITS, 1_000), "one word": (keys.WORD_BITS, 2**60),
-        "several words": (5, 1_000)}
+WAYS = {
+    "packed": (keys.WORD_BITS, 1_000),
+    "one word": (keys.WORD_BITS, 2**60),
+    "several words": (5, 1_000),
+}
 
 
 @st.composite
@@ -40,8 +43,11 @@ def expected_distinct(codes, counts) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("way", sorted(WAYS))
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(table=tables())
 def test_distinct_sorts_and_sums_like_groupby(monkeypatch, way, table):
     radixes, codes, counts = table
@@ -60,18 +66,28 @@ def test_distinct_sorts_and_sums_like_groupby(monkeypatch, way, table):
 
 
 @pytest.mark.parametrize("way", sorted(WAYS))
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(table=tables(), data=st.data())
 def test_recode_replaces_one_column_and_prefix_drops_the_last(monkeypatch, way, table, data):
     radixes, codes, counts = table
     lay = layout(monkeypatch, way, radixes)
     column = data.draw(st.integers(0, len(codes) - 1))
-    mapping = np.asarray(data.draw(st.lists(st.integers(0, radixes[column] - 1),
-                                            min_size=radixes[column],
-                                            max_size=radixes[column])), dtype=np.int64)
+    mapping = np.asarray(
+        data.draw(
+            st.lists(
+                st.integers(0, radixes[column] - 1),
+                min_size=radixes[column],
+                max_size=radixes[column],
+            )
+        ),
+        dtype=np.int64,
+    )
     recoded = lay.recode(lay.encode(codes), column, lay.shift_table(column, mapping))
-    direct = codes[:column] + [mapping[codes[column]]] + codes[column + 1:]
+    direct = codes[:column] + [mapping[codes[column]]] + codes[column + 1 :]
     for j in range(len(codes)):
         assert (lay.decode(recoded, j) == direct[j]).all()
     if len(codes) > 1:

@@ -14,7 +14,6 @@ import types
 import pandas as pd
 import pytest
 
-from pandas_anon.plugins import manager as plugins
 from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.registry import (
@@ -25,6 +24,7 @@ from pandas_anon.hierarchy.registry import (
     normalize,
     plugin_status,
 )
+from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.hookspecs import hookimpl
 
 BUILTINS = ["builtin.auto", "builtin.dates", "builtin.mask", "builtin.suppress"]
@@ -62,8 +62,9 @@ def installed(monkeypatch):
     """The installed entry points, replaced by this list (empty unless a test fills it); the
     plugins are loaded afresh in each test."""
     found: list[metadata.EntryPoint] = []
-    monkeypatch.setattr(metadata, "entry_points",
-                        lambda group: [ep for ep in found if ep.group == group])
+    monkeypatch.setattr(
+        metadata, "entry_points", lambda group: [ep for ep in found if ep.group == group]
+    )
     monkeypatch.delenv(plugins.ALLOWLIST, raising=False)
     plugins.reset()
     yield found
@@ -93,6 +94,7 @@ def status(name: str) -> dict:
 
 # -- built-in and run-time plugins -----------------------------------------------------------
 
+
 def test_the_builtin_hierarchies_come_through_the_hook(pm):
     assert pm.get_plugin("builtin") is not None
     table = hierarchies()
@@ -101,23 +103,42 @@ def test_the_builtin_hierarchies_come_through_the_hook(pm):
     assert set(table["plugin"]) == {"builtin"}
 
 
-@pytest.mark.parametrize("name, data, frame", [
-    ("builtin.suppress", pd.Series(["b", "a", None, "b"]),
-     {"value": ["a", "b"], "*": ["*", "*"]}),
-    ("builtin.mask", pd.Series(["11058", "11020"], name="cap"),
-     {"cap": ["11020", "11058"], "mask 1": ["1102*", "1105*"], "mask 2": ["110**", "110**"]}),
-    ("builtin.dates", pd.Series(pd.to_datetime(["2019-05-17", "2021-01-02"]), name="day"),
-     {"day": pd.to_datetime(["2019-05-17", "2021-01-02"]).tolist(),
-      "month": ["2019-05", "2021-01"], "year": ["2019", "2021"], "decade": ["2010s", "2020s"]}),
-    ("builtin.auto", pd.Series(["x", "y"], name="sex"), {"sex": ["x", "y"], "*": ["*", "*"]}),
-])
+@pytest.mark.parametrize(
+    "name, data, frame",
+    [
+        (
+            "builtin.suppress",
+            pd.Series(["b", "a", None, "b"]),
+            {"value": ["a", "b"], "*": ["*", "*"]},
+        ),
+        (
+            "builtin.mask",
+            pd.Series(["11058", "11020"], name="cap"),
+            {"cap": ["11020", "11058"], "mask 1": ["1102*", "1105*"], "mask 2": ["110**", "110**"]},
+        ),
+        (
+            "builtin.dates",
+            pd.Series(pd.to_datetime(["2019-05-17", "2021-01-02"]), name="day"),
+            {
+                "day": pd.to_datetime(["2019-05-17", "2021-01-02"]).tolist(),
+                "month": ["2019-05", "2021-01"],
+                "year": ["2019", "2021"],
+                "decade": ["2010s", "2020s"],
+            },
+        ),
+        ("builtin.auto", pd.Series(["x", "y"], name="sex"), {"sex": ["x", "y"], "*": ["*", "*"]}),
+    ],
+)
 def test_the_builtin_factories_use_the_builders(pm, name, data, frame):
     built = get_hierarchy(name, data)
     table = built.to_frame()
-    assert table.iloc[:, :len(frame)].to_dict("list") == frame
-    with pytest.raises(HierarchyError, match=rf"'{name}' of plugin builtin \(built-in\) could "
-                                             rf"not be built: HierarchyError: {name} is built "
-                                             rf"from a column's values"):
+    assert table.iloc[:, : len(frame)].to_dict("list") == frame
+    with pytest.raises(
+        HierarchyError,
+        match=rf"'{name}' of plugin builtin \(built-in\) could "
+        rf"not be built: HierarchyError: {name} is built "
+        rf"from a column's values",
+    ):
         get_hierarchy(name)
 
 
@@ -129,8 +150,12 @@ def test_a_plugin_lists_its_hierarchies_and_claims(pm):
     age = table.set_index("name").loc["test.age"]
     assert (age["kind"], age["plugin"], age["source"]) == ("hierarchy", "ages", plugins.RUNTIME)
     assert (age["description"], age["claims"]) == ("ages in decades", ("Age", "eta"))
-    assert status("ages") == {"name": "ages", "source": plugins.RUNTIME, "status": "ok",
-                              "problem": ""}
+    assert status("ages") == {
+        "name": "ages",
+        "source": plugins.RUNTIME,
+        "status": "ok",
+        "problem": "",
+    }
 
 
 def test_a_registered_hierarchy_is_returned_named_and_ignores_data(pm):
@@ -156,10 +181,13 @@ def test_a_factory_is_called_lazily_with_the_data(pm):
     assert ages.calls[1] is None
 
 
-@pytest.mark.parametrize("factory, message", [
-    (lambda data: 1 / 0, "could not be built: ZeroDivisionError: division by zero"),
-    (lambda data: "not a hierarchy", "the factory returned str, not a Hierarchy"),
-])
+@pytest.mark.parametrize(
+    "factory, message",
+    [
+        (lambda data: 1 / 0, "could not be built: ZeroDivisionError: division by zero"),
+        (lambda data: "not a hierarchy", "the factory returned str, not a Hierarchy"),
+    ],
+)
 def test_factory_failures_name_the_plugin(pm, factory, message):
     pm.register(plugin(lambda register: register("test.bad", factory)), name="bad")
     with pytest.raises(HierarchyError, match=rf"'test.bad' of plugin bad \({plugins.RUNTIME}\)"):
@@ -174,7 +202,8 @@ def test_an_unknown_name_lists_the_available_ones(pm):
         get_hierarchy("it.comune")
     assert str(caught.value) == (
         "unknown hierarchy name 'it.comune'; valid hierarchy names: 'builtin.auto', "
-        "'builtin.dates', 'builtin.mask', 'builtin.suppress', 'test.age', 'test.initial'")
+        "'builtin.dates', 'builtin.mask', 'builtin.suppress', 'test.age', 'test.initial'"
+    )
     assert isinstance(caught.value, KeyError)
 
 
@@ -198,11 +227,15 @@ def test_the_registry_follows_plugins_registered_and_removed(pm):
 
 # -- collisions -----------------------------------------------------------------------------
 
+
 def test_a_name_registered_twice_names_both_plugins_and_is_not_used(pm):
     pm.register(Ages(), name="ages")
     pm.register(plugin(lambda register: register("test.age", decades())), name="other")
-    with pytest.warns(AnonWarning, match=r"'test.age' is registered by plugin ages .* and "
-                                         r"plugin other .*; uninstall one of them"):
+    with pytest.warns(
+        AnonWarning,
+        match=r"'test.age' is registered by plugin ages .* and "
+        r"plugin other .*; uninstall one of them",
+    ):
         table = hierarchies()
     assert "test.age" not in set(table["name"]) and "test.initial" in set(table["name"])
     with pytest.raises(HierarchyError, match="registered by plugin ages.* and plugin other"):
@@ -216,11 +249,15 @@ def test_a_name_registered_twice_names_both_plugins_and_is_not_used(pm):
 
 def test_a_column_claimed_twice_has_no_default(pm):
     pm.register(Ages(), name="ages")
-    pm.register(plugin(lambda register: register("other.age", decades(), columns=["AGE"])),
-                name="other")
+    pm.register(
+        plugin(lambda register: register("other.age", decades(), columns=["AGE"])), name="other"
+    )
     with pytest.warns(AnonWarning, match="column 'age' is claimed by test.age and other.age"):
-        with pytest.raises(HierarchyError, match="column 'Age' is claimed by hierarchies "
-                                                 "test.age and other.age: give the hierarchy"):
+        with pytest.raises(
+            HierarchyError,
+            match="column 'Age' is claimed by hierarchies "
+            "test.age and other.age: give the hierarchy",
+        ):
             claimed_hierarchy("Age")
     assert claimed_hierarchy("eta") == "test.age"
     assert get_hierarchy("other.age").to_frame().equals(decades().to_frame())
@@ -229,16 +266,20 @@ def test_a_column_claimed_twice_has_no_default(pm):
 
 # -- broken plugins ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("call, message", [
-    (lambda r: r("Test.Age", decades()), "'Test.Age' is not a namespaced name"),
-    (lambda r: r("age", decades()), "'age' is not a namespaced name"),
-    (lambda r: r(None, decades()), "None is not a namespaced name"),
-    (lambda r: r("builtin.age", decades()), "the builtin. namespace is reserved"),
-    (lambda r: (r("test.age", decades()), r("test.age", decades())), "registered twice"),
-    (lambda r: r("test.age", [1, 2]), "expected a Hierarchy or a factory function, got list"),
-    (lambda r: r("test.age", decades(), columns="age"), "columns must be a list"),
-    (lambda r: r("test.age", decades(), columns=[""]), "columns must be a list"),
-])
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda r: r("Test.Age", decades()), "'Test.Age' is not a namespaced name"),
+        (lambda r: r("age", decades()), "'age' is not a namespaced name"),
+        (lambda r: r(None, decades()), "None is not a namespaced name"),
+        (lambda r: r("builtin.age", decades()), "the builtin. namespace is reserved"),
+        (lambda r: (r("test.age", decades()), r("test.age", decades())), "registered twice"),
+        (lambda r: r("test.age", [1, 2]), "expected a Hierarchy or a factory function, got list"),
+        (lambda r: r("test.age", decades(), columns="age"), "columns must be a list"),
+        (lambda r: r("test.age", decades(), columns=[""]), "columns must be a list"),
+    ],
+)
 def test_a_bad_register_call_breaks_only_its_plugin(pm, call, message):
     def hook(register):
         register("test.first", decades())
@@ -268,26 +309,40 @@ def test_a_hook_that_raises_is_reported_by_name(pm):
         raise RuntimeError("no data file\nsecond line")
 
     pm.register(plugin(hook), name="crashing")
-    with pytest.warns(AnonWarning, match="plugin 'crashing' .* skipped: RuntimeError: no data "
-                                         "file$"):
+    with pytest.warns(
+        AnonWarning, match="plugin 'crashing' .* skipped: RuntimeError: no data file$"
+    ):
         assert list(hierarchies()["name"]) == BUILTINS
-    assert status("crashing") == {"name": "crashing", "source": plugins.RUNTIME,
-                                  "status": "broken", "problem": "RuntimeError: no data file"}
+    assert status("crashing") == {
+        "name": "crashing",
+        "source": plugins.RUNTIME,
+        "status": "broken",
+        "problem": "RuntimeError: no data file",
+    }
 
 
 def test_an_entry_point_that_fails_to_import_is_reported_by_name(monkeypatch, installed):
     installed.append(entry_point(monkeypatch, "broken", module="pandas_anon_no_such_module"))
-    installed.append(entry_point(monkeypatch, "good", lambda register: register(
-        "good.age", decades(), columns=["age"])))
-    with pytest.warns(AnonWarning, match="plugin 'broken' .entry point pandas_anon_no_such_module."
-                                         " failed to load and is skipped: ModuleNotFoundError"):
+    installed.append(
+        entry_point(
+            monkeypatch, "good", lambda register: register("good.age", decades(), columns=["age"])
+        )
+    )
+    with pytest.warns(
+        AnonWarning,
+        match="plugin 'broken' .entry point pandas_anon_no_such_module."
+        " failed to load and is skipped: ModuleNotFoundError",
+    ):
         table = hierarchies()
     assert list(table["name"]) == [*BUILTINS, "good.age"]
     assert table["source"].iloc[-1] == "entry point fake_anon_plugin_good"
     assert plugin_status().to_dict("list") == {
         "name": ["builtin", "broken", "good"],
-        "source": ["built-in", "entry point pandas_anon_no_such_module",
-                   "entry point fake_anon_plugin_good"],
+        "source": [
+            "built-in",
+            "entry point pandas_anon_no_such_module",
+            "entry point fake_anon_plugin_good",
+        ],
         "status": ["ok", "broken", "ok"],
         "problem": ["", "ModuleNotFoundError: No module named 'pandas_anon_no_such_module'", ""],
     }
@@ -307,8 +362,9 @@ def test_an_entry_point_implementing_an_unknown_hook_is_broken(monkeypatch, inst
     with pytest.warns(AnonWarning, match="plugin 'typo'"):
         pm = plugins.get_plugin_manager()
     assert not pm.has_plugin("typo") and pm.has_plugin("optional")
-    assert status("typo")["problem"] == ("ValueError: unknown hook(s) register_hierarchy; "
-                                         "pandas-anon hooks: register_hierarchies")
+    assert status("typo")["problem"] == (
+        "ValueError: unknown hook(s) register_hierarchy; pandas-anon hooks: register_hierarchies"
+    )
     assert status("optional")["status"] == "ok"
 
 
@@ -329,20 +385,25 @@ def test_two_entry_points_with_one_name(monkeypatch, installed):
 
 # -- the allowlist ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def three(monkeypatch, installed):
     for name in ("alpha", "beta"):
-        installed.append(entry_point(monkeypatch, name, lambda register, n=name: register(
-            f"{n}.h", decades())))
+        installed.append(
+            entry_point(monkeypatch, name, lambda register, n=name: register(f"{n}.h", decades()))
+        )
     installed.append(entry_point(monkeypatch, "broken", module="pandas_anon_no_such_module"))
 
 
-@pytest.mark.parametrize("allowed, loaded", [
-    ("alpha", ["alpha.h"]),
-    (" beta , alpha,", ["alpha.h", "beta.h"]),
-    ("", []),
-    ("builtin", []),
-])
+@pytest.mark.parametrize(
+    "allowed, loaded",
+    [
+        ("alpha", ["alpha.h"]),
+        (" beta , alpha,", ["alpha.h", "beta.h"]),
+        ("", []),
+        ("builtin", []),
+    ],
+)
 def test_the_allowlist_loads_only_the_plugins_it_names(monkeypatch, three, allowed, loaded):
     monkeypatch.setenv(plugins.ALLOWLIST, allowed)
     assert list(hierarchies()["name"]) == sorted(BUILTINS + loaded)
@@ -357,14 +418,18 @@ def test_a_disabled_name_can_be_registered_at_run_time(monkeypatch, three):
     plugins.get_plugin_manager().register(Ages(), name="alpha")
     table = plugin_status()
     assert table[table["name"] == "alpha"][["source", "status"]].values.tolist() == [
-        ["entry point fake_anon_plugin_alpha", "disabled"], [plugins.RUNTIME, "ok"]]
+        ["entry point fake_anon_plugin_alpha", "disabled"],
+        [plugins.RUNTIME, "ok"],
+    ]
     assert "test.age" in set(hierarchies()["name"])
 
 
 def test_an_allowlisted_name_not_installed_is_reported(monkeypatch, three):
     monkeypatch.setenv(plugins.ALLOWLIST, "alpha,italy")
-    with pytest.warns(AnonWarning, match="plugin 'italy' named in PANDAS_ANON_PLUGINS but no "
-                                         "installed package provides it"):
+    with pytest.warns(
+        AnonWarning,
+        match="plugin 'italy' named in PANDAS_ANON_PLUGINS but no installed package provides it",
+    ):
         table = plugin_status().set_index("name")
     assert table.loc["italy", "status"] == "not installed"
     assert list(hierarchies()["name"]) == ["alpha.h", *BUILTINS]
@@ -381,15 +446,18 @@ def test_the_allowlist_is_read_when_plugins_load(monkeypatch, three):
 
 # -- lazy loading, with a real installed distribution ----------------------------------------
 
+
 def test_plugins_load_on_first_use_not_at_import(tmp_path):
-    (tmp_path / "fake_lazy_plugin.py").write_text(textwrap.dedent("""
+    (tmp_path / "fake_lazy_plugin.py").write_text(
+        textwrap.dedent("""
         import pandas_anon.plugins.hookspecs
         from pandas_anon.hierarchy import Hierarchy
 
         @pandas_anon.plugins.hookspecs.hookimpl
         def register_hierarchies(register):
             register("lazy.h", Hierarchy(["a"]), description="lazy", columns=["Lazy"])
-        """))
+        """)
+    )
     info = tmp_path / "fake_lazy_plugin-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-lazy-plugin\nVersion: 1.0\n")
@@ -404,13 +472,18 @@ def test_plugins_load_on_first_use_not_at_import(tmp_path):
         """)
     env = {k: v for k, v in os.environ.items() if k != plugins.ALLOWLIST}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
     assert done.stdout.splitlines() == [
-        "False", "True lazy fake-lazy-plugin 1.0 ('Lazy',)", "lazy.h"]
+        "False",
+        "True lazy fake-lazy-plugin 1.0 ('Lazy',)",
+        "lazy.h",
+    ]
 
 
 # -- pandas-anon plugins ----------------------------------------------------------------------
+
 
 def run_command(capsys, *argv: str) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="pandas-anon")
@@ -429,8 +502,12 @@ def test_plugins_command_lists_broken_plugins_and_exits_0(monkeypatch, installed
     lines = out.splitlines()
     assert lines[0] == "Plugins" and "Hierarchies" in lines
     cells = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines]
-    assert ["broken", "entry point pandas_anon_no_such_module", "broken",
-            "ModuleNotFoundError: No module named"] in cells
+    assert [
+        "broken",
+        "entry point pandas_anon_no_such_module",
+        "broken",
+        "ModuleNotFoundError: No module named",
+    ] in cells
     assert ["", "", "", "'pandas_anon_no_such_module'"] in cells  # wrapped
     assert ["test.age", "hierarchy", "ages", "ages in decades", "Age, eta"] in cells
 
@@ -440,8 +517,17 @@ def test_plugins_command_json(capsys, pm):
     code, out = run_command(capsys, "--format", "json")
     payload = json.loads(out)
     assert code == 0
-    assert payload["plugins"][0] == {"name": "builtin", "source": "built-in", "status": "ok",
-                                     "problem": ""}
+    assert payload["plugins"][0] == {
+        "name": "builtin",
+        "source": "built-in",
+        "status": "ok",
+        "problem": "",
+    }
     assert payload["hierarchies"][len(BUILTINS)] == {
-        "name": "test.age", "kind": "hierarchy", "plugin": "ages", "source": plugins.RUNTIME,
-        "description": "ages in decades", "claims": ["Age", "eta"]}
+        "name": "test.age",
+        "kind": "hierarchy",
+        "plugin": "ages",
+        "source": plugins.RUNTIME,
+        "description": "ages in decades",
+        "claims": ["Age", "eta"],
+    }

@@ -26,25 +26,35 @@ from pre_commit.commands.run import Classifier
 from pre_commit.hook import Hook
 from pre_commit.prefix import Prefix
 
-from conftest import SEED_QID
 from pandas_anon.cli.main import main
 from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.hierarchy import Hierarchy
+
+from conftest import SEED_QID
 from verify import naive_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 HOOKS = {hook["id"]: hook for hook in load_manifest(str(MANIFEST))}
 CONFIG = f'[tool.pandas_anon]\nqid = {SEED_QID!r}\nmax_singletons = "1%"\n'.replace("'", '"')
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.org",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.org",
+}
 
 
 def tool(*argv: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run a command line; pre-commit and pandas-anon from this interpreter's environment."""
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **GIT_ENV, "PATH": path, **(env or {})})
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV, "PATH": path, **(env or {})},
+    )
 
 
 def pre_commit(*argv: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -61,8 +71,9 @@ def tables(tmp_path_factory) -> Path:
         frame.to_csv(handle, index=False)
     frame.to_csv(folder / "notes.txt", index=False)
     places = Hierarchy.from_columns(frame, ["comune_residenza", "provincia_residenza"])
-    frame.anon.generalize({"comune_residenza": (places, 1)}, rows="singletons",
-                          qid=SEED_QID).to_csv(folder / "patenti_m_loc.tsv", sep="\t", index=False)
+    frame.anon.generalize(
+        {"comune_residenza": (places, 1)}, rows="singletons", qid=SEED_QID
+    ).to_csv(folder / "patenti_m_loc.tsv", sep="\t", index=False)
     (folder / "pyproject.toml").write_text(CONFIG)
     return folder
 
@@ -70,20 +81,36 @@ def tables(tmp_path_factory) -> Path:
 TOWNS = ["Aosta", "Aymavilles", "Brissogne", "Cogne"]
 #: 40 rows whose (anno_nascita, comune) pair repeats only for the first row (3 times): 37
 #: singletons, and no column or pair is all-distinct (so no election leaves them out).
-RISKY = pd.DataFrame([(1950 + i % 10, TOWNS[i // 10], "MF"[i % 2]) for i in [*range(38), 0, 0]],
-                     columns=["anno_nascita", "comune", "sesso"])
+RISKY = pd.DataFrame(
+    [(1950 + i % 10, TOWNS[i // 10], "MF"[i % 2]) for i in [*range(38), 0, 0]],
+    columns=["anno_nascita", "comune", "sesso"],
+)
 #: 40 rows: each of the 8 combinations of the three columns 5 times.
-SAFE = pd.DataFrame([(1950 + i % 2, TOWNS[i // 2 % 2], "MF"[i // 4 % 2]) for i in range(40)],
-                    columns=["anno_nascita", "comune", "sesso"])
+SAFE = pd.DataFrame(
+    [(1950 + i % 2, TOWNS[i // 2 % 2], "MF"[i // 4 % 2]) for i in range(40)],
+    columns=["anno_nascita", "comune", "sesso"],
+)
 #: A README: no delimiter splits its first line (later lines hold , and ;).
 PROSE = "Patenti della Valle d'Aosta\nFonte: Regione, 2024; licenza CC-BY 4.0.\n"
 #: One file of each kind the hooks pass; a .zip holds its table as dati/PATENTI.CSV.
-KINDS = ["PATENTI.CSV", "patenti.TSV", "patenti.txt", "patenti.csv.gz", "patenti.csv.bz2",
-         "patenti.csv.xz", "PATENTI.TSV.GZ", "patenti.txt.xz", "Patenti.ZIP"]
+KINDS = [
+    "PATENTI.CSV",
+    "patenti.TSV",
+    "patenti.txt",
+    "patenti.csv.gz",
+    "patenti.csv.bz2",
+    "patenti.csv.xz",
+    "PATENTI.TSV.GZ",
+    "patenti.txt.xz",
+    "Patenti.ZIP",
+]
 #: What a kind's .zip holds besides its table, skipped, and why.
-ZIP_SKIPS = {"dati/": "a folder", "dati/mappa.png": "not a .csv, .tsv or .txt file",
-             "dati/LEGGIMI.txt": "not a table: no delimiter (, ; TAB or |) splits its first "
-                                 "line into columns"}
+ZIP_SKIPS = {
+    "dati/": "a folder",
+    "dati/mappa.png": "not a .csv, .tsv or .txt file",
+    "dati/LEGGIMI.txt": "not a table: no delimiter (, ; TAB or |) splits its first "
+    "line into columns",
+}
 COMPRESS = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 
 
@@ -122,19 +149,43 @@ def test_manifest_is_valid():
 def test_hooks_are_modelled_on_check_added_large_files(hook_id):
     hook = HOOKS[hook_id]
     assert (hook["language"], hook["entry"], hook["pass_filenames"]) == (
-        "python", "pandas-anon check", True)
+        "python",
+        "pandas-anon check",
+        True,
+    )
     assert hook["stages"] == ["pre-commit", "pre-push", "manual"]
     # identify tags no .xz file (and a .txt as plain-text): only `files` selects
     assert (hook["types"], hook["types_or"]) == (["file"], [])
 
 
-TABLE_NAMES = ["a.csv", "b.tsv", "c.csv.gz", "d.tsv.gz", "data/e.CSV", "f.txt", "G.TXT.BZ2",
-               "h.Csv.Xz", "i.zip", "J.ZIP", "k.txt.gz", "l.TSV"]
+TABLE_NAMES = [
+    "a.csv",
+    "b.tsv",
+    "c.csv.gz",
+    "d.tsv.gz",
+    "data/e.CSV",
+    "f.txt",
+    "G.TXT.BZ2",
+    "h.Csv.Xz",
+    "i.zip",
+    "J.ZIP",
+    "k.txt.gz",
+    "l.TSV",
+]
 
 
 def test_hooks_receive_tables_only(tmp_path, monkeypatch):
-    others = ["g.tar.gz", "h.csv.bak", "i.json", "j.xlsx", "k.gz", "l.csv.zst", "m.zip.part",
-              "csv", "n.csvx"]
+    others = [
+        "g.tar.gz",
+        "h.csv.bak",
+        "i.json",
+        "j.xlsx",
+        "k.gz",
+        "l.csv.zst",
+        "m.zip.part",
+        "csv",
+        "n.csvx",
+    ]
     for name in TABLE_NAMES + others:
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes(b"a,b\n1,2\n")
@@ -142,7 +193,8 @@ def test_hooks_receive_tables_only(tmp_path, monkeypatch):
     for dct in HOOKS.values():
         hook = Hook.create(str(MANIFEST), Prefix(str(ROOT)), dct)
         assert sorted(Classifier(TABLE_NAMES + others).filenames_for_hook(hook)) == sorted(
-            TABLE_NAMES)
+            TABLE_NAMES
+        )
 
 
 @pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
@@ -154,10 +206,14 @@ def test_ci_jobs_select_the_hooks_files(name):
 
 
 @pytest.mark.parametrize("name", KINDS)
-@pytest.mark.parametrize(("frame", "status", "singletons"), [(RISKY, "fail", 37), (SAFE, "pass", 0)],
-                         ids=["risky", "safe"])
-def test_check_reads_every_kind_without_configuration(tmp_path, monkeypatch, capsys, name, frame,
-                                                      status, singletons):
+@pytest.mark.parametrize(
+    ("frame", "status", "singletons"),
+    [(RISKY, "fail", 37), (SAFE, "pass", 0)],
+    ids=["risky", "safe"],
+)
+def test_check_reads_every_kind_without_configuration(
+    tmp_path, monkeypatch, capsys, name, frame, status, singletons
+):
     (tmp_path / ".git").mkdir()  # no configuration is looked for above the repository
     write_kind(tmp_path / name, frame)
     monkeypatch.chdir(tmp_path)
@@ -167,27 +223,38 @@ def test_check_reads_every_kind_without_configuration(tmp_path, monkeypatch, cap
     files = json.loads(out)["files"]
     assert {f["file"]: f["status"] for f in files} == expected_verdicts(name, status)
     assert {f["file"].split(":")[-1]: f["reason"] for f in files if "reason" in f} == (
-        ZIP_SKIPS if name.endswith("ZIP") else {})
+        ZIP_SKIPS if name.endswith("ZIP") else {}
+    )
     (table,) = (f for f in files if f["status"] != "skipped")
     assert table["qid_elected"] and table["rows"] == 40
     truth = naive_counts(frame, table["qid"])
     assert (table["examined"], table["singletons"], table["distinct"]) == (
-        truth["examined"], truth["singletons"], truth["distinct"])
+        truth["examined"],
+        truth["singletons"],
+        truth["distinct"],
+    )
     assert table["singletons"] == singletons
     assert not any(town in out for town in TOWNS)
 
 
-@pytest.mark.parametrize(("name", "content"), [
-    ("README.txt", PROSE), ("LEGGIMI.TXT.GZ", PROSE), ("requirements.txt", "numpy\npandas>=2,<4\n"),
-    ("vuoto.txt", ""), ("nota.txt", "Fonte: Regione, 2024\n"),
-])
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("README.txt", PROSE),
+        ("LEGGIMI.TXT.GZ", PROSE),
+        ("requirements.txt", "numpy\npandas>=2,<4\n"),
+        ("vuoto.txt", ""),
+        ("nota.txt", "Fonte: Regione, 2024\n"),
+    ],
+)
 def test_check_skips_a_txt_that_is_not_a_table(tmp_path, monkeypatch, capsys, name, content):
     (tmp_path / ".git").mkdir()
     data = content.encode()
     (tmp_path / name).write_bytes(gzip.compress(data) if name.endswith(".GZ") else data)
     monkeypatch.chdir(tmp_path)
     reason = {"": "empty", "Fonte: Regione, 2024\n": "not a table: a single line"}.get(
-        content, "not a table: no delimiter (, ; TAB or |) splits its first line into columns")
+        content, "not a table: no delimiter (, ; TAB or |) splits its first line into columns"
+    )
     assert main(["check", name]) == 0
     assert capsys.readouterr() == ("", "")  # silent, as a pass
     assert main(["check", "-v", name]) == 0
@@ -196,7 +263,8 @@ def test_check_skips_a_txt_that_is_not_a_table(tmp_path, monkeypatch, capsys, na
     assert f"{name}: skipped, {reason}" in out
     assert main(["check", "--format", "json", name]) == 0
     assert json.loads(capsys.readouterr().out)["files"] == [
-        {"file": name, "status": "skipped", "reason": reason}]
+        {"file": name, "status": "skipped", "reason": reason}
+    ]
 
 
 def test_check_reads_each_table_of_a_zip(tmp_path, monkeypatch, capsys):
@@ -217,8 +285,7 @@ def test_check_reads_each_table_of_a_zip(tmp_path, monkeypatch, capsys):
     ]
 
 
-def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, monkeypatch, capsys):
     (tmp_path / ".git").mkdir()
     with zipfile.ZipFile(tmp_path / "docs.zip", "w") as archive:
         archive.writestr("docs/", b"")
@@ -228,23 +295,32 @@ def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--format", "json", "docs.zip"]) == 0
     assert json.loads(capsys.readouterr().out)["files"] == [
-        {"file": "docs.zip", "status": "skipped",
-         "reason": "holds no table: no .csv, .tsv or delimited .txt among its 2 files"}]
+        {
+            "file": "docs.zip",
+            "status": "skipped",
+            "reason": "holds no table: no .csv, .tsv or delimited .txt among its 2 files",
+        }
+    ]
     assert main(["check", "docs.zip", "broken.zip", "PATENTI.CSV"]) == 2
     out, err = capsys.readouterr()
     assert err.splitlines() == [
         "pandas-anon: error: broken.zip is not a valid zip file (corrupt or truncated); "
         "re-download or re-compress it",
-        "pandas-anon: error: PATENTI.CSV: no such file; check the path"]
+        "pandas-anon: error: PATENTI.CSV: no such file; check the path",
+    ]
     assert out == "" and not any(town in err for town in TOWNS)
 
 
-@pytest.mark.parametrize(("hook_id", "extra", "risky", "generalized"), [
-    ("pandas-anon-singletons", [], "1,800 singletons (2.05 %", "PASS"),
-    ("pandas-anon-k", ["--qid", "provincia_residenza,sesso"], "", ""),
-])
-def test_hooks_driven_from_the_manifest(capsys, tables, monkeypatch, hook_id, extra, risky,
-                                        generalized):
+@pytest.mark.parametrize(
+    ("hook_id", "extra", "risky", "generalized"),
+    [
+        ("pandas-anon-singletons", [], "1,800 singletons (2.05 %", "PASS"),
+        ("pandas-anon-k", ["--qid", "provincia_residenza,sesso"], "", ""),
+    ],
+)
+def test_hooks_driven_from_the_manifest(
+    capsys, tables, monkeypatch, hook_id, extra, risky, generalized
+):
     """What pre-commit runs: the entry, the hook's args, the staged files (here via main)."""
     hook = HOOKS[hook_id]
     command, *entry_args = shlex.split(hook["entry"])
@@ -265,8 +341,11 @@ def test_hooks_driven_from_the_manifest(capsys, tables, monkeypatch, hook_id, ex
 def test_example_pre_commit_config_uses_the_manifest():
     example = ROOT / "hooks" / "pre-commit-config.yaml"
     assert pre_commit("validate-config", str(example), cwd=ROOT).returncode == 0
-    used = {hook["id"] for repo in yaml.safe_load(example.read_text())["repos"]
-            for hook in repo["hooks"]}
+    used = {
+        hook["id"]
+        for repo in yaml.safe_load(example.read_text())["repos"]
+        for hook in repo["hooks"]
+    }
     assert used == set(HOOKS)
 
 
@@ -303,8 +382,9 @@ def test_ci_jobs_check_the_changed_tables(tmp_path, tables, name):
         assert tool(*argv, cwd=repo).returncode == 0
 
     def job(base_sha: str) -> tuple[int, dict]:
-        done = tool("sh", "-ec", script, cwd=repo,
-                    env={k: v.format(base=base_sha) for k, v in env.items()})
+        done = tool(
+            "sh", "-ec", script, cwd=repo, env={k: v.format(base=base_sha) for k, v in env.items()}
+        )
         report = yaml.safe_load((repo / "pandas-anon-report.json").read_text())
         assert yaml.safe_load(done.stdout) == report  # printed in the log too
         return done.returncode, {f["file"]: f["status"] for f in report["files"]}
@@ -319,8 +399,7 @@ def snapshot_of_this_checkout(folder: Path, hook_args: list[str]) -> Path:
     """This checkout as it is on disk (tracked and untracked, ignored files left out),
     committed in a throwaway repository, so try-repo tests the code under test; its hooks get
     ``hook_args`` after their own (the only change)."""
-    listed = tool("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                  cwd=ROOT)
+    listed = tool("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
     for name in filter(None, listed.stdout.split("\0")):
@@ -340,8 +419,11 @@ def snapshot_of_this_checkout(folder: Path, hook_args: list[str]) -> Path:
 
 def report_rows(output: str) -> dict[str, str]:
     """File and status of each row of the report table in ``output``."""
-    rows = [[cell.strip() for cell in line.strip().strip("│").split("│")]
-            for line in output.splitlines() if line.startswith("│")]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("│").split("│")]
+        for line in output.splitlines()
+        if line.startswith("│")
+    ]
     return {row[0]: row[-1] for row in rows if row[0] != "file"}
 
 
@@ -365,13 +447,26 @@ def try_repo(tmp_path_factory, tables) -> tuple[subprocess.CompletedProcess, dic
     (data / "notes.json").write_text("{}")
     shutil.copy(tables / "patenti.csv.gz", data / "patenti.csv.gz.bak")
     (data / "pyproject.toml").write_text(
-        CONFIG.replace("[tool.pandas_anon]", '[tool.pandas_anon]\n\n[[tool.pandas_anon.rules]]\n'
-                       'files = "seed/*"'))
+        CONFIG.replace(
+            "[tool.pandas_anon]",
+            '[tool.pandas_anon]\n\n[[tool.pandas_anon.rules]]\nfiles = "seed/*"',
+        )
+    )
     assert tool("git", "init", "-q", cwd=data).returncode == 0
-    names = sorted(str(path.relative_to(data)) for path in data.rglob("*")
-                   if path.is_file() and ".git" not in path.parts)
-    done = pre_commit("try-repo", str(repo), "pandas-anon-singletons", "--files", *names,
-                      cwd=data, env={"PRE_COMMIT_HOME": str(folder / "pre-commit-home")})
+    names = sorted(
+        str(path.relative_to(data))
+        for path in data.rglob("*")
+        if path.is_file() and ".git" not in path.parts
+    )
+    done = pre_commit(
+        "try-repo",
+        str(repo),
+        "pandas-anon-singletons",
+        "--files",
+        *names,
+        cwd=data,
+        env={"PRE_COMMIT_HOME": str(folder / "pre-commit-home")},
+    )
     return done, report_rows(done.stdout)
 
 
@@ -381,10 +476,12 @@ def test_try_repo_fails_each_risky_kind_and_passes_each_safe_one(try_repo, name)
     done, rows = try_repo
     for folder, status in (("risky", "FAIL"), ("safe", "PASS")):
         path = f"{folder}/{name}"
-        expected = {file: verdict.upper() for file, verdict in
-                    expected_verdicts(path, status).items()}
+        expected = {
+            file: verdict.upper() for file, verdict in expected_verdicts(path, status).items()
+        }
         assert {file: rows[file] for file in rows if file.split(":")[0] == path} == expected, (
-            done.stdout + done.stderr)
+            done.stdout + done.stderr
+        )
     table = f"risky/{name}:dati/PATENTI.CSV" if name.endswith("ZIP") else f"risky/{name}"
     assert f"{table}: 37 singletons (92.50 % of 40 rows examined)" in done.stdout
 
@@ -396,14 +493,18 @@ def test_try_repo_runs_the_hook_once_on_the_tables_only(try_repo):
     assert "pandas-anon singletons" in done.stdout and "Failed" in done.stdout
     tables = {f"{folder}/{name}" for folder in ("risky", "safe") for name in KINDS}
     assert {file.split(":")[0] for file in rows} == tables | {
-        "README.txt", "seed/patenti.csv.gz", "seed/patenti_m_loc.tsv"}  # no .json, no .bak
+        "README.txt",
+        "seed/patenti.csv.gz",
+        "seed/patenti_m_loc.tsv",
+    }  # no .json, no .bak
     # one process (require_serial), one report: 9 risky tables and the seed's fail
     assert done.stdout.count("pandas-anon check:") == 1
     assert f"pandas-anon check: 10 of {len(rows)} files exceed the limits" in done.stdout
     assert rows["README.txt"] == "SKIPPED"
-    assert ("README.txt: skipped, not a table: no delimiter (, ; TAB or |) splits its first "
-            "line into columns") in done.stdout
+    assert (
+        "README.txt: skipped, not a table: no delimiter (, ; TAB or |) splits its first "
+        "line into columns"
+    ) in done.stdout
     assert (rows["seed/patenti.csv.gz"], rows["seed/patenti_m_loc.tsv"]) == ("FAIL", "PASS")
     assert "1,800 singletons (2.05 % of 87,642 rows examined)" in done.stdout
-    assert not any(value in done.stdout + done.stderr
-                   for value in ("GIGNOD", "RHEMES", *TOWNS))
+    assert not any(value in done.stdout + done.stderr for value in ("GIGNOD", "RHEMES", *TOWNS))

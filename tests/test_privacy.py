@@ -12,7 +12,9 @@ from pandas_anon.datasets import load_adult
 from pandas_anon.privacy.measures import k_anonymity, l_diversity
 
 
-@pytest.mark.parametrize("qid", [["sex", "race"], ["age", "sex"], ["education", "workclass", "sex"]])
+@pytest.mark.parametrize(
+    "qid", [["sex", "race"], ["age", "sex"], ["education", "workclass", "sex"]]
+)
 def test_adult_levels(qid):
     adult = load_adult()
     assert k_anonymity(adult, qid) == adult.groupby(qid).size().min()
@@ -26,8 +28,13 @@ def test_sensitive_inside_the_qid_is_refused():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from("ab"), st.integers(0, 4)),
-                min_size=1, max_size=50))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from("ab"), st.integers(0, 4)),
+        min_size=1,
+        max_size=50,
+    )
+)
 def test_levels_equal_groupby_on_random_frames(rows):
     frame = pd.DataFrame(rows, columns=["x", "y", "s"])
     assert k_anonymity(frame, ["x", "y"]) == frame.groupby(["x", "y"]).size().min()

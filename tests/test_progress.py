@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 
 import pandas_anon
-from conftest import PERSONAL
 from pandas_anon.progress import Progress
+
+from conftest import PERSONAL
 
 
 class Terminal(io.StringIO):

@@ -9,12 +9,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pandas_anon
+
 from verify import naive_counts, naive_election, naive_singleton_mask
 
 # random frames often have more holes than values; the warning about it is not under test
 pytestmark = pytest.mark.filterwarnings("ignore::pandas_anon.IncompleteRowsWarning")
 
-KINDS = ["int", "int_small", "float", "float_whole", "str", "category", "Int64", "pyarrow_str", "datetime", "bool", "object"]
+KINDS = [
+    "int",
+    "int_small",
+    "float",
+    "float_whole",
+    "str",
+    "category",
+    "Int64",
+    "pyarrow_str",
+    "datetime",
+    "bool",
+    "object",
+]
 
 
 def make_column(kind: str, picks: list[int], holes: list[bool]) -> pd.Series:
@@ -43,8 +56,9 @@ def make_column(kind: str, picks: list[int], holes: list[bool]) -> pd.Series:
         return text.astype("category")
     if kind == "pyarrow_str":
         return text.astype("string[pyarrow]")
-    return pd.Series([None if m else (v if v % 2 else f"s{v}") for v, m in zip(values, missing)],
-                     dtype=object)  # mixed ints and strings
+    return pd.Series(
+        [None if m else (v if v % 2 else f"s{v}") for v, m in zip(values, missing)], dtype=object
+    )  # mixed ints and strings
 
 
 @st.composite
@@ -128,7 +142,8 @@ def test_identifiers_are_the_minimal_all_distinct_sets(frame, max_size):
 
     columns = list(frame.columns)
     distinct = {
-        subset for size in range(1, max_size + 1)
+        subset
+        for size in range(1, max_size + 1)
         for subset in itertools.combinations(columns, size)
         if not frame.duplicated(list(subset)).any()
     }

@@ -36,6 +36,7 @@ from pandas_anon import (
     TCloseness,
 )
 from pandas_anon.anonymization.kanon import ALGORITHMS
+
 from verify import (
     naive_counts,
     naive_election,
@@ -54,66 +55,151 @@ CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 EXAMPLES = 300 if CI else 60
 
 examples = settings(
-    max_examples=EXAMPLES, deadline=None,
+    max_examples=EXAMPLES,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 TOP = "*"
 INT64, UINT64 = np.iinfo(np.int64), np.iinfo(np.uint64)
-INT_EDGES = (int(INT64.min), int(INT64.min) + 1, -(2**62) - 1, -(2**62), -1, 0, 1, 2**62,
-             2**62 + 1, int(INT64.max) - 1, int(INT64.max))
+INT_EDGES = (
+    int(INT64.min),
+    int(INT64.min) + 1,
+    -(2**62) - 1,
+    -(2**62),
+    -1,
+    0,
+    1,
+    2**62,
+    2**62 + 1,
+    int(INT64.max) - 1,
+    int(INT64.max),
+)
 UINT_EDGES = (0, 1, 2**62, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, int(UINT64.max))
-FLOAT_EDGES = (math.inf, -math.inf, -0.0, 0.0, 0.5, 1e308, -1e308, 5e-324, 2.0**63, -(2.0**63),
-               2.0**53 + 2)
+FLOAT_EDGES = (
+    math.inf,
+    -math.inf,
+    -0.0,
+    0.0,
+    0.5,
+    1e308,
+    -1e308,
+    5e-324,
+    2.0**63,
+    -(2.0**63),
+    2.0**53 + 2,
+)
 #: pandas 2.2's string hash table stops at a NUL byte ("a\x00b" and "a" are one value to its
 #: factorize and groupby alike); pandas 3 compares whole strings. Known limitation on 2.2
 #: (docs/engine.md): NUL bytes are drawn only on pandas 3.
 NUL = ("a\x00b",) if int(pd.__version__.split(".")[0]) >= 3 else ()
-TEXTS = ("a", "b", "c", "", " ", "nan", "None", "NA", "é", "Ünï", "a b", *NUL, "1", "True",
-         "x" * 30)
+TEXTS = (
+    "a",
+    "b",
+    "c",
+    "",
+    " ",
+    "nan",
+    "None",
+    "NA",
+    "é",
+    "Ünï",
+    "a b",
+    *NUL,
+    "1",
+    "True",
+    "x" * 30,
+)
 TIMEZONES = ("UTC", "Europe/Rome", "America/New_York", "Asia/Kolkata")
 
 #: Column kinds: every dtype the library supports.
-KINDS = ("int64", "uint64", "float64", "Int64", "boolean", "bool", "string", "string[python]",
-         "string[pyarrow]", "str", "category", "datetime", "datetime_tz", "object")
+KINDS = (
+    "int64",
+    "uint64",
+    "float64",
+    "Int64",
+    "boolean",
+    "bool",
+    "string",
+    "string[python]",
+    "string[pyarrow]",
+    "str",
+    "category",
+    "datetime",
+    "datetime_tz",
+    "object",
+)
 #: Kinds whose columns can hold a missing value.
-HOLED = {"float64", "Int64", "boolean", "string", "string[python]", "string[pyarrow]", "str",
-         "category", "datetime", "datetime_tz", "object"}
+HOLED = {
+    "float64",
+    "Int64",
+    "boolean",
+    "string",
+    "string[python]",
+    "string[pyarrow]",
+    "str",
+    "category",
+    "datetime",
+    "datetime_tz",
+    "object",
+}
 #: Kinds that reach more than 20 distinct values now and then (interval hierarchies).
 NUMERIC = {"int64", "uint64", "float64", "Int64"}
 
 
 def _near(edges: tuple[int, ...], low: int, high: int) -> st.SearchStrategy[int]:
     """Integers at or a few steps from ``edges``, inside [low, high]."""
-    return st.builds(lambda e, d: min(max(e + d, low), high), st.sampled_from(edges),
-                     st.integers(-3, 3))
+    return st.builds(
+        lambda e, d: min(max(e + d, low), high), st.sampled_from(edges), st.integers(-3, 3)
+    )
 
 
 def _values(kind: str) -> st.SearchStrategy:
     """One value of a column of ``kind`` (as a Python object; holes are drawn apart)."""
     if kind in ("int64", "Int64"):
-        return st.one_of(_near(INT_EDGES, int(INT64.min), int(INT64.max)), st.integers(-5, 30),
-                         st.integers(int(INT64.min), int(INT64.max)))
+        return st.one_of(
+            _near(INT_EDGES, int(INT64.min), int(INT64.max)),
+            st.integers(-5, 30),
+            st.integers(int(INT64.min), int(INT64.max)),
+        )
     if kind == "uint64":
-        return st.one_of(_near(UINT_EDGES, 0, int(UINT64.max)), st.integers(0, 30),
-                         st.integers(0, int(UINT64.max)))
+        return st.one_of(
+            _near(UINT_EDGES, 0, int(UINT64.max)),
+            st.integers(0, 30),
+            st.integers(0, int(UINT64.max)),
+        )
     if kind == "float64":
-        return st.one_of(st.sampled_from(FLOAT_EDGES), st.integers(-5, 30).map(float),
-                         st.integers(-20, 20).map(lambda v: v / 4),
-                         st.floats(allow_nan=False, allow_infinity=True))
+        return st.one_of(
+            st.sampled_from(FLOAT_EDGES),
+            st.integers(-5, 30).map(float),
+            st.integers(-20, 20).map(lambda v: v / 4),
+            st.floats(allow_nan=False, allow_infinity=True),
+        )
     if kind == "datetime":  # midnight mostly (few distinct values), sometimes a time of day
         return st.one_of(
             st.dates(dt.date(1700, 1, 1), dt.date(2200, 12, 31)).map(
-                lambda d: dt.datetime(d.year, d.month, d.day)),
+                lambda d: dt.datetime(d.year, d.month, d.day)
+            ),
             st.datetimes(dt.datetime(1678, 1, 1), dt.datetime(2261, 12, 31)),
-            st.sampled_from([dt.datetime(1677, 9, 22), dt.datetime(2262, 4, 11),
-                             dt.datetime(2000, 1, 1), dt.datetime(1999, 12, 31, 23, 59, 59)]))
+            st.sampled_from(
+                [
+                    dt.datetime(1677, 9, 22),
+                    dt.datetime(2262, 4, 11),
+                    dt.datetime(2000, 1, 1),
+                    dt.datetime(1999, 12, 31, 23, 59, 59),
+                ]
+            ),
+        )
     if kind == "datetime_tz":
         return _values("datetime").filter(lambda v: dt.datetime(1678, 1, 1) < v)
     text = st.one_of(st.sampled_from(TEXTS), st.text(max_size=3).filter(lambda s: s != TOP))
     if kind == "object":  # 1, 1.0 and "1" may meet in one column
-        return st.one_of(st.integers(-3, 5), st.sampled_from([2**64 + 1, -(2**70)]), text,
-                         st.sampled_from([1.0, 2.5, -0.0, math.inf]))
+        return st.one_of(
+            st.integers(-3, 5),
+            st.sampled_from([2**64 + 1, -(2**70)]),
+            text,
+            st.sampled_from([1.0, 2.5, -0.0, math.inf]),
+        )
     return text
 
 
@@ -143,12 +229,15 @@ def make_column(kind: str, values: list, **extra) -> pd.Series:
     if kind in ("Int64", "boolean", "string", "string[python]", "string[pyarrow]", "str"):
         return pd.Series(pd.array(values, dtype=kind) if kind != "str" else values, dtype=kind)
     if kind == "category":
-        return pd.Series(pd.Categorical(values, categories=extra["categories"],
-                                        ordered=extra["ordered"]))
+        return pd.Series(
+            pd.Categorical(values, categories=extra["categories"], ordered=extra["ordered"])
+        )
     if kind in ("datetime", "datetime_tz"):
         unit = extra["unit"]
-        stamps = np.array([np.datetime64("NaT", unit) if v is None else np.datetime64(v, unit)
-                           for v in values], dtype=f"datetime64[{unit}]")
+        stamps = np.array(
+            [np.datetime64("NaT", unit) if v is None else np.datetime64(v, unit) for v in values],
+            dtype=f"datetime64[{unit}]",
+        )
         series = pd.Series(stamps)
         return series.dt.tz_localize("UTC").dt.tz_convert(extra["tz"]) if "tz" in extra else series
     return pd.Series([extra.get("hole") if v is None else v for v in values], dtype=object)
@@ -165,14 +254,18 @@ def columns(draw, n_rows: int, kinds=KINDS) -> Column:
             step = draw(st.sampled_from([1e-320, 1e-300, 1e-16, 1e-3, 1.0, 1e18, 1e300, 1e308]))
             spread = st.integers(-1000, 1000).map(lambda i: i * (step / 1000))
         else:
-            low, high, edges = ((0, int(UINT64.max), UINT_EDGES) if kind == "uint64" else
-                                (int(INT64.min), int(INT64.max), INT_EDGES))
+            low, high, edges = (
+                (0, int(UINT64.max), UINT_EDGES)
+                if kind == "uint64"
+                else (int(INT64.min), int(INT64.max), INT_EDGES)
+            )
             centre, width = draw(st.sampled_from(edges)), 2 ** draw(st.integers(5, 64))
             spread = st.integers(max(low, centre - width), min(high, centre + width))
         pool = draw(st.lists(_values(kind), max_size=3)) + draw(
-            st.lists(spread, min_size=21, max_size=25, unique=True))
+            st.lists(spread, min_size=21, max_size=25, unique=True)
+        )
     elif kind in ("bool", "boolean"):
-        pool = draw(st.permutations([False, True]))[:draw(st.integers(1, 2))]
+        pool = draw(st.permutations([False, True]))[: draw(st.integers(1, 2))]
     else:  # 1 to 5 distinct values (constant columns happen, without taking over)
         size = draw(st.integers(1, 5))
         pool = draw(st.lists(_values(kind), min_size=size, max_size=size, unique=True))
@@ -180,8 +273,10 @@ def columns(draw, n_rows: int, kinds=KINDS) -> Column:
     values = [pool[i if many and i < len(pool) else pick] for i, pick in enumerate(picks)]
     if kind in HOLED and draw(st.booleans()):
         holes = draw(st.lists(st.booleans(), min_size=n_rows, max_size=n_rows))
-        values = [None if hole and not (many and i < len(pool)) else v  # many stay many
-                  for i, (v, hole) in enumerate(zip(values, holes))]
+        values = [
+            None if hole and not (many and i < len(pool)) else v  # many stay many
+            for i, (v, hole) in enumerate(zip(values, holes))
+        ]
         if all(v is None for v in values):
             values[0] = pool[picks[0]]
     extra: dict = {}
@@ -249,8 +344,12 @@ def cases(draw, sensitive: bool | None = None, max_rows: int = 60) -> Case:
         index = tuple(f"r{i}" for i in range(n))
     elif kind == "repeats":
         index = tuple(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
-    return Case(qi, draw(columns(n)) if with_sensitive else None,
-                draw(columns(n)) if draw(st.booleans()) else None, index)
+    return Case(
+        qi,
+        draw(columns(n)) if with_sensitive else None,
+        draw(columns(n)) if draw(st.booleans()) else None,
+        index,
+    )
 
 
 @dataclass(frozen=True)
@@ -265,8 +364,12 @@ class Call:
     suppress: str = "mask"  # of the second run
 
     def options(self, case: Case, algo: str) -> dict:
-        options = {"qid": case.qid, "algo": algo, "max_suppression": self.max_suppression,
-                   "metric": self.metric}
+        options = {
+            "qid": case.qid,
+            "algo": algo,
+            "max_suppression": self.max_suppression,
+            "metric": self.metric,
+        }
         if self.l is not None or self.t is not None:
             options.update(sensitive="s", l=self.l, t=self.t)
         return options
@@ -274,14 +377,20 @@ class Call:
     @property
     def merge_safe(self) -> bool:
         """Whether the models keep a union of classes that keeps one (k, distinct l)."""
-        return self.t is None and (self.l is None or not isinstance(self.l, LDiversity)
-                                   or self.l.variant == "distinct")
+        return self.t is None and (
+            self.l is None or not isinstance(self.l, LDiversity) or self.l.variant == "distinct"
+        )
 
 
 MODELS = st.one_of(
-    st.just((None, None)), st.just((None, None)),
-    st.tuples(st.sampled_from([2, 3, LDiversity(2), LDiversity(1.5, "entropy"),
-                               LDiversity(2, "recursive", c=3)]), st.none()),
+    st.just((None, None)),
+    st.just((None, None)),
+    st.tuples(
+        st.sampled_from(
+            [2, 3, LDiversity(2), LDiversity(1.5, "entropy"), LDiversity(2, "recursive", c=3)]
+        ),
+        st.none(),
+    ),
     st.tuples(st.none(), st.sampled_from([0.2, 0.5, TCloseness(0.3)])),
 )
 
@@ -289,9 +398,14 @@ MODELS = st.one_of(
 @st.composite
 def calls(draw, case: Case) -> Call:
     l, t = draw(MODELS) if case.sensitive is not None else (None, None)  # noqa: E741
-    return Call(k=draw(st.sampled_from([1, 2, 2, 3, 3, 4])), max_suppression=draw(st.sampled_from([0, 0.1, 0.5, 1])),
-                metric=draw(st.sampled_from(["precision", "dm"])), l=l, t=t,
-                suppress=draw(st.sampled_from(["mask", "drop"])))
+    return Call(
+        k=draw(st.sampled_from([1, 2, 2, 3, 3, 4])),
+        max_suppression=draw(st.sampled_from([0, 0.1, 0.5, 1])),
+        metric=draw(st.sampled_from(["precision", "dm"])),
+        l=l,
+        t=t,
+        suppress=draw(st.sampled_from(["mask", "drop"])),
+    )
 
 
 def limit_of(max_suppression: float, n: int) -> int:
@@ -326,8 +440,13 @@ def expected_refusal(frame: pd.DataFrame, case: Case, call: Call) -> type[Except
 def same_values(a: pd.Series, b: pd.Series) -> np.ndarray:
     """Elementwise equality of two columns as Python objects, missing equal to missing."""
     left, right = a.astype(object).to_numpy(), b.astype(object).to_numpy()
-    return np.array([(pd.isna(x) and pd.isna(y)) or (not pd.isna(x) and not pd.isna(y) and x == y)
-                     for x, y in zip(left, right)], dtype=bool)
+    return np.array(
+        [
+            (pd.isna(x) and pd.isna(y)) or (not pd.isna(x) and not pd.isna(y) and x == y)
+            for x, y in zip(left, right)
+        ],
+        dtype=bool,
+    )
 
 
 def comparable(sensitive: pd.Series) -> pd.Series:
@@ -341,8 +460,9 @@ def comparable(sensitive: pd.Series) -> pd.Series:
     return pd.Series(np.where(codes < 0, np.nan, codes), index=sensitive.index)
 
 
-def check_release(frame: pd.DataFrame, out: pd.DataFrame, case: Case, call: Call,
-                  ours: list) -> None:
+def check_release(
+    frame: pd.DataFrame, out: pd.DataFrame, case: Case, call: Call, ours: list
+) -> None:
     """Check a masked release against its input and its report."""
     report = out.anon.report()
     qid, n = case.qid, len(frame)
@@ -368,40 +488,61 @@ def check_release(frame: pd.DataFrame, out: pd.DataFrame, case: Case, call: Call
     assert report.risk["sample_uniques"] == int((sizes == 1).sum())
     assert report.privacy["k"] == report.k_reached
     # generalization is a function of the value: rows alike on the input stay alike
-    alike = pd.concat([frame[qid].set_axis([f"in{c}" for c in qid], axis=1).reset_index(drop=True),
-                       out[qid].astype(object).reset_index(drop=True),
-                       masked.rename("masked").reset_index(drop=True)], axis=1)
-    assert len(alike.drop_duplicates()) == len(
-        frame[qid].reset_index(drop=True).drop_duplicates())
+    alike = pd.concat(
+        [
+            frame[qid].set_axis([f"in{c}" for c in qid], axis=1).reset_index(drop=True),
+            out[qid].astype(object).reset_index(drop=True),
+            masked.rename("masked").reset_index(drop=True),
+        ],
+        axis=1,
+    )
+    assert len(alike.drop_duplicates()) == len(frame[qid].reset_index(drop=True).drop_duplicates())
     # an untouched column keeps every kept row's value, a generalized one has its labels
     kept = ~masked.to_numpy()
     for column in qid:
         if report.levels[column] == 0:
             assert same_values(out[column][kept], frame[column][kept]).all(), column
-        verify_generalized(frame[column], out[column], report.hierarchies[column],
-                           report.levels[column], kept, top=TOP)
+        verify_generalized(
+            frame[column],
+            out[column],
+            report.hierarchies[column],
+            report.levels[column],
+            kept,
+            top=TOP,
+        )
     changed = ~np.logical_and.reduce([same_values(out[c], frame[c]) for c in qid])
     assert report.modified == int(changed.sum())
     one_class = [w for w in ours if issubclass(w.category, OneClassWarning)]
     assert len(one_class) == len(ours), [str(w.message) for w in ours]
     assert bool(one_class) == (report.classes == 1 and report.search["lattice_size"] > 1)
     # the l and t verifiers group on text: hand them the classes as numbers
-    view = (out if top_node else found["by_class"]).assign(s=comparable(frame["s"]).to_numpy()) \
-        if call.l is not None or call.t is not None else None
+    view = (
+        (out if top_node else found["by_class"]).assign(s=comparable(frame["s"]).to_numpy())
+        if call.l is not None or call.t is not None
+        else None
+    )
     top = "\0never" if top_node else TOP  # the top node's class is all "*"
     if call.l is not None:
         model = call.l if isinstance(call.l, LDiversity) else LDiversity(call.l)
-        checked, reached = verify_l_diverse(view, qid, "s", model.l, model.variant, model.c,
-                                            top=top)
+        checked, reached = verify_l_diverse(
+            view, qid, "s", model.l, model.variant, model.c, top=top
+        )
         assert checked == report.classes
-        what = {"distinct": "distinct l", "entropy": "entropy l",
-                "recursive": f"recursive c (l={model.l:g})"}[model.variant]
+        what = {
+            "distinct": "distinct l",
+            "entropy": "entropy l",
+            "recursive": f"recursive c (l={model.l:g})",
+        }[model.variant]
         assert report.privacy[what] == pytest.approx(reached)
     if call.t is not None:
-        model = call.t if isinstance(call.t, TCloseness) else TCloseness(
-            call.t, ordered=pd.api.types.is_numeric_dtype(frame["s"]))
-        checked, distance = verify_t_close(view, qid, "s", model.t, ordered=model.ordered,
-                                           whole=view["s"], top=top)
+        model = (
+            call.t
+            if isinstance(call.t, TCloseness)
+            else TCloseness(call.t, ordered=pd.api.types.is_numeric_dtype(frame["s"]))
+        )
+        checked, distance = verify_t_close(
+            view, qid, "s", model.t, ordered=model.ordered, whole=view["s"], top=top
+        )
         assert checked == report.classes
         assert report.privacy["t"] == pytest.approx(float(distance))
 
@@ -507,16 +648,20 @@ def test_singletons_and_risk_agree_with_groupby(case, dropna):
     without = {}
     for column in qid:
         rest = [c for c in qid if c != column]
-        without[column] = (int((part.groupby(rest, dropna=False, observed=True).size() == 1).sum())
-                           if rest else int(len(part) == 1))
-    assert dict(zip(risk.contributions["column"], risk.contributions["singletons without it"])) \
+        without[column] = (
+            int((part.groupby(rest, dropna=False, observed=True).size() == 1).sum())
+            if rest
+            else int(len(part) == 1)
+        )
+    assert (
+        dict(zip(risk.contributions["column"], risk.contributions["singletons without it"]))
         == without
+    )
     pd.testing.assert_frame_equal(frame, before)
 
 
 @examples
-@given(case=cases(sensitive=False, max_rows=40), max_size=st.integers(1, 3),
-       dropna=st.booleans())
+@given(case=cases(sensitive=False, max_rows=40), max_size=st.integers(1, 3), dropna=st.booleans())
 def test_best_qid_agrees_with_brute_force(case, max_size, dropna):
     frame = case.frame()
     columns = case.qid
@@ -527,14 +672,14 @@ def test_best_qid_agrees_with_brute_force(case, max_size, dropna):
             pandas_anon.best_qid(frame, columns, max_size=max_size, dropna=dropna)
         return
     try:
-        winner, top, ties, identifiers, table = naive_election(frame, columns, max_size,
-                                                               dropna=dropna)
+        winner, top, ties, identifiers, table = naive_election(
+            frame, columns, max_size, dropna=dropna
+        )
     except ValueError:  # every subset is an identifier (e.g. a single row)
         with pytest.raises(pandas_anon.InvalidQIDError):
             pandas_anon.best_qid(frame, columns, max_size=max_size, dropna=dropna)
         return
-    result = pandas_anon.best_qid(frame, columns, max_size=max_size, dropna=dropna,
-                                  exhaustive=True)
+    result = pandas_anon.best_qid(frame, columns, max_size=max_size, dropna=dropna, exhaustive=True)
     assert (result.columns, result.singletons) == (winner, top)
     assert list(result.ties) == ties and list(result.identifiers) == identifiers
     electable = result.table[result.table["status"] != "identifier"]

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import pandas_anon
+
 from conftest import SEED_QID
 from verify import naive_counts
 

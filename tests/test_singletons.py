@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import pandas_anon
+
 from conftest import SEED_QID
 from verify import naive_counts, naive_singleton_mask
 
@@ -22,7 +23,10 @@ def test_seed_figures_on_valle_daosta(licences):
     assert result.distinct == 9_174
     assert round(100 * result.fraction, 4) == 1.9254
     assert naive_counts(licences, SEED_QID) == {
-        "examined": 87_464, "dropped": 178, "singletons": 1_684, "distinct": 9_174,
+        "examined": 87_464,
+        "dropped": 178,
+        "singletons": 1_684,
+        "distinct": 9_174,
     }
 
 
@@ -74,8 +78,13 @@ def test_report_prints_figures_but_no_values(licences):
     payload = result.to_dict()
     json.dumps(payload)
     assert payload == {
-        "qid": SEED_QID, "rows": 87_642, "dropped": 178, "examined": 87_464,
-        "singletons": 1_684, "fraction": pytest.approx(1_684 / 87_464), "distinct": 9_174,
+        "qid": SEED_QID,
+        "rows": 87_642,
+        "dropped": 178,
+        "examined": 87_464,
+        "singletons": 1_684,
+        "fraction": pytest.approx(1_684 / 87_464),
+        "distinct": 9_174,
     }
 
 
@@ -92,9 +101,7 @@ def test_frequency_set_decodes_the_classes(licences):
     assert len(table) == 9_174
     assert table["count"].sum() == 87_464
     assert (table["count"] == 1).sum() == 1_684
-    expected = (
-        licences[SEED_QID].dropna().value_counts().rename("count").reset_index()
-    )
+    expected = licences[SEED_QID].dropna().value_counts().rename("count").reset_index()
     merged = table.merge(expected, on=SEED_QID, suffixes=("", "_expected"))
     assert len(merged) == 9_174
     assert (merged["count"] == merged["count_expected"]).all()

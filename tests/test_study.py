@@ -6,9 +6,10 @@ import pandas as pd
 import pytest
 
 import pandas_anon
-from conftest import SEED_QID
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.studies.strategy import STRATEGIES, paper_year_average
+
+from conftest import SEED_QID
 from verify import naive_counts
 
 # singletons, modified, touched, distinct (issue 3's acceptance table; seed 000, Table 1)
@@ -34,15 +35,18 @@ TABLE_1 = {
 @pytest.fixture
 def table_1(licences):
     places = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
-    return licences.anon.study(SEED_QID, year="anno_nascita", sex="sesso",
-                               place="comune_residenza", hierarchy=places)
+    return licences.anon.study(
+        SEED_QID, year="anno_nascita", sex="sesso", place="comune_residenza", hierarchy=places
+    )
 
 
 def test_reproduces_table_1(table_1):
     table = table_1.table
     assert list(table.index) == list(STRATEGIES)
-    measured = {s: tuple(table.loc[s, ["singletons", "modified", "touched", "distinct"]])
-                for s in STRATEGIES}
+    measured = {
+        s: tuple(table.loc[s, ["singletons", "modified", "touched", "distinct"]])
+        for s in STRATEGIES
+    }
     assert measured == TABLE_1
     assert table.loc["original", "removed"] == 178
     assert (table.drop(index="original")["removed"] == 0).all()
@@ -58,7 +62,9 @@ def test_strategies_agree_with_materialized_generalizations(licences, table_1):
     counts = naive_counts(both, SEED_QID)
     assert (counts["singletons"], counts["distinct"]) == (0, 8)
     assert both.anon.report().modified == table_1.table.loc["M, Y_avg", "modified"]
-    local = complete.anon.generalize({"sesso": Hierarchy(["M", "F"])}, rows="singletons", qid=SEED_QID)
+    local = complete.anon.generalize(
+        {"sesso": Hierarchy(["M", "F"])}, rows="singletons", qid=SEED_QID
+    )
     assert naive_counts(local, SEED_QID)["singletons"] == table_1.table.loc["S_loc", "singletons"]
 
 
@@ -80,7 +86,14 @@ def test_input_not_mutated_and_roles_checked(licences):
     before = licences.copy(deep=True)
     places = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
     with pytest.raises(pandas_anon.InvalidParameterError, match="sex column 'sesso' must be part"):
-        licences.anon.study(["anno_nascita", "comune_residenza"], year="anno_nascita",
-                            sex="sesso", place="comune_residenza", hierarchy=places)
-    licences.anon.study(year="anno_nascita", sex="sesso", place="comune_residenza", hierarchy=places)
+        licences.anon.study(
+            ["anno_nascita", "comune_residenza"],
+            year="anno_nascita",
+            sex="sesso",
+            place="comune_residenza",
+            hierarchy=places,
+        )
+    licences.anon.study(
+        year="anno_nascita", sex="sesso", place="comune_residenza", hierarchy=places
+    )
     pd.testing.assert_frame_equal(licences, before)

@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 
 import pandas_anon
-from conftest import SEED_QID
 from pandas_anon.cli.main import main
-from pandas_anon.errors import IdentifierWarning
 from pandas_anon.detect.exposure import SUPPRESSED, direct_identifiers, scan
-from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.errors import IdentifierWarning
 from pandas_anon.gate.pandera_checks import measure
+from pandas_anon.hierarchy import Hierarchy
+
 from verify import naive_counts, verify_anonymized
 
 
@@ -44,9 +44,11 @@ def naive_rows_below(frame: pd.DataFrame, columns: list, k: int) -> int:
 
 def naive_worst(frame: pd.DataFrame, columns: list, k: int, max_size: int):
     """Plain pandas, every subset: the most rows below k, and the smallest subsets reaching it."""
-    table = {subset: naive_rows_below(frame, list(subset), k)
-             for size in range(1, max_size + 1)
-             for subset in itertools.combinations(columns, size)}
+    table = {
+        subset: naive_rows_below(frame, list(subset), k)
+        for size in range(1, max_size + 1)
+        for subset in itertools.combinations(columns, size)
+    }
     top = max(table.values())
     smallest = min(len(s) for s, v in table.items() if v == top)
     return top, {s for s, v in table.items() if v == top and len(s) == smallest}
@@ -64,6 +66,7 @@ def write(path: Path, frame: pd.DataFrame) -> Path:
 
 
 # -- direct identifiers ---------------------------------------------------------------------
+
 
 def test_direct_identifiers_of_valle_daosta(licences):
     found = direct_identifiers(licences)
@@ -86,8 +89,12 @@ def test_near_distinct_birth_dates_are_identifiers():
     rng = np.random.default_rng(1)
     dates = pd.Series(pd.date_range("1950-01-01", periods=40).astype(str))
     for unique in (40, 38):  # both fail now (38 unique dates: 36 rows alone, 90 %)
-        frame = pd.DataFrame({"data_nascita": dates.where(dates.index < unique, dates[0]),
-                              "sesso": rng.choice(["M", "F"], 40)})
+        frame = pd.DataFrame(
+            {
+                "data_nascita": dates.where(dates.index < unique, dates[0]),
+                "sesso": rng.choice(["M", "F"], 40),
+            }
+        )
         found = direct_identifiers(frame)
         assert [f.column for f in found] == ["data_nascita"]
         assert found[0].unique_share == unique_share(frame["data_nascita"]) >= 0.9
@@ -95,26 +102,38 @@ def test_near_distinct_birth_dates_are_identifiers():
 
 # -- the gate's rule: pandas-anon check with no configuration -------------------------------
 
+
 @pytest.fixture
 def people(tmp_path) -> dict[str, Path]:
     """Tables of 40 rows: safe ones and each kind of exposure."""
     rng = np.random.default_rng(7)
-    safe = pd.DataFrame({"sesso": list("MF") * 20, "comune": (["A"] * 2 + ["B"] * 2) * 10,
-                         "classe": ["x"] * 40})
+    safe = pd.DataFrame(
+        {"sesso": list("MF") * 20, "comune": (["A"] * 2 + ["B"] * 2) * 10, "classe": ["x"] * 40}
+    )
     codes = [f"RSSMRA{70 + i}A01H501{chr(65 + i % 26)}" for i in range(40)]
     return {
         "safe": write(tmp_path / "safe.csv", safe),
         "codice_fiscale": write(tmp_path / "cf.csv", safe.assign(codice_fiscale=codes)),
-        "birth_dates": write(tmp_path / "dates.csv", safe.assign(
-            data_nascita=pd.date_range("1950-01-01", periods=40).astype(str))),
+        "birth_dates": write(
+            tmp_path / "dates.csv",
+            safe.assign(data_nascita=pd.date_range("1950-01-01", periods=40).astype(str)),
+        ),
         # no column on its own, but (a, b) makes every row unique
-        "identifier_set": write(tmp_path / "pairs.csv", pd.DataFrame(
-            {"a": np.repeat(np.arange(8), 5), "b": np.tile(np.arange(5), 8)})),
-        "qid": write(tmp_path / "qid.csv", pd.DataFrame(
-            {"anno": rng.integers(1930, 2000, 40), "comune": rng.choice(list("ABCDEFG"), 40),
-             "sesso": rng.choice(["M", "F"], 40)})),
-        "sparse": write(tmp_path / "sparse.csv", safe.assign(
-            note=["rare"] + [None] * 39)),
+        "identifier_set": write(
+            tmp_path / "pairs.csv",
+            pd.DataFrame({"a": np.repeat(np.arange(8), 5), "b": np.tile(np.arange(5), 8)}),
+        ),
+        "qid": write(
+            tmp_path / "qid.csv",
+            pd.DataFrame(
+                {
+                    "anno": rng.integers(1930, 2000, 40),
+                    "comune": rng.choice(list("ABCDEFG"), 40),
+                    "sesso": rng.choice(["M", "F"], 40),
+                }
+            ),
+        ),
+        "sparse": write(tmp_path / "sparse.csv", safe.assign(note=["rare"] + [None] * 39)),
     }
 
 
@@ -136,8 +155,9 @@ def test_check_fails_a_column_set_that_makes_every_row_unique(capsys, people):
     found = json.loads(out)["files"][0]
     frame = pd.read_csv(people["identifier_set"])
     assert naive_counts(frame, ["a", "b"])["singletons"] == 40  # the truth
-    assert naive_counts(frame, ["a"])["singletons"] == naive_counts(frame, ["b"])[
-        "singletons"] == 0  # neither column alone exposes anyone
+    assert (
+        naive_counts(frame, ["a"])["singletons"] == naive_counts(frame, ["b"])["singletons"] == 0
+    )  # neither column alone exposes anyone
     assert code == 1 and found["qid"] == ["a", "b"] and found["singletons"] == 40
 
 
@@ -179,12 +199,17 @@ def test_election_by_rows_below_k_equals_brute_force(licences):
 
 # -- suppressed rows: one definition for kanon, the checks and the gate ---------------------
 
+
 @pytest.fixture
 def mostly_classes() -> pd.DataFrame:
     """Two classes of 6 rows on (town, year), plus 2 suppressed rows."""
-    return pd.DataFrame({"town": ["A"] * 6 + ["B"] * 6 + [SUPPRESSED] * 2,
-                         "year": ["1970"] * 12 + [SUPPRESSED] * 2,
-                         "note": list("abcdefghijklmn")})
+    return pd.DataFrame(
+        {
+            "town": ["A"] * 6 + ["B"] * 6 + [SUPPRESSED] * 2,
+            "year": ["1970"] * 12 + [SUPPRESSED] * 2,
+            "note": list("abcdefghijklmn"),
+        }
+    )
 
 
 def test_suppressed_rows_belong_to_no_class(mostly_classes):
@@ -202,11 +227,13 @@ def test_suppressed_rows_belong_to_no_class(mostly_classes):
 
 def test_kanon_output_with_fewer_than_k_suppressed_rows_passes_the_gate(capsys, tmp_path):
     # 3 rows of a rare town: suppressing them is cheaper than generalizing the town
-    frame = pd.DataFrame({"town": ["A"] * 10 + ["B"] * 10 + ["C"] * 3,
-                          "year": ["1970", "1971"] * 10 + ["1970"] * 3})
+    frame = pd.DataFrame(
+        {"town": ["A"] * 10 + ["B"] * 10 + ["C"] * 3, "year": ["1970", "1971"] * 10 + ["1970"] * 3}
+    )
     towns = Hierarchy.from_frame(pd.DataFrame({"town": list("ABC"), "area": ["N", "N", "S"]}))
-    out = pandas_anon.kanon(frame, 5, qid=["town", "year"], hierarchies={"town": towns},
-                            max_suppression=0.2)
+    out = pandas_anon.kanon(
+        frame, 5, qid=["town", "year"], hierarchies={"town": towns}, max_suppression=0.2
+    )
     report = out.anon.report()
     assert report.suppressed == 3 and 0 < report.suppressed < 5
     assert (out.loc[20:, ["town", "year"]] == SUPPRESSED).all().all()
@@ -219,6 +246,7 @@ def test_kanon_output_with_fewer_than_k_suppressed_rows_passes_the_gate(capsys, 
 
 
 # -- zero configuration ---------------------------------------------------------------------
+
 
 def test_zero_configuration_passes_its_own_gate(capsys, tmp_path, licences):
     source = write(tmp_path / "patenti.csv", licences)
@@ -271,8 +299,12 @@ def test_identifiers_hash_and_keep(licences):
 
 def test_kanon_writes_object_integers_beyond_int64_exactly():
     # Index.append re-inferred object integers: 2**63 + 1 was written as 9.223372036854776e18
-    frame = pd.DataFrame({"code": pd.Series([2**63 + 1, 5, None, 5, 2**63 + 1, None],
-                                            dtype=object), "x": list("aabbab")})
+    frame = pd.DataFrame(
+        {
+            "code": pd.Series([2**63 + 1, 5, None, 5, 2**63 + 1, None], dtype=object),
+            "x": list("aabbab"),
+        }
+    )
     out = pandas_anon.kanon(frame, 2, qid=["code", "x"], max_suppression=1)
     assert out["code"].tolist()[0] == 2**63 + 1 and type(out["code"][0]) is int
     assert out["code"].tolist()[1:4:2] == [SUPPRESSED, SUPPRESSED]
@@ -281,19 +313,32 @@ def test_kanon_writes_object_integers_beyond_int64_exactly():
 
 def test_a_list_column_outside_the_qid_does_not_stop_kanon():
     # identifier detection reads every column outside the QID; lists are compared as written
-    frame = pd.DataFrame({"year": [1970, 1970, 1971, 1971] * 3, "tags": [["a"], ["b"]] * 6,
-                          "ref": [[i] for i in range(12)]})
+    frame = pd.DataFrame(
+        {
+            "year": [1970, 1970, 1971, 1971] * 3,
+            "tags": [["a"], ["b"]] * 6,
+            "ref": [[i] for i in range(12)],
+        }
+    )
     out = pandas_anon.kanon(frame, 2, qid=["year"])
     assert out.anon.report().identifiers == {"ref": "dropped"}
     assert list(out.columns) == ["year", "tags"]
 
 
 def test_kanon_l_diverse_output_with_suppressed_rows_passes_the_pandera_check():
-    frame = pd.DataFrame({"town": ["A"] * 10 + ["B"] * 10 + ["C"] * 2,
-                          "diagnosis": ["X", "Y"] * 10 + ["X", "X"]})
+    frame = pd.DataFrame(
+        {"town": ["A"] * 10 + ["B"] * 10 + ["C"] * 2, "diagnosis": ["X", "Y"] * 10 + ["X", "X"]}
+    )
     towns = Hierarchy.from_frame(pd.DataFrame({"town": list("ABC"), "area": ["N", "N", "S"]}))
-    out = pandas_anon.kanon(frame, 2, qid=["town"], hierarchies={"town": towns},
-                            sensitive="diagnosis", l=2, max_suppression=0.1)
+    out = pandas_anon.kanon(
+        frame,
+        2,
+        qid=["town"],
+        hierarchies={"town": towns},
+        sensitive="diagnosis",
+        l=2,
+        max_suppression=0.1,
+    )
     assert out.anon.report().suppressed == 2 and out.anon.report().levels == {"town": 0}
     # the two suppressed rows share one diagnosis, but they are in no class
     assert pandas_anon.privacy.measures.l_diversity(out, ["town"], "diagnosis") == 2
@@ -304,26 +349,36 @@ def test_kanon_l_diverse_output_with_suppressed_rows_passes_the_pandera_check():
 def test_interval_bounds_near_the_integer_limits_are_exact():
     # the bounds were computed in int64 (wrapping past 2**63) and uint64 was read as int64
     from pandas_anon.hierarchy import builders
+
     unsigned = pd.Series(np.array([2**64 - 1, 5, 2**63 + 3, 7], dtype=np.uint64))
     levels = builders.intervals(unsigned, width=[10, 1000])
-    assert list(levels.labels(1)) == ["[0, 10)", "[9223372036854775810, 9223372036854775820)",
-                                      "[18446744073709551610, 18446744073709551620)"]
-    signed = pd.Series(np.array([-2**63, 5, 2**63 - 1], dtype=np.int64))
+    assert list(levels.labels(1)) == [
+        "[0, 10)",
+        "[9223372036854775810, 9223372036854775820)",
+        "[18446744073709551610, 18446744073709551620)",
+    ]
+    signed = pd.Series(np.array([-(2**63), 5, 2**63 - 1], dtype=np.int64))
     assert list(builders.intervals(signed, width=[10]).labels(1)) == [
-        "[-9223372036854775810, -9223372036854775800)", "[0, 10)",
-        "[9223372036854775800, 9223372036854775810)"]
+        "[-9223372036854775810, -9223372036854775800)",
+        "[0, 10)",
+        "[9223372036854775800, 9223372036854775810)",
+    ]
 
 
-@pytest.mark.parametrize("numbers", [
-    [i * 1e-300 for i in range(25)],  # every label was '[0, 0)'
-    [i * 1e-16 for i in range(25)],  # labels falling under several labels
-    [5e-324 * i for i in range(25)],  # ZeroDivisionError
-    [1e308, -1e308] + [float(i) for i in range(20)],  # OverflowError
-    [float("inf")] + [float(i) for i in range(30)],  # HierarchyError in zero configuration
-])
+@pytest.mark.parametrize(
+    "numbers",
+    [
+        [i * 1e-300 for i in range(25)],  # every label was '[0, 0)'
+        [i * 1e-16 for i in range(25)],  # labels falling under several labels
+        [5e-324 * i for i in range(25)],  # ZeroDivisionError
+        [1e308, -1e308] + [float(i) for i in range(20)],  # OverflowError
+        [float("inf")] + [float(i) for i in range(30)],  # HierarchyError in zero configuration
+    ],
+)
 @pytest.mark.filterwarnings("ignore::pandas_anon.OneClassWarning")  # x to * leaves one class
 def test_auto_suppresses_floats_no_interval_can_label(numbers):
     from pandas_anon.hierarchy import builders
+
     assert builders.auto(pd.Series(numbers)).name == "auto:suppression"
     frame = pd.DataFrame({"x": numbers, "y": ["a"] * len(numbers)})
     out = pandas_anon.kanon(frame, 2, qid=["x", "y"])

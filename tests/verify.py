@@ -32,9 +32,11 @@ def naive_singleton_mask(frame: pd.DataFrame, qid: list, *, dropna: bool = True)
     """True on rows whose qid combination occurs once (False on dropped rows)."""
     part = frame[list(qid)]
     keep = part.notna().all(axis=1) if dropna else pd.Series(True, index=frame.index)
-    sizes = part[keep].groupby(list(qid), dropna=False, sort=False, observed=True)[
-        list(qid)[0]
-    ].transform("size")
+    sizes = (
+        part[keep]
+        .groupby(list(qid), dropna=False, sort=False, observed=True)[list(qid)[0]]
+        .transform("size")
+    )
     mask = pd.Series(False, index=frame.index)
     mask[keep] = (sizes == 1).to_numpy()
     return mask
@@ -77,13 +79,17 @@ def verify_anonymized(out, qid: list, k: int, max_suppressed: int, top: str = "*
     n_top = int(suppressed.sum())
     assert n_top <= max_suppressed or n_top >= k, (n_top, max_suppressed)
     assert len(sizes) == 0 or sizes.min() >= k, sizes.min()
-    return {"suppressed": int(suppressed.sum()), "classes": len(sizes),
-            "k": int(sizes.min()) if len(sizes) else 0,
-            "dm": int((sizes ** 2).sum()) + len(out) * int(suppressed.sum())}
+    return {
+        "suppressed": int(suppressed.sum()),
+        "classes": len(sizes),
+        "k": int(sizes.min()) if len(sizes) else 0,
+        "dm": int((sizes**2).sum()) + len(out) * int(suppressed.sum()),
+    }
 
 
-def verify_l_diverse(out, qid: list, sensitive, l: float, variant: str = "distinct",
-                     c: float = 1.0, top: str = "*") -> tuple[int, float]:
+def verify_l_diverse(
+    out, qid: list, sensitive, l: float, variant: str = "distinct", c: float = 1.0, top: str = "*"
+) -> tuple[int, float]:
     """Check l-diversity of ``sensitive`` in every class that is not suppressed (some QI
     below ``top``), from the sensitive values' counts per class (:func:`l_level`); returns
     the classes checked and the level reached (distinct: the fewest values; entropy: the
@@ -113,12 +119,13 @@ def l_level(values: pd.Series, variant: str, l: float, c: float = 1.0) -> tuple[
     if variant == "entropy":
         entropy = -sum(n / sum(counts) * math.log(n / sum(counts)) for n in counts)
         return math.exp(entropy), entropy >= math.log(l) - 1e-12
-    tail = sum(counts[int(l) - 1:])
+    tail = sum(counts[int(l) - 1 :])
     return (counts[0] / tail if tail else math.inf), counts[0] < c * tail
 
 
-def t_distances(frame: pd.DataFrame, qid: list, sensitive, *, ordered: bool,
-                whole: pd.Series | None = None) -> list[Fraction]:
+def t_distances(
+    frame: pd.DataFrame, qid: list, sensitive, *, ordered: bool, whole: pd.Series | None = None
+) -> list[Fraction]:
     """Each class's Earth Mover's Distance to the whole table, exactly (Li et al. 2007), one
     per class of ``qid`` (missing is a QI value). Distributions are over the known values:
     the whole table's (``whole``, default ``frame[sensitive]``) and the class's; the ordered
@@ -137,8 +144,9 @@ def t_distances(frame: pd.DataFrame, qid: list, sensitive, *, ordered: bool,
         gap = [p - q for p, q in zip(_shares(known, values), overall)]
         if ordered:
             walked = list(itertools.accumulate(gap))
-            distances.append(sum(map(abs, walked)) / (len(values) - 1) if len(values) > 1
-                             else Fraction(0))
+            distances.append(
+                sum(map(abs, walked)) / (len(values) - 1) if len(values) > 1 else Fraction(0)
+            )
         else:
             distances.append(sum(map(abs, gap)) / 2)
     return distances
@@ -150,16 +158,23 @@ def _shares(known: pd.Series, values: list) -> list[Fraction]:
     return [Fraction(int(counts.get(v, 0)), len(known)) for v in values]
 
 
-def verify_t_close(out: pd.DataFrame, qid: list, sensitive, t: float, *, ordered: bool,
-                   whole: pd.Series | None = None, top: str = "*") -> tuple[int, Fraction]:
+def verify_t_close(
+    out: pd.DataFrame,
+    qid: list,
+    sensitive,
+    t: float,
+    *,
+    ordered: bool,
+    whole: pd.Series | None = None,
+    top: str = "*",
+) -> tuple[int, Fraction]:
     """Check t-closeness of ``sensitive`` in every class that is not suppressed (some QI below
     ``top``) with :func:`t_distances` (``whole``: the table's sensitive column, default
     ``out[sensitive]``: give it when suppressed rows were dropped); returns the classes checked
     and the largest distance."""
     suppressed = (out[qid].astype(str) == top).all(axis=1)
     reference = out[sensitive] if whole is None else whole
-    distances = t_distances(out.loc[~suppressed], qid, sensitive, ordered=ordered,
-                            whole=reference)
+    distances = t_distances(out.loc[~suppressed], qid, sensitive, ordered=ordered, whole=reference)
     assert all(d <= Fraction(t) + Fraction(1, 10**12) for d in distances), max(distances)
     return len(distances), max(distances, default=Fraction(0))
 
@@ -174,8 +189,10 @@ def release_classes(out: pd.DataFrame, qid: list, top: str = "*") -> dict:
     ``by_class``: ``out`` with each kept row's QI cells replaced by its class number as text
     (masked rows keep ``top``), which the text-grouping verifiers read without collisions.
     """
-    is_top = [out[c].astype(object).map(lambda v: isinstance(v, str) and v == top).to_numpy(bool)
-              for c in qid]
+    is_top = [
+        out[c].astype(object).map(lambda v: isinstance(v, str) and v == top).to_numpy(bool)
+        for c in qid
+    ]
     masked = pd.Series(np.logical_and.reduce(is_top), index=out.index, name="masked")
     kept = out.loc[~masked.to_numpy(), list(qid)].astype(object)
     groups = kept.groupby(list(qid), dropna=False, sort=False, observed=True)
@@ -186,12 +203,23 @@ def release_classes(out: pd.DataFrame, qid: list, top: str = "*") -> dict:
         column = np.full(len(out), top, dtype=object)
         column[~masked.to_numpy()] = labels
         by_class[c] = column
-    return {"masked": masked, "sizes": sizes, "classes": len(sizes),
-            "k": int(sizes.min()) if len(sizes) else 0, "by_class": by_class}
+    return {
+        "masked": masked,
+        "sizes": sizes,
+        "classes": len(sizes),
+        "k": int(sizes.min()) if len(sizes) else 0,
+        "by_class": by_class,
+    }
 
 
-def verify_generalized(original: pd.Series, released: pd.Series, hierarchy: str,
-                       level: int, kept: np.ndarray, top: str = "*") -> None:
+def verify_generalized(
+    original: pd.Series,
+    released: pd.Series,
+    hierarchy: str,
+    level: int,
+    kept: np.ndarray,
+    top: str = "*",
+) -> None:
     """Check that each released value is its original value generalized to ``level`` of the
     ``auto`` hierarchy named ``hierarchy`` (``"... auto:intervals(5,10)"``,
     ``"... auto:dates(day,month,year,decade)"``, ``"... auto:suppression"``), reading only
@@ -215,8 +243,15 @@ def verify_generalized(original: pd.Series, released: pd.Series, hierarchy: str,
             number = int(value) if integer else float(value)
             return (label[0], label[-1]) == ("[", ")") and parse(low) <= number < parse(high)
         y, m, d = value.year, value.month, value.day
-        return label == {"day": f"{y:04d}-{m:02d}-{d:02d}", "month": f"{y:04d}-{m:02d}",
-                         "year": f"{y:04d}", "decade": f"{y // 10 * 10}s"}[name]
+        return (
+            label
+            == {
+                "day": f"{y:04d}-{m:02d}-{d:02d}",
+                "month": f"{y:04d}-{m:02d}",
+                "year": f"{y:04d}",
+                "decade": f"{y // 10 * 10}s",
+            }[name]
+        )
 
     known = original.dropna()
     last = {f"{v.year // 10 * 10}s" for v in known} if names[-1:] == ["decade"] else ()
@@ -231,4 +266,7 @@ def verify_generalized(original: pd.Series, released: pd.Series, hierarchy: str,
             assert pd.isna(label), (hierarchy, level, "missing value released as a label")
         else:
             assert isinstance(label, str) and holds(value, label, names[level - 1]), (
-                hierarchy, level, label)
+                hierarchy,
+                level,
+                label,
+            )

@@ -14,10 +14,10 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pandas_anon.detect.figures import singletons
-from pandas_anon.errors import InvalidParameterError
 from pandas_anon.anonymization.recoding import SpecValue, output_copy, recode, resolve_spec
+from pandas_anon.detect.figures import singletons
 from pandas_anon.detect.results import Generalization, attach
+from pandas_anon.errors import InvalidParameterError
 
 Rows = str | Sequence[bool] | np.ndarray | pd.Series
 
@@ -46,7 +46,8 @@ def generalize(
         out[column] = recoded.to_series(frame.index, column)
         modified |= recoded.changed
         per_column[str(column)] = {
-            "hierarchy": hierarchy.name or "(unnamed)", "level": int(level),
+            "hierarchy": hierarchy.name or "(unnamed)",
+            "level": int(level),
             "modified": int(recoded.changed.sum()),
         }
     report = Generalization(

@@ -19,26 +19,47 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
-from pandas_anon.engine.columns import require_data, resolve_columns
-from pandas_anon.detect.figures import candidate_columns
-from pandas_anon.detect.exposure import MAX_SIZE, SUPPRESSED, DirectIdentifier, direct_identifiers, scan
-from pandas_anon.errors import (HierarchyError, HierarchyFallbackWarning, IdentifierWarning, InfeasibleError,
-                     InvalidParameterError, InvalidQIDError, OneClassWarning, warn)
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import (
+    average_class_size,
+    discernibility,
+    precision,
+    resolve_metric,
+)
+from pandas_anon.anonymization.pseudonyms import keyed_hash
+from pandas_anon.anonymization.recoding import HierarchyLike, hierarchy_for, output_copy, recode
+from pandas_anon.detect.exposure import (
+    MAX_SIZE,
+    SUPPRESSED,
+    DirectIdentifier,
+    direct_identifiers,
+    scan,
+)
+from pandas_anon.detect.figures import candidate_columns
+from pandas_anon.detect.results import Anonymization, attach, column_keys
+from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.errors import (
+    HierarchyError,
+    HierarchyFallbackWarning,
+    IdentifierWarning,
+    InfeasibleError,
+    InvalidParameterError,
+    InvalidQIDError,
+    OneClassWarning,
+    warn,
+)
+from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import auto
 from pandas_anon.hierarchy.registry import claimed_hierarchy
-from pandas_anon.anonymization.fulldomain.lattice import Lattice
-from pandas_anon.anonymization.fulldomain.metrics import average_class_size, discernibility, precision, resolve_metric
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 from pandas_anon.params import fraction, one_of
-from pandas_anon.anonymization.pseudonyms import keyed_hash
-from pandas_anon.anonymization.recoding import HierarchyLike, hierarchy_for, output_copy, recode
-from pandas_anon.formatting import plural
-from pandas_anon.detect.results import Anonymization, attach, column_keys
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
 ALGORITHMS: dict[str, Callable] = {
-    "ola": ola.search, "datafly": datafly.search, "samarati": samarati.search,
+    "ola": ola.search,
+    "datafly": datafly.search,
+    "samarati": samarati.search,
     "incognito": incognito.search,
 }
 #: Largest column set the gate's rule examines in zero configuration (as ``check`` does).
@@ -122,9 +143,11 @@ def anonymize(
     if hierarchies is not None and not isinstance(hierarchies, Mapping):
         raise InvalidParameterError(
             f"hierarchies must map columns to hierarchies, such as "
-            f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}")
-    request = _Request(frame, k, models, hierarchies or {}, algo, max_suppression, metric,
-                       sensitive, progress)
+            f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}"
+        )
+    request = _Request(
+        frame, k, models, hierarchies or {}, algo, max_suppression, metric, sensitive, progress
+    )
     if qid is None:
         found = _identifiers(frame, [c for c in frame.columns if c != sensitive], identifiers)
         decision = _zero_configuration(request, [f.column for f in found])
@@ -145,13 +168,26 @@ def anonymize(
     treated = {"drop": "dropped", "hash": "hashed", "keep": "kept"}[identifiers]
     seconds = round(time.perf_counter() - started, 4)
     keys = column_keys([f.column for f in found])
-    return replace(decision, identifiers=tuple(keys), treatment=identifiers, report=replace(
-        decision.report, identifiers={key: treated for key in keys.values()},
-        search={**decision.report.search, "seconds": seconds}))
+    return replace(
+        decision,
+        identifiers=tuple(keys),
+        treatment=identifiers,
+        report=replace(
+            decision.report,
+            identifiers={key: treated for key in keys.values()},
+            search={**decision.report.search, "seconds": seconds},
+        ),
+    )
 
 
-def kanon(frame: pd.DataFrame, k: int, *, suppress: str = "mask", salt: bytes | str | None = None,
-          **options) -> pd.DataFrame:
+def kanon(
+    frame: pd.DataFrame,
+    k: int,
+    *,
+    suppress: str = "mask",
+    salt: bytes | str | None = None,
+    **options,
+) -> pd.DataFrame:
     """A k-anonymous copy of ``frame`` (same index and column order, less the direct
     identifier columns it drops; with ``suppress="drop"`` the suppressed rows are left out).
     Options as :func:`anonymize`; the report: ``out.anon.report()``.
@@ -182,16 +218,18 @@ def _write(frame: pd.DataFrame, decision: Decision) -> tuple[pd.DataFrame, np.nd
         modified |= recoded.changed
         if level == hierarchy.height:  # as in the lattice: missing values are merged too
             modified |= values.isna().to_numpy()
-            values = pd.Series(hierarchy.labels(level)[0], index=frame.index, name=column,
-                               dtype=object)
+            values = pd.Series(
+                hierarchy.labels(level)[0], index=frame.index, name=column, dtype=object
+            )
         if suppressed_rows.any():
             values = values.astype(object).where(~suppressed_rows, SUPPRESSED)
         out[column] = values
     return out, modified, suppressed_rows
 
 
-def _identifiers(frame: pd.DataFrame, columns: Sequence[Hashable],
-                 treatment: str) -> tuple[DirectIdentifier, ...]:
+def _identifiers(
+    frame: pd.DataFrame, columns: Sequence[Hashable], treatment: str
+) -> tuple[DirectIdentifier, ...]:
     """The direct identifier columns among ``columns``; kept ones are warned about."""
     found = direct_identifiers(frame, [c for c in columns if frame[c].notna().any()])
     if found and treatment == "keep":
@@ -205,8 +243,9 @@ def _identifiers(frame: pd.DataFrame, columns: Sequence[Hashable],
     return found
 
 
-def _treat_identifiers(out: pd.DataFrame, columns: Sequence[Hashable], treatment: str,
-                       salt: bytes | str | None) -> pd.DataFrame:
+def _treat_identifiers(
+    out: pd.DataFrame, columns: Sequence[Hashable], treatment: str, salt: bytes | str | None
+) -> pd.DataFrame:
     """Drop or hash the direct identifier ``columns`` of ``out`` (or keep them)."""
     if not columns or treatment == "keep":
         return out
@@ -225,8 +264,10 @@ def _decide(request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str
     lattice = Lattice(frame, qid, chosen, sensitive=request.sensitive)
     evaluator = Evaluator(lattice, models, request.max_suppression)
     search = ALGORITHMS[request.algo](
-        evaluator, resolve_metric(request.metric, lattice.heights, lattice.n_rows, request.k),
-        progress=request.progress)
+        evaluator,
+        resolve_metric(request.metric, lattice.heights, lattice.n_rows, request.k),
+        progress=request.progress,
+    )
     if search.best is None:
         if evaluator.limit == lattice.n_rows - 1:  # only suppressing every row would do
             raise InfeasibleError(
@@ -243,43 +284,64 @@ def _decide(request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str
         )
     classes, row_class = lattice.assign(search.best.node)
     stats = evaluator.judge(classes)
-    report = _report(frame, qid, chosen, lattice, stats, models, search, choices, request.k,
-                     request.max_suppression, evaluator.reached(stats), 0.0)
+    report = _report(
+        frame,
+        qid,
+        chosen,
+        lattice,
+        stats,
+        models,
+        search,
+        choices,
+        request.k,
+        request.max_suppression,
+        evaluator.reached(stats),
+        0.0,
+    )
     return Decision(lattice, stats, row_class, report)
 
 
 def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> Decision:
     """Elect the QID by the gate's rule and widen it until the output passes the rule."""
     frame, k = request.frame, request.k
-    candidates = [c for c in candidate_columns(frame, None)
-                  if c != request.sensitive and c not in identifiers]
+    candidates = [
+        c for c in candidate_columns(frame, None) if c != request.sensitive and c not in identifiers
+    ]
     if not candidates:
         raise InvalidQIDError(
             "no column is left to anonymize: every column holding a value is the sensitive "
-            "column or a direct identifier; pass qid= to choose the quasi-identifier")
+            "column or a direct identifier; pass qid= to choose the quasi-identifier"
+        )
     outside = [c for c in request.hierarchies if c not in candidates]
     if outside:
         raise InvalidParameterError(
             f"hierarchies given for columns that are not candidates for the quasi-identifier "
             f"(not in the frame, empty, the sensitive column or direct identifiers): "
-            f"{outside!r}")
+            f"{outside!r}"
+        )
     released = frame[candidates]
     qid = scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE).qid
     rounds = 0
     while True:
         rounds += 1
-        choices = {"qid": (
-            f"the gate's rule: the subset of up to {AUTO_QID_SIZE} of "
-            f"{plural(len(candidates), 'column')} with most rows below k={k}, widened in "
-            f"{plural(rounds, 'round')} until the output passes it")}
+        choices = {
+            "qid": (
+                f"the gate's rule: the subset of up to {AUTO_QID_SIZE} of "
+                f"{plural(len(candidates), 'column')} with most rows below k={k}, widened in "
+                f"{plural(rounds, 'round')} until the output passes it"
+            )
+        }
         given = {c: h for c, h in request.hierarchies.items() if c in qid}
         decision = _decide(replace(request, hierarchies=given), tuple(qid), choices)
         out, _, _ = _write(released, decision)
         found = scan(out, k=max(k, 2), max_size=AUTO_QID_SIZE)
         worst = found.election
-        exposure = {"columns": [str(c) for c in found.qid], "k": k,
-                    "rows_below_k": worst.at_risk if worst is not None and k > 1 else 0,
-                    "max_size": AUTO_QID_SIZE}
+        exposure = {
+            "columns": [str(c) for c in found.qid],
+            "k": k,
+            "rows_below_k": worst.at_risk if worst is not None and k > 1 else 0,
+            "max_size": AUTO_QID_SIZE,
+        }
         exposure["passes"] = exposure["rows_below_k"] == 0 and not found.identifiers
         wider = [c for c in found.qid if c not in qid]
         if exposure["passes"] or not wider:
@@ -291,15 +353,20 @@ def _models(k, l, t, sensitive, frame) -> list:
     models = [KAnonymity(k)]
     if (l is not None or t is not None) and sensitive is None:
         given = f"l={l!r}" if l is not None else f"t={t!r}"
-        raise InvalidParameterError(f"{given} needs sensitive=<column>: l-diversity and "
-                                    f"t-closeness protect the values of a sensitive column")
+        raise InvalidParameterError(
+            f"{given} needs sensitive=<column>: l-diversity and "
+            f"t-closeness protect the values of a sensitive column"
+        )
     if sensitive is not None:
         resolve_columns(frame, [sensitive])
         if l is not None:
             models.append(l if isinstance(l, LDiversity) else LDiversity(l))
         if t is not None:
-            models.append(t if isinstance(t, TCloseness) else TCloseness(
-                t, ordered=pd.api.types.is_numeric_dtype(frame[sensitive])))
+            models.append(
+                t
+                if isinstance(t, TCloseness)
+                else TCloseness(t, ordered=pd.api.types.is_numeric_dtype(frame[sensitive]))
+            )
     return models
 
 
@@ -344,8 +411,11 @@ def _by_default(series: pd.Series) -> tuple[Hierarchy, str]:
             recode(series, hierarchy, 0)  # a HierarchyError if it misses a value of the column
             return hierarchy, claimed
         except HierarchyError as error:
-            problem = ("cannot be built for the column" if error.unmatched is None
-                       else f"does not cover {plural(error.unmatched, 'value')} of the column")
+            problem = (
+                "cannot be built for the column"
+                if error.unmatched is None
+                else f"does not cover {plural(error.unmatched, 'value')} of the column"
+            )
     built = hierarchy_for(series, auto)
     name = built.name or "auto"
     if claimed is None:
@@ -360,8 +430,9 @@ def _by_default(series: pd.Series) -> tuple[Hierarchy, str]:
     return built, f"{name} (fallback: {claimed} {problem})"
 
 
-def _report(frame, qid, chosen, lattice, stats, models, search, choices, k, limit, privacy,
-            seconds) -> Anonymization:
+def _report(
+    frame, qid, chosen, lattice, stats, models, search, choices, k, limit, privacy, seconds
+) -> Anonymization:
     n = lattice.n_rows
     kept = stats.kept_sizes  # never empty: a node suppressing every row is no solution
     modified_levels = sum(level > 0 for level in stats.node)
@@ -387,8 +458,12 @@ def _report(frame, qid, chosen, lattice, stats, models, search, choices, k, limi
             "prosecutor_avg": float(len(kept) / kept.sum()),
             "sample_uniques": int((kept == 1).sum()),
         },
-        search={"lattice_size": search.lattice_size, "evaluated": search.evaluated,
-                "seconds": round(seconds, 4), "generalized_columns": modified_levels},
+        search={
+            "lattice_size": search.lattice_size,
+            "evaluated": search.evaluated,
+            "seconds": round(seconds, 4),
+            "generalized_columns": modified_levels,
+        },
         choices=choices,
         privacy=privacy,
     )

@@ -34,7 +34,13 @@ def keyed_hash(series: pd.Series, key: bytes) -> pd.Series:
     secret = hashlib.sha256(key).digest()  # BLAKE2b takes keys of at most 64 bytes
     codes, uniques = factorize(series)
     tokens = np.array(
-        [hashlib.blake2b(str(value).encode("utf-8"), key=secret,
-                         digest_size=TOKEN_DIGITS // 2).hexdigest() for value in uniques]
-        + [None], dtype=object)
+        [
+            hashlib.blake2b(
+                str(value).encode("utf-8"), key=secret, digest_size=TOKEN_DIGITS // 2
+            ).hexdigest()
+            for value in uniques
+        ]
+        + [None],
+        dtype=object,
+    )
     return pd.Series(tokens[codes], index=series.index, name=series.name, dtype=object)

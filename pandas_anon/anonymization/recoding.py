@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 import pandas as pd
@@ -22,8 +21,8 @@ from pandas_anon.hierarchy import Hierarchy
 
 #: What a generalization spec maps a column to: a hierarchy (object, registered name, or a
 #: builder called with the column) at level 1, or a ``(hierarchy, level)`` pair.
-HierarchyLike = Union[Hierarchy, str, Callable[[pd.Series], Hierarchy]]
-SpecValue = Union[HierarchyLike, tuple[HierarchyLike, int]]
+HierarchyLike = Hierarchy | str | Callable[[pd.Series], Hierarchy]
+SpecValue = HierarchyLike | tuple[HierarchyLike, int]
 
 
 @dataclass(frozen=True)
@@ -43,8 +42,9 @@ class Recoded:
 def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy to write recoded columns into without ever touching ``frame``: shallow under
     copy-on-write (pandas 3, or the option on in pandas 2), deep otherwise."""
-    cow = (int(pd.__version__.split(".")[0]) >= 3
-           or pd.get_option("mode.copy_on_write") is True)  # "warn" is not copy-on-write
+    cow = (
+        int(pd.__version__.split(".")[0]) >= 3 or pd.get_option("mode.copy_on_write") is True
+    )  # "warn" is not copy-on-write
     return frame.copy(deep=not cow)
 
 
@@ -54,29 +54,37 @@ def recode(
     """Codes of ``series`` after replacing the ``selected`` rows (all when None) by their
     label at ``level``; missing values stay missing."""
     row_codes, uniques = factorize(series)
-    return recode_codes(row_codes, pd.Index(uniques), hierarchy, level, selected,
-                        column=series.name)
+    return recode_codes(
+        row_codes, pd.Index(uniques), hierarchy, level, selected, column=series.name
+    )
 
 
 def _union(uniques: pd.Index, labels: pd.Index) -> pd.Index:
     """``uniques`` then ``labels``, each value kept exactly: ``Index.append`` infers a dtype
     again for object values, and ``2**63 + 1`` among them became a float."""
     if uniques.dtype == object or labels.dtype == object:
-        return pd.Index(np.concatenate([uniques.to_numpy(dtype=object),
-                                        labels.to_numpy(dtype=object)]), dtype=object)
+        return pd.Index(
+            np.concatenate([uniques.to_numpy(dtype=object), labels.to_numpy(dtype=object)]),
+            dtype=object,
+        )
     return uniques.append(labels)
 
 
 def recode_codes(
-    row_codes: np.ndarray, uniques: pd.Index, hierarchy: Hierarchy, level: int,
-    selected: np.ndarray | None = None, *, column: Hashable = None,
+    row_codes: np.ndarray,
+    uniques: pd.Index,
+    hierarchy: Hierarchy,
+    level: int,
+    selected: np.ndarray | None = None,
+    *,
+    column: Hashable = None,
 ) -> Recoded:
     """:func:`recode` for a column already factorized (codes into ``uniques``, -1 missing)."""
     counts = np.bincount(row_codes[row_codes >= 0], minlength=len(uniques))
     where = hierarchy.positions(uniques, column=column, counts=counts)
     labels = hierarchy.labels(level).take(hierarchy.codes(level)[where])
     union_codes, values = pd.factorize(_union(uniques, labels), sort=False)
-    original, generalized = union_codes[: len(uniques)], union_codes[len(uniques):]
+    original, generalized = union_codes[: len(uniques)], union_codes[len(uniques) :]
     if selected is None:
         selected = np.ones(len(row_codes), dtype=bool)
     present = row_codes >= 0

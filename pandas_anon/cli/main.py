@@ -24,21 +24,28 @@ import pandas as pd
 
 from pandas_anon import __version__
 from pandas_anon import formatting as report
-from pandas_anon.gate.check import add_check_command
+from pandas_anon.anonymization.kanon import ALGORITHMS, IDENTIFIER_TREATMENTS, kanon
+from pandas_anon.detect.best_qid import best_qid
 from pandas_anon.detect.exposure import MAX_SIZE
 from pandas_anon.detect.figures import risk
-from pandas_anon.detect.best_qid import best_qid
 from pandas_anon.errors import (
-    AnonError, AnonWarning, ColumnNotFoundError, InputFileError, InvalidParameterError,
-    OutputFileError, UnknownNameError, capture_warnings, warn,
+    AnonError,
+    AnonWarning,
+    ColumnNotFoundError,
+    InputFileError,
+    InvalidParameterError,
+    OutputFileError,
+    UnknownNameError,
+    capture_warnings,
+    warn,
 )
-from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.anonymization.kanon import ALGORITHMS, IDENTIFIER_TREATMENTS, kanon
-from pandas_anon.privacy.models import LDiversity
-from pandas_anon.params import fraction, from_text, real, whole
-from pandas_anon.hierarchy.registry import add_plugins_command, hierarchies
-from pandas_anon.studies.strategy import study
+from pandas_anon.gate.check import add_check_command
 from pandas_anon.gate.io import output_target, read_hierarchy, read_table, text_form, write_table
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.hierarchy.registry import add_plugins_command, hierarchies
+from pandas_anon.params import fraction, from_text, real, whole
+from pandas_anon.privacy.models import LDiversity
+from pandas_anon.studies.strategy import study
 
 #: Largest column subsets ``scan`` examines when it has to elect the QID itself (the same
 #: as ``check``'s default).
@@ -103,17 +110,31 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
     chosen = scan.add_mutually_exclusive_group()
     chosen.add_argument("--qid", type=_column_list, help="quasi-identifier, e.g. year,town,sex")
-    chosen.add_argument("--columns", type=_column_list,
-                        help="candidate columns for electing the best QID (default: all)")
-    scan.add_argument("--max-size", type=_positive("max_size", DEFAULT_MAX_SIZE),
-                      default=DEFAULT_MAX_SIZE,
-                      help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})")
-    scan.add_argument("--keep-missing", action="store_true", default=None,
-                      help="count a missing value as a value (the default when electing the "
-                           "QID, as pandas-anon check does)")
-    scan.add_argument("--drop-missing", dest="keep_missing", action="store_false",
-                      help="leave out rows missing a value of the examined columns (the default "
-                           "with --qid, as the seed paper counts)")
+    chosen.add_argument(
+        "--columns",
+        type=_column_list,
+        help="candidate columns for electing the best QID (default: all)",
+    )
+    scan.add_argument(
+        "--max-size",
+        type=_positive("max_size", DEFAULT_MAX_SIZE),
+        default=DEFAULT_MAX_SIZE,
+        help=f"largest QID examined when electing (default {DEFAULT_MAX_SIZE})",
+    )
+    scan.add_argument(
+        "--keep-missing",
+        action="store_true",
+        default=None,
+        help="count a missing value as a value (the default when electing the "
+        "QID, as pandas-anon check does)",
+    )
+    scan.add_argument(
+        "--drop-missing",
+        dest="keep_missing",
+        action="store_false",
+        help="leave out rows missing a value of the examined columns (the default "
+        "with --qid, as the seed paper counts)",
+    )
     _add_file_options(scan)
     scan.set_defaults(run=_scan)
 
@@ -126,12 +147,23 @@ def _parser() -> argparse.ArgumentParser:
     study.add_argument("--place", required=True, help="place column (municipality)")
     source = study.add_mutually_exclusive_group()
     source.add_argument("--hierarchy", help="registered hierarchy for the place, e.g. it.comune")
-    source.add_argument("--place-parent", metavar="COLUMN",
-                        help="column holding each place's parent (e.g. the province)")
-    study.add_argument("--level", type=_positive("level", 1), default=1,
-                       help="level M raises places to (default 1)")
-    study.add_argument("--year-groups", type=_positive("year_groups", 4), default=4,
-                       help="distinct years per Y_ran group and row runs of Y_avg (default 4)")
+    source.add_argument(
+        "--place-parent",
+        metavar="COLUMN",
+        help="column holding each place's parent (e.g. the province)",
+    )
+    study.add_argument(
+        "--level",
+        type=_positive("level", 1),
+        default=1,
+        help="level M raises places to (default 1)",
+    )
+    study.add_argument(
+        "--year-groups",
+        type=_positive("year_groups", 4),
+        default=4,
+        help="distinct years per Y_ran group and row runs of Y_avg (default 4)",
+    )
     _add_file_options(study)
     study.set_defaults(run=_study)
 
@@ -139,42 +171,73 @@ def _parser() -> argparse.ArgumentParser:
         "anonymize", help="write a k-anonymous copy of a CSV (full-domain generalization)"
     )
     anonymize.add_argument("input", help="CSV/TSV file to anonymize")
-    anonymize.add_argument("output", help="where to write the anonymized copy (same delimiter, "
-                           "encoding and line ending as the input; never the input itself "
-                           "without --force)")
-    anonymize.add_argument("--k", type=_positive("k", 5), required=True,
-                           help="smallest class size")
-    anonymize.add_argument("--qid", type=_column_list,
-                           help="quasi-identifier (default: elected with best_qid)")
+    anonymize.add_argument(
+        "output",
+        help="where to write the anonymized copy (same delimiter, "
+        "encoding and line ending as the input; never the input itself "
+        "without --force)",
+    )
+    anonymize.add_argument("--k", type=_positive("k", 5), required=True, help="smallest class size")
+    anonymize.add_argument(
+        "--qid", type=_column_list, help="quasi-identifier (default: elected with best_qid)"
+    )
     anonymize.add_argument("--algo", choices=sorted(ALGORITHMS), default="ola")
-    anonymize.add_argument("--max-suppression", type=_fraction("max_suppression"), default=0.0,
-                           help="largest share of rows that may be suppressed (default 0)")
+    anonymize.add_argument(
+        "--max-suppression",
+        type=_fraction("max_suppression"),
+        default=0.0,
+        help="largest share of rows that may be suppressed (default 0)",
+    )
     anonymize.add_argument("--metric", choices=("precision", "dm"), default="precision")
-    anonymize.add_argument("--sensitive", metavar="COLUMN",
-                           help="sensitive column for --l and --t (kept as it is)")
-    anonymize.add_argument("--l", type=_option(partial(real, name="l", low=1)),
-                           help="l-diversity of the sensitive column")
-    anonymize.add_argument("--l-variant", choices=("distinct", "entropy", "recursive"),
-                           default="distinct", help="which l-diversity (default distinct)")
-    anonymize.add_argument("--c", type=_option(partial(real, name="c", low=0, above=True)),
-                           default=1.0,
-                           help="c of recursive (c, l)-diversity (default 1)")
+    anonymize.add_argument(
+        "--sensitive", metavar="COLUMN", help="sensitive column for --l and --t (kept as it is)"
+    )
+    anonymize.add_argument(
+        "--l",
+        type=_option(partial(real, name="l", low=1)),
+        help="l-diversity of the sensitive column",
+    )
+    anonymize.add_argument(
+        "--l-variant",
+        choices=("distinct", "entropy", "recursive"),
+        default="distinct",
+        help="which l-diversity (default distinct)",
+    )
+    anonymize.add_argument(
+        "--c",
+        type=_option(partial(real, name="c", low=0, above=True)),
+        default=1.0,
+        help="c of recursive (c, l)-diversity (default 1)",
+    )
     anonymize.add_argument("--t", type=_fraction("t"), help="t-closeness of the sensitive column")
-    anonymize.add_argument("--identifiers", choices=IDENTIFIER_TREATMENTS, default="drop",
-                           help="what to do with direct identifier columns outside the QID "
-                                "(unique on nearly every row): drop them (default), hash them "
-                                "(keyed by $PANDAS_ANON_SALT, else a random key never stored) "
-                                "or keep them")
-    anonymize.add_argument("--drop-suppressed", action="store_true",
-                           help="leave suppressed rows out instead of masking them with *")
-    anonymize.add_argument("--hierarchy", type=_hierarchy_option, action="append",
-                           metavar="COLUMN=NAME|PATH",
-                           help="hierarchy of a QID column: a registered name (pandas-anon "
-                           "plugins lists them, e.g. comune=it.comune) or a hierarchy CSV file "
-                           "(a path with / or ending in .csv); repeat for more columns")
-    anonymize.add_argument("--force", action="store_true",
-                           help="allow OUT to be the input file (replaced once the copy is "
-                           "written)")
+    anonymize.add_argument(
+        "--identifiers",
+        choices=IDENTIFIER_TREATMENTS,
+        default="drop",
+        help="what to do with direct identifier columns outside the QID "
+        "(unique on nearly every row): drop them (default), hash them "
+        "(keyed by $PANDAS_ANON_SALT, else a random key never stored) "
+        "or keep them",
+    )
+    anonymize.add_argument(
+        "--drop-suppressed",
+        action="store_true",
+        help="leave suppressed rows out instead of masking them with *",
+    )
+    anonymize.add_argument(
+        "--hierarchy",
+        type=_hierarchy_option,
+        action="append",
+        metavar="COLUMN=NAME|PATH",
+        help="hierarchy of a QID column: a registered name (pandas-anon "
+        "plugins lists them, e.g. comune=it.comune) or a hierarchy CSV file "
+        "(a path with / or ending in .csv); repeat for more columns",
+    )
+    anonymize.add_argument(
+        "--force",
+        action="store_true",
+        help="allow OUT to be the input file (replaced once the copy is written)",
+    )
     _add_file_options(anonymize)
     anonymize.set_defaults(run=_anonymize)
 
@@ -190,8 +253,12 @@ def _add_file_options(command: argparse.ArgumentParser) -> None:
     """Options every command reading a CSV shares."""
     command.add_argument("--sep", help="field delimiter (default: detected)")
     command.add_argument("--encoding", help="text encoding (default: detected)")
-    command.add_argument("--format", choices=("table", "json"), default="table",
-                         help="format of the report printed on stdout")
+    command.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="format of the report printed on stdout",
+    )
 
 
 def _column_list(text: str) -> list[str]:
@@ -205,11 +272,13 @@ def _option(parse: Callable[[object], object]) -> Callable[[str], object]:
     """An argparse type: the option's text read as the number it spells, then checked by a
     :mod:`pandas_anon.params` parser, so the command line takes what the API takes; a refusal
     is a usage error carrying the parser's message."""
+
     def convert(text: str) -> object:
         try:
             return parse(from_text(text))
         except InvalidParameterError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
+
     return convert
 
 
@@ -226,14 +295,16 @@ def _fraction(name: str) -> Callable[[str], object]:
 def _scan(args: argparse.Namespace) -> int:
     usecols = args.qid or args.columns
     # values are compared as written: read as numbers, "0100" and "100" would merge
-    frame = read_table(args.file, usecols=usecols, sep=args.sep, encoding=args.encoding,
-                       as_text=True)
+    frame = read_table(
+        args.file, usecols=usecols, sep=args.sep, encoding=args.encoding, as_text=True
+    )
     started = time.perf_counter()
     # electing, missing counts as a value (sparse columns would leave a sliver of rows);
     # measuring a given QID, rows missing one of its values are left out as the seed paper does
     keep_missing = args.qid is None if args.keep_missing is None else args.keep_missing
-    result = scan_frame(frame, qid=args.qid, columns=args.columns, max_size=args.max_size,
-                        dropna=not keep_missing)
+    result = scan_frame(
+        frame, qid=args.qid, columns=args.columns, max_size=args.max_size, dropna=not keep_missing
+    )
     result["file"] = str(args.file)
     result["seconds"] = round(time.perf_counter() - started, 4)
     _emit(result, args.format)
@@ -242,17 +313,29 @@ def _scan(args: argparse.Namespace) -> int:
 
 def _study(args: argparse.Namespace) -> int:
     columns = [args.year, args.place, args.sex] + ([args.place_parent] if args.place_parent else [])
-    frame = read_table(args.file, usecols=columns, sep=args.sep, encoding=args.encoding,
-                       as_text=True)
+    frame = read_table(
+        args.file, usecols=columns, sep=args.sep, encoding=args.encoding, as_text=True
+    )
     frame[args.year] = _numeric_years(frame[args.year])
-    hierarchy = (Hierarchy.from_columns(frame, [args.place, args.place_parent])
-                 if args.place_parent else args.hierarchy)
-    result = study(frame, [args.year, args.place, args.sex], year=args.year, sex=args.sex,
-                   place=args.place, hierarchy=hierarchy, level=args.level,
-                   year_groups=args.year_groups)
+    hierarchy = (
+        Hierarchy.from_columns(frame, [args.place, args.place_parent])
+        if args.place_parent
+        else args.hierarchy
+    )
+    result = study(
+        frame,
+        [args.year, args.place, args.sex],
+        year=args.year,
+        sex=args.sex,
+        place=args.place,
+        hierarchy=hierarchy,
+        level=args.level,
+        year_groups=args.year_groups,
+    )
     if args.format == "json":
-        print(json.dumps({"file": str(args.file), **result.to_dict()}, indent=2,
-                         ensure_ascii=False))
+        print(
+            json.dumps({"file": str(args.file), **result.to_dict()}, indent=2, ensure_ascii=False)
+        )
     else:
         print(repr(result))
     return 0
@@ -276,23 +359,37 @@ def _anonymize(args: argparse.Namespace) -> int:
         raise ColumnNotFoundError(unknown, text.columns)
     # a hierarchy file holds values as written: its column is matched as text
     from_files = [column for column, source in given.items() if isinstance(source, Hierarchy)]
-    candidates = [c for c in args.qid or typed.columns
-                  if c in typed.columns and c != args.sensitive]
+    candidates = [
+        c for c in args.qid or typed.columns if c in typed.columns and c != args.sensitive
+    ]
     merged = _merged_columns(typed, text, [c for c in candidates if c not in from_files])
     frame = typed.assign(**{column: text[column] for column in from_files + merged})
     l = None if args.l is None else LDiversity(args.l, args.l_variant, c=args.c)  # noqa: E741
-    out = kanon(frame, args.k, qid=args.qid, hierarchies=given or None, algo=args.algo,
-                max_suppression=args.max_suppression, metric=args.metric,
-                sensitive=args.sensitive, l=l, t=args.t, identifiers=args.identifiers,
-                salt=os.environ.get("PANDAS_ANON_SALT") or None,
-                suppress="drop" if args.drop_suppressed else "mask")
+    out = kanon(
+        frame,
+        args.k,
+        qid=args.qid,
+        hierarchies=given or None,
+        algo=args.algo,
+        max_suppression=args.max_suppression,
+        metric=args.metric,
+        sensitive=args.sensitive,
+        l=l,
+        t=args.t,
+        identifiers=args.identifiers,
+        salt=os.environ.get("PANDAS_ANON_SALT") or None,
+        suppress="drop" if args.drop_suppressed else "mask",
+    )
     summary = out.anon.report()
     for column in merged:
         if column in summary.qid:
-            warn(f"column {column!r} spells some equal numbers in more than one way (such as 7 "
-                 f"and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
-                 f"keeps them apart as the input does, and its hierarchy cannot use numeric "
-                 f"intervals; write its numbers one way, or give it --hierarchy", AnonWarning)
+            warn(
+                f"column {column!r} spells some equal numbers in more than one way (such as 7 "
+                f"and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
+                f"keeps them apart as the input does, and its hierarchy cannot use numeric "
+                f"intervals; write its numbers one way, or give it --hierarchy",
+                AnonWarning,
+            )
     write_table(_as_written(out, frame, text, summary.qid), args.output, form)
     if args.format == "json":
         print(json.dumps(summary.to_dict(), indent=2, default=str, ensure_ascii=False))
@@ -306,7 +403,8 @@ def _hierarchy_option(text: str) -> tuple[str, str]:
     column, equals, source = text.partition("=")
     if not (equals and column.strip() and source.strip()):
         raise argparse.ArgumentTypeError(
-            f"expected COLUMN=NAME or COLUMN=path.csv (e.g. comune=it.comune), got {text!r}")
+            f"expected COLUMN=NAME or COLUMN=path.csv (e.g. comune=it.comune), got {text!r}"
+        )
     return column.strip(), source.strip()
 
 
@@ -317,7 +415,8 @@ def _given_hierarchies(options: Sequence[tuple[str, str]] | None) -> dict[str, H
     for column, source in options or ():
         if column in given:
             raise InvalidParameterError(
-                f"--hierarchy names column {column!r} twice; give one hierarchy per column")
+                f"--hierarchy names column {column!r} twice; give one hierarchy per column"
+            )
         if _is_path(source):
             given[column] = read_hierarchy(source)
             continue
@@ -349,8 +448,12 @@ def _merged_columns(typed: pd.DataFrame, text: pd.DataFrame, columns: Sequence[s
     """The ``columns`` whose typed read makes one value of values the file writes differently
     (``7`` and ``7.0``, ``0100`` and ``100``): anonymized as numbers, such rows would share a
     class that the written file splits, or lose their spelling."""
-    return [c for c in columns if pd.api.types.is_numeric_dtype(typed[c])
-            and typed[c].nunique(dropna=False) < text[c].nunique(dropna=False)]
+    return [
+        c
+        for c in columns
+        if pd.api.types.is_numeric_dtype(typed[c])
+        and typed[c].nunique(dropna=False) < text[c].nunique(dropna=False)
+    ]
 
 
 def _as_written(
@@ -402,8 +505,12 @@ def _numeric_years(column: pd.Series) -> pd.Series:
 
 
 def scan_frame(
-    frame: pd.DataFrame, *, qid: Sequence[str] | None = None,
-    columns: Sequence[str] | None = None, max_size: int = DEFAULT_MAX_SIZE, dropna: bool = True,
+    frame: pd.DataFrame,
+    *,
+    qid: Sequence[str] | None = None,
+    columns: Sequence[str] | None = None,
+    max_size: int = DEFAULT_MAX_SIZE,
+    dropna: bool = True,
 ) -> dict:
     """Everything ``scan`` reports, as a JSON-able dict (elects the QID when none is given)."""
     result: dict = {"rows": len(frame)}
@@ -437,7 +544,9 @@ def _demo(args: argparse.Namespace) -> int:
     print("pandas-anon demo: Valle d'Aosta driving-licence holders (87,642 rows), open data of")
     print("the Italian Ministry of Infrastructure and Transport, October 2019.\n")
     print(_seed_comparison(result))
-    print(f"\nIdentifier columns (all values distinct): {report.column_sets(result['identifiers'])}\n")
+    print(
+        f"\nIdentifier columns (all values distinct): {report.column_sets(result['identifiers'])}\n"
+    )
     _emit(result, "table")
     return 0
 
@@ -446,20 +555,33 @@ def _seed_comparison(result: dict) -> str:
     """Measured figures beside those of the seed paper's Table 1."""
     found = result["singletons"]
     measured = {
-        "examined": found["examined"], "singletons": found["singletons"],
-        "percent": round(100 * found["fraction"], 2), "distinct": found["distinct"],
+        "examined": found["examined"],
+        "singletons": found["singletons"],
+        "percent": round(100 * found["fraction"], 2),
+        "distinct": found["distinct"],
     }
     rows = [
-        (name, f"{SEED_FIGURES[name]:,}", f"{measured[name]:,}",
-         "yes" if measured[name] == SEED_FIGURES[name] else "NO")
+        (
+            name,
+            f"{SEED_FIGURES[name]:,}",
+            f"{measured[name]:,}",
+            "yes" if measured[name] == SEED_FIGURES[name] else "NO",
+        )
         for name in SEED_FIGURES
     ]
     elected = report.columns(result["best_qid"]["columns"])
-    rows.append(("best QID", report.columns(DEMO_QID), elected,
-                 "yes" if elected == report.columns(DEMO_QID) else "NO"))
+    rows.append(
+        (
+            "best QID",
+            report.columns(DEMO_QID),
+            elected,
+            "yes" if elected == report.columns(DEMO_QID) else "NO",
+        )
+    )
     return report.render(
         "Pastore et al. 2020 (seed 000), Table 1, QID (anno_nascita, comune_residenza, sesso)",
-        [], ("", pd.DataFrame(rows, columns=["figure", "paper", "pandas-anon", "same"])),
+        [],
+        ("", pd.DataFrame(rows, columns=["figure", "paper", "pandas-anon", "same"])),
     )
 
 
@@ -475,20 +597,27 @@ def render_scan(result: dict) -> str:
     parts = []
     elected = result.get("best_qid")
     if elected is not None:
-        parts.append(report.render(
-            "Best quasi-identifier",
-            [
-                ("candidates", report.columns(elected["candidates"])),
-                ("max size", elected["max_size"]),
-                ("best QID", report.columns(elected["columns"])),
-                ("singletons", report.count(elected["singletons"])),
-                ("rows examined / dropped",
-                 f"{report.count(elected['examined'])} / {report.count(elected['dropped'])}"),
-                ("ties", report.column_sets(elected["ties"])),
-                ("identifiers (excluded)", report.column_sets(elected["identifiers"])),
-                ("subsets counted / derived", f"{elected['evaluated']:,} / {elected['derived']:,}"),
-            ],
-        ))
+        parts.append(
+            report.render(
+                "Best quasi-identifier",
+                [
+                    ("candidates", report.columns(elected["candidates"])),
+                    ("max size", elected["max_size"]),
+                    ("best QID", report.columns(elected["columns"])),
+                    ("singletons", report.count(elected["singletons"])),
+                    (
+                        "rows examined / dropped",
+                        f"{report.count(elected['examined'])} / {report.count(elected['dropped'])}",
+                    ),
+                    ("ties", report.column_sets(elected["ties"])),
+                    ("identifiers (excluded)", report.column_sets(elected["identifiers"])),
+                    (
+                        "subsets counted / derived",
+                        f"{elected['evaluated']:,} / {elected['derived']:,}",
+                    ),
+                ],
+            )
+        )
     found, danger = result["singletons"], result["risk"]
     fields = [("file", result["file"])] if "file" in result else []
     fields += [
@@ -496,18 +625,26 @@ def render_scan(result: dict) -> str:
         ("rows", report.count(found["rows"])),
         ("dropped (incomplete)", report.count(found["dropped"])),
         ("examined", report.count(found["examined"])),
-        ("singletons", f"{report.count(found['singletons'])} ({report.percent(found['fraction'])})"),
+        (
+            "singletons",
+            f"{report.count(found['singletons'])} ({report.percent(found['fraction'])})",
+        ),
         ("distinct combinations", report.count(found["distinct"])),
-        ("prosecutor risk max / avg",
-         f"{danger['prosecutor_max']:.4f} / {danger['prosecutor_avg']:.4f}"),
+        (
+            "prosecutor risk max / avg",
+            f"{danger['prosecutor_max']:.4f} / {danger['prosecutor_avg']:.4f}",
+        ),
         ("records at highest risk", report.count(danger["highest_risk_records"])),
     ]
     if "seconds" in result:
         fields.append(("time", f"{result['seconds']:.3f} s"))
-    parts.append(report.render(
-        "Singletons", fields,
-        ("Singletons removed by dropping one column", pd.DataFrame(danger["contributions"])),
-    ))
+    parts.append(
+        report.render(
+            "Singletons",
+            fields,
+            ("Singletons removed by dropping one column", pd.DataFrame(danger["contributions"])),
+        )
+    )
     return "\n\n".join(parts)
 
 

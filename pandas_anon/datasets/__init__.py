@@ -42,8 +42,15 @@ __all__ = [
 
 #: Adult attributes that have a hierarchy: all nine columns, in the file's column order.
 ADULT_HIERARCHY_ATTRIBUTES: tuple[str, ...] = (
-    "sex", "age", "race", "marital-status", "education",
-    "native-country", "workclass", "occupation", "salary-class",
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+    "salary-class",
 )
 
 _DRIVER_DATE_COLUMNS = ["data_rilascio", "data_abilitazione_a", "data_scadenza"]

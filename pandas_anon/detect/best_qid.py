@@ -19,12 +19,12 @@ from collections.abc import Hashable
 import pandas as pd
 
 from pandas_anon.detect.figures import QID, candidate_columns
+from pandas_anon.detect.results import BestQID
+from pandas_anon.detect.subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
 from pandas_anon.engine.encoding import EncodedFrame
 from pandas_anon.errors import InvalidQIDError
-from pandas_anon.progress import Progress
-from pandas_anon.detect.results import BestQID
 from pandas_anon.params import whole
-from pandas_anon.detect.subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
+from pandas_anon.progress import Progress
 
 
 def best_qid(
@@ -48,12 +48,18 @@ def best_qid(
     check_max_size(max_size)
     k = whole(k, "k", low=2, example=5)
     encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=dropna)
-    return elect(SubsetSearch(encoded, max_size=max_size, k=k), exhaustive=exhaustive,
-                 progress=progress)
+    return elect(
+        SubsetSearch(encoded, max_size=max_size, k=k), exhaustive=exhaustive, progress=progress
+    )
 
 
-def elect(search: SubsetSearch, *, exhaustive: bool = False, progress: bool | None = None,
-          identifiers_win: bool = False) -> BestQID:
+def elect(
+    search: SubsetSearch,
+    *,
+    exhaustive: bool = False,
+    progress: bool | None = None,
+    identifiers_win: bool = False,
+) -> BestQID:
     """Run the election on a prepared search (see :func:`best_qid`).
 
     ``identifiers_win`` (the gate's rule, :mod:`pandas_anon.detect.exposure`): a column set whose
@@ -85,8 +91,11 @@ def elect(search: SubsetSearch, *, exhaustive: bool = False, progress: bool | No
             f"distinct), so no quasi-identifier is left to elect; pass other columns"
         )
     ties = [
-        n.columns for n in search.nodes.values()
-        if n.status == best.status and n.size == best.size and n.at_risk == best.at_risk
+        n.columns
+        for n in search.nodes.values()
+        if n.status == best.status
+        and n.size == best.size
+        and n.at_risk == best.at_risk
         and n.columns != best.columns
     ]
     return BestQID(
@@ -126,6 +135,7 @@ def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> pd.DataFrame:
     )
     order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(
         ["electable", table.columns[-1] if search.k != 2 else "singletons", "size"],
-        ascending=[False, False, True], kind="stable"
+        ascending=[False, False, True],
+        kind="stable",
     )
     return table.loc[order.index].reset_index(drop=True)

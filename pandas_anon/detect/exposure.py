@@ -34,12 +34,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.best_qid import elect
-from pandas_anon.engine.encoding import EncodedFrame, factorize
-from pandas_anon.errors import UnhashableValueError
+from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import SubsetSearch
+from pandas_anon.engine.encoding import EncodedFrame, factorize
+from pandas_anon.errors import UnhashableValueError
 
 #: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
 MAX_SIZE = 3
@@ -50,12 +50,47 @@ IDENTIFYING_SHARE = 0.9
 #: The same share for a column whose name says it identifies (``id``, ``email``, ...).
 HINTED_SHARE = 0.5
 #: Words of column names that usually hold direct identifiers (a hint, never a verdict).
-_HINTS = frozenset({
-    "id", "ids", "uid", "uuid", "guid", "key", "identifier", "codice", "fiscale", "cf", "ssn",
-    "nino", "nhs", "passport", "passaporto", "email", "mail", "phone", "telephone", "telefono",
-    "tel", "mobile", "cellulare", "iban", "name", "nome", "cognome", "surname", "firstname",
-    "lastname", "address", "indirizzo", "matricola", "targa", "plate", "record", "patient",
-})
+_HINTS = frozenset(
+    {
+        "id",
+        "ids",
+        "uid",
+        "uuid",
+        "guid",
+        "key",
+        "identifier",
+        "codice",
+        "fiscale",
+        "cf",
+        "ssn",
+        "nino",
+        "nhs",
+        "passport",
+        "passaporto",
+        "email",
+        "mail",
+        "phone",
+        "telephone",
+        "telefono",
+        "tel",
+        "mobile",
+        "cellulare",
+        "iban",
+        "name",
+        "nome",
+        "cognome",
+        "surname",
+        "firstname",
+        "lastname",
+        "address",
+        "indirizzo",
+        "matricola",
+        "targa",
+        "plate",
+        "record",
+        "patient",
+    }
+)
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -73,8 +108,11 @@ class DirectIdentifier:
         return f"{self.column!r} ({100 * self.unique_share:.2f} % of the rows alone on its value{hint})"
 
     def to_dict(self) -> dict:
-        return {"column": str(self.column), "unique_share": self.unique_share,
-                "name_hint": self.hinted}
+        return {
+            "column": str(self.column),
+            "unique_share": self.unique_share,
+            "name_hint": self.hinted,
+        }
 
 
 def name_hints_identifier(name: Hashable) -> bool:
@@ -123,7 +161,9 @@ def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndar
     return rows
 
 
-def without_suppressed(frame: pd.DataFrame, columns: Sequence[Hashable]) -> tuple[pd.DataFrame, int]:
+def without_suppressed(
+    frame: pd.DataFrame, columns: Sequence[Hashable]
+) -> tuple[pd.DataFrame, int]:
     """``frame`` less its rows suppressed on ``columns``, and how many they were; every row
     when all are suppressed (they then form one class)."""
     rows = suppressed_rows(frame, [c for c in columns if c in frame.columns])
@@ -139,7 +179,8 @@ def _marked(series: pd.Series) -> np.ndarray:
         if SUPPRESSED not in series.cat.categories:
             return np.zeros(len(series), dtype=bool)
     elif pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_datetime64_any_dtype(
-            series.dtype):
+        series.dtype
+    ):
         return np.zeros(len(series), dtype=bool)
     return (series == SUPPRESSED).fillna(False).to_numpy(dtype=bool)
 

@@ -11,10 +11,10 @@ from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from pandas_anon.engine.columns import all_columns, require_data, resolve_columns
-from pandas_anon.engine.encoding import EncodedFrame
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
+from pandas_anon.engine.columns import all_columns, require_data, resolve_columns
+from pandas_anon.engine.encoding import EncodedFrame
 
 QID = Iterable[Hashable] | Hashable
 

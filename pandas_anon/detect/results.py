@@ -126,8 +126,11 @@ class BestQID:
             ("best QID", report.columns(self.columns)),
             ("singletons", report.count(self.singletons)),
             ("singletons %", report.percent(self.fraction)),
-            *([(f"rows in classes below k={self.k}", report.count(self.at_risk))]
-              if self.k != 2 else []),
+            *(
+                [(f"rows in classes below k={self.k}", report.count(self.at_risk))]
+                if self.k != 2
+                else []
+            ),
             ("distinct combinations", report.count(self.distinct)),
             ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
             ("ties", report.column_sets(self.ties)),
@@ -217,13 +220,19 @@ class Risk:
         fields = [
             ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
             ("equivalence classes", report.count(self.classes)),
-            ("sample uniques", f"{report.count(self.sample_uniques)} "
-                               f"({report.percent(self.sample_uniques_fraction)})"),
+            (
+                "sample uniques",
+                f"{report.count(self.sample_uniques)} "
+                f"({report.percent(self.sample_uniques_fraction)})",
+            ),
             ("prosecutor risk max", f"{self.prosecutor_max:.4f}"),
             ("prosecutor risk avg", f"{self.prosecutor_avg:.4f}"),
             ("marketer risk", f"{self.marketer:.4f}"),
-            ("records at highest risk", f"{report.count(self.highest_risk_records)} "
-                                        f"({report.percent(self.highest_risk_fraction)})"),
+            (
+                "records at highest risk",
+                f"{report.count(self.highest_risk_records)} "
+                f"({report.percent(self.highest_risk_fraction)})",
+            ),
         ]
         return report.render(
             f"Risk of {report.columns(self.qid)}",
@@ -240,8 +249,9 @@ def class_size_table(sizes: np.ndarray) -> pd.DataFrame:
     for low, high in edges:
         inside = (sizes >= low) & (sizes <= high)
         label = str(low) if low == high else (f"{low}+" if high == np.inf else f"{low}-{high}")
-        rows.append({"class size": label, "classes": int(inside.sum()),
-                     "rows": int(sizes[inside].sum())})
+        rows.append(
+            {"class size": label, "classes": int(inside.sum()), "rows": int(sizes[inside].sum())}
+        )
     return pd.DataFrame(rows)
 
 
@@ -277,8 +287,13 @@ class Generalization:
 
     def to_dict(self) -> dict:
         return {
-            "kind": self.kind, "rows": self.rows, "selection": self.selection, "qid": self.qid,
-            "touched": self.touched, "modified": self.modified, "removed": self.removed,
+            "kind": self.kind,
+            "rows": self.rows,
+            "selection": self.selection,
+            "qid": self.qid,
+            "touched": self.touched,
+            "modified": self.modified,
+            "removed": self.removed,
             "columns": self.columns,
         }
 
@@ -287,9 +302,7 @@ class Generalization:
         return cls(**{k: v for k, v in payload.items() if k != "kind"})
 
     def __repr__(self) -> str:
-        table = pd.DataFrame(
-            [{"column": c, **detail} for c, detail in self.columns.items()]
-        )
+        table = pd.DataFrame([{"column": c, **detail} for c, detail in self.columns.items()])
         on_qid = self.qid and self.selection == "singletons"
         selection = self.selection + (f" on {report.columns(self.qid)}" if on_qid else "")
         return report.render(
@@ -343,31 +356,47 @@ class Anonymization:
 
     def __repr__(self) -> str:
         levels = pd.DataFrame(
-            {"column": list(self.levels), "level": list(self.levels.values()),
-             "hierarchy": [self.hierarchies[c] for c in self.levels]}
+            {
+                "column": list(self.levels),
+                "level": list(self.levels.values()),
+                "hierarchy": [self.hierarchies[c] for c in self.levels],
+            }
         )
         fields = [
             ("algorithm", self.algorithm),
             ("privacy models", ", ".join(self.models)),
             ("rows", report.count(self.rows)),
-            ("rows suppressed", f"{report.count(self.suppressed)} "
-                                f"(limit {report.percent(self.max_suppression, 2)})"),
+            (
+                "rows suppressed",
+                f"{report.count(self.suppressed)} "
+                f"(limit {report.percent(self.max_suppression, 2)})",
+            ),
             ("rows modified", "-" if self.modified is None else report.count(self.modified)),
             ("equivalence classes", report.count(self.classes)),
             ("smallest class (k reached)", report.count(self.k_reached)),
-            *[(f"{what} reached", f"{level:.4g}") for what, level in self.privacy.items()
-              if what != "k"],
+            *[
+                (f"{what} reached", f"{level:.4g}")
+                for what, level in self.privacy.items()
+                if what != "k"
+            ],
             ("precision", f"{self.metrics['precision']:.4f}"),
             ("discernibility (DM)", report.count(int(self.metrics["dm"]))),
             ("C_avg", f"{self.metrics['c_avg']:.4f}"),
-            ("prosecutor risk max / avg",
-             f"{_risk(self.risk['prosecutor_max'])} / {_risk(self.risk['prosecutor_avg'])}"),
-            ("nodes evaluated / lattice", f"{self.search['evaluated']:,} / "
-                                          f"{self.search['lattice_size']:,}"),
+            (
+                "prosecutor risk max / avg",
+                f"{_risk(self.risk['prosecutor_max'])} / {_risk(self.risk['prosecutor_avg'])}",
+            ),
+            (
+                "nodes evaluated / lattice",
+                f"{self.search['evaluated']:,} / {self.search['lattice_size']:,}",
+            ),
             ("seconds", f"{self.search['seconds']:.3f}"),
             *[(f"identifier {column}", what) for column, what in self.identifiers.items()],
-            *([("exposure of the released columns", _exposure_line(self.exposure))]
-              if self.exposure is not None else []),
+            *(
+                [("exposure of the released columns", _exposure_line(self.exposure))]
+                if self.exposure is not None
+                else []
+            ),
         ] + [(what, how) for what, how in self.choices.items()]
         return report.render("k-anonymization", fields, ("Levels", levels))
 
@@ -380,9 +409,11 @@ def _risk(value: float) -> str:
 def _exposure_line(exposure: dict) -> str:
     """``"passes: (a, b, c) has 0 rows in classes below k=5"``."""
     verdict = "passes" if exposure["passes"] else "FAILS"
-    return (f"{verdict}: {report.columns(exposure['columns'])} has "
-            f"{report.count(exposure['rows_below_k'])} rows in classes below k={exposure['k']} "
-            f"(subsets of up to {exposure['max_size']} columns)")
+    return (
+        f"{verdict}: {report.columns(exposure['columns'])} has "
+        f"{report.count(exposure['rows_below_k'])} rows in classes below k={exposure['k']} "
+        f"(subsets of up to {exposure['max_size']} columns)"
+    )
 
 
 _REPORTS = {Generalization.kind: Generalization, Anonymization.kind: Anonymization}

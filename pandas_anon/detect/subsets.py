@@ -91,8 +91,14 @@ class SubsetSearch:
     for the columns that hold the suppression marker, the examined rows holding it.
     """
 
-    def __init__(self, encoded: EncodedFrame, max_size: int | None = None, *, k: int = 2,
-                 marked: dict[int, np.ndarray] | None = None) -> None:
+    def __init__(
+        self,
+        encoded: EncodedFrame,
+        max_size: int | None = None,
+        *,
+        k: int = 2,
+        marked: dict[int, np.ndarray] | None = None,
+    ) -> None:
         check_max_size(max_size)
         self.encoded = encoded
         self.k = k
@@ -110,8 +116,9 @@ class SubsetSearch:
         level = [root]
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
-            level = self._evaluate([child for node in level for child in self._children(node)],
-                                   last)
+            level = self._evaluate(
+                [child for node in level for child in self._children(node)], last
+            )
             for node in level:
                 self.nodes[node.columns] = node
                 self._register(node)
@@ -171,8 +178,13 @@ class SubsetSearch:
         """A node partitioning rows as ``base`` does; only its suppressed rows may differ."""
         rows, singles = self._suppressed(base.columns)
         now_rows, now_singles = self._suppressed(columns)
-        return Node(columns, base.singletons + singles - now_singles, base.distinct, DERIVED,
-                    at_risk=base.at_risk + rows - now_rows)
+        return Node(
+            columns,
+            base.singletons + singles - now_singles,
+            base.distinct,
+            DERIVED,
+            at_risk=base.at_risk + rows - now_rows,
+        )
 
     def _suppressed(self, columns: tuple[int, ...]) -> tuple[int, int]:
         """What the rows suppressed on ``columns`` would add to the counts as a class of
@@ -222,8 +234,9 @@ class SubsetSearch:
         cardinality = self.encoded.cardinality(name)
         if node.rows is not None:
             codes = codes[node.rows]
-        labels = (codes if node.classes is None
-                  else node.classes.astype(np.int64) * cardinality + codes)
+        labels = (
+            codes if node.classes is None else node.classes.astype(np.int64) * cardinality + codes
+        )
         n_labels = node.n_classes * cardinality
         if last:
             grouping = None
@@ -239,8 +252,9 @@ class SubsetSearch:
         at_risk = node.outside + _rows_below(counts, self.k)
         marked_rows, marked_singles = self._suppressed(columns)
         carried = () if grouping is None else _carry(grouping, node)
-        return Node(columns, singletons - marked_singles, distinct, COUNTED,
-                    at_risk - marked_rows, *carried)
+        return Node(
+            columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows, *carried
+        )
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
@@ -280,9 +294,7 @@ def _rows_below(counts: np.ndarray, k: int) -> int:
 COMPACT_SHARE = 0.25
 
 
-def _carry(
-    grouping: Grouping, parent: Node
-) -> tuple[np.ndarray | None, np.ndarray, int, int]:
+def _carry(grouping: Grouping, parent: Node) -> tuple[np.ndarray | None, np.ndarray, int, int]:
     """What a refinement passes to its children: rows, dense class ids, classes, outside.
 
     They are kept until every child of the next size is counted, so they are stored as 32-bit
@@ -298,11 +310,16 @@ def _carry(
     class_of_row = np.where(shared, np.cumsum(shared) - 1, -1)[grouping.labels]
     positions = np.flatnonzero(class_of_row >= 0)
     # the parent's rows are narrowed already; positions index every examined row
-    rows = (_narrow(positions, len(grouping.labels)) if parent.rows is None
-            else parent.rows[positions])
+    rows = (
+        _narrow(positions, len(grouping.labels)) if parent.rows is None else parent.rows[positions]
+    )
     n_classes = int(np.count_nonzero(shared))
-    return (rows, _narrow(class_of_row[positions], n_classes), n_classes,
-            parent.outside + grouping.singletons)
+    return (
+        rows,
+        _narrow(class_of_row[positions], n_classes),
+        n_classes,
+        parent.outside + grouping.singletons,
+    )
 
 
 def _narrow(ids: np.ndarray, bound: int) -> np.ndarray:

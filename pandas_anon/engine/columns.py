@@ -6,7 +6,12 @@ from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from pandas_anon.errors import ColumnNotFoundError, DuplicateColumnsError, EmptyDataError, InvalidQIDError
+from pandas_anon.errors import (
+    ColumnNotFoundError,
+    DuplicateColumnsError,
+    EmptyDataError,
+    InvalidQIDError,
+)
 
 
 def as_label_list(

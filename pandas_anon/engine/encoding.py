@@ -129,8 +129,9 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
 def _with_missing(values: pd.Index) -> pd.Index:
     """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
     (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
-    if values.dtype == object or (isinstance(values.dtype, np.dtype)
-                                  and values.dtype.kind in "iub"):
+    if values.dtype == object or (
+        isinstance(values.dtype, np.dtype) and values.dtype.kind in "iub"
+    ):
         return pd.Index(np.append(values.to_numpy(dtype=object), np.nan), dtype=object)
     return values.append(pd.Index([np.nan], dtype=values.dtype))
 
@@ -274,8 +275,10 @@ class EncodedFrame:
             raw[column], self.values[column] = codes, values
         self.positions = self._examined_positions(raw)
         self.codes: dict[Hashable, np.ndarray] = (
-            raw if self.positions is None
-            else {column: codes[self.positions] for column, codes in raw.items()})
+            raw
+            if self.positions is None
+            else {column: codes[self.positions] for column, codes in raw.items()}
+        )
 
     def _examined_positions(self, raw: dict[Hashable, np.ndarray]) -> np.ndarray | None:
         """Positions of complete rows, or None when every row is examined."""
@@ -297,8 +300,9 @@ class EncodedFrame:
 
     def _warn_incomplete(self, raw: dict[Hashable, np.ndarray], kept: int) -> None:
         """Most rows dropped: name the emptiest columns, the usual culprits."""
-        missing = sorted(((int((c < 0).sum()), name) for name, c in raw.items()),
-                         key=lambda pair: -pair[0])
+        missing = sorted(
+            ((int((c < 0).sum()), name) for name, c in raw.items()), key=lambda pair: -pair[0]
+        )
         worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
         warn(
             f"only {kept:,} of {self.n_rows:,} rows are complete on the examined columns; "
@@ -326,7 +330,8 @@ class EncodedFrame:
         """Group the examined rows by their values on ``columns`` (default: all encoded)."""
         columns = self.columns if columns is None else tuple(columns)
         return group_codes(
-            [self.codes[c] for c in columns], [self.cardinality(c) for c in columns],
+            [self.codes[c] for c in columns],
+            [self.cardinality(c) for c in columns],
             n_rows=self.n_examined,
         )
 
@@ -355,7 +360,10 @@ class FrequencySet:
     """
 
     def __init__(
-        self, encoded: EncodedFrame, columns: tuple[Hashable, ...], row_class: np.ndarray,
+        self,
+        encoded: EncodedFrame,
+        columns: tuple[Hashable, ...],
+        row_class: np.ndarray,
         counts: np.ndarray,
     ) -> None:
         self.encoded = encoded

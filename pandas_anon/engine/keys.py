@@ -74,7 +74,7 @@ class KeyLayout:
         a :meth:`shift_table`."""
         word = self.fields[column][0]
         changed = words[word] + shift_table[self.decode(words, column)]
-        return words[:word] + (changed,) + words[word + 1:]
+        return words[:word] + (changed,) + words[word + 1 :]
 
     def prefix(self, words: Words, n_columns: int) -> Words:
         """The keys of the first ``n_columns`` columns only (same order)."""
@@ -83,8 +83,9 @@ class KeyLayout:
         word, shift = self.fields[n_columns - 1]
         return words[:word] + (words[word] >> shift,)
 
-    def distinct(self, words: Words, counts: np.ndarray, *,
-                 nearly_sorted: bool = False) -> tuple[Words, np.ndarray]:
+    def distinct(
+        self, words: Words, counts: np.ndarray, *, nearly_sorted: bool = False
+    ) -> tuple[Words, np.ndarray]:
         """The distinct keys, sorted, with the summed ``counts`` of each. ``nearly_sorted``:
         the keys are sorted keys with one column recoded, made of long sorted runs that a
         merge sort (``kind="stable"``) exploits; otherwise a quicksort is faster."""

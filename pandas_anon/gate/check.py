@@ -25,12 +25,12 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from pandas_anon import formatting as report
-from pandas_anon.gate.config import KEYS, Settings, load_config
-from pandas_anon.errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
 from pandas_anon.detect.exposure import scan
+from pandas_anon.errors import AnonError, InputFileError, InvalidParameterError, capture_warnings
+from pandas_anon.gate.config import KEYS, Settings, load_config
 from pandas_anon.gate.io import read_columns, tables_in
-from pandas_anon.params import from_text
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
+from pandas_anon.params import from_text
 
 #: Exit status of each file status; the command exits with the highest.
 EXIT = {"pass": 0, "skipped": 0, "fail": 1, "error": 2}
@@ -39,32 +39,58 @@ EXIT = {"pass": 0, "skipped": 0, "fail": 1, "error": 2}
 def add_check_command(commands: argparse._SubParsersAction) -> None:
     """Add ``pandas-anon check`` to the CLI's subcommands."""
     command = commands.add_parser(
-        "check", help="fail when a CSV/TSV exposes more singletons than allowed (a CI gate)",
+        "check",
+        help="fail when a CSV/TSV exposes more singletons than allowed (a CI gate)",
         description="Exit 0 when every file is within its limits, 1 when one is not, 2 on bad "
-                    "usage, configuration or input. Without limits, no singleton is allowed.")
-    command.add_argument("files", nargs="+", metavar="FILE",
-                         help=".csv, .tsv or delimited .txt tables, optionally compressed "
-                              "(.gz, .bz2, .xz), or .zip archives of them")
-    command.add_argument("--qid", help="quasi-identifier, e.g. year,town,sex (default: the "
-                                       "configuration's, else elected per file)")
-    command.add_argument("--max-singletons", metavar="0.5%|N",
-                         help="most singletons allowed: a percentage of the rows examined or "
-                              "a count")
-    command.add_argument("--k", metavar="N", type=from_text,
-                         help="smallest class size required (k-anonymity)")
-    command.add_argument("--keep-missing", action="store_true", default=None,
-                         help="count a missing value as a value (the default)")
-    command.add_argument("--drop-missing", dest="keep_missing", action="store_false",
-                         help="leave out rows missing a QID value instead (the seed paper's way)")
-    command.add_argument("--allow-identifier", dest="allow_identifiers", metavar="COLUMNS",
-                         help="columns unique on (nearly) every row that may be published, "
-                              "e.g. a random record number (default: none; they fail)")
+        "usage, configuration or input. Without limits, no singleton is allowed.",
+    )
+    command.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help=".csv, .tsv or delimited .txt tables, optionally compressed "
+        "(.gz, .bz2, .xz), or .zip archives of them",
+    )
+    command.add_argument(
+        "--qid",
+        help="quasi-identifier, e.g. year,town,sex (default: the "
+        "configuration's, else elected per file)",
+    )
+    command.add_argument(
+        "--max-singletons",
+        metavar="0.5%|N",
+        help="most singletons allowed: a percentage of the rows examined or a count",
+    )
+    command.add_argument(
+        "--k", metavar="N", type=from_text, help="smallest class size required (k-anonymity)"
+    )
+    command.add_argument(
+        "--keep-missing",
+        action="store_true",
+        default=None,
+        help="count a missing value as a value (the default)",
+    )
+    command.add_argument(
+        "--drop-missing",
+        dest="keep_missing",
+        action="store_false",
+        help="leave out rows missing a QID value instead (the seed paper's way)",
+    )
+    command.add_argument(
+        "--allow-identifier",
+        dest="allow_identifiers",
+        metavar="COLUMNS",
+        help="columns unique on (nearly) every row that may be published, "
+        "e.g. a random record number (default: none; they fail)",
+    )
     command.add_argument("--format", choices=("table", "json"), default="table")
-    command.add_argument("--config", metavar="PATH",
-                         help="pyproject.toml or .pandas-anon.toml (default: found from the "
-                              "current folder up to the repository root)")
-    command.add_argument("--verbose", "-v", action="store_true",
-                         help="report passing files too")
+    command.add_argument(
+        "--config",
+        metavar="PATH",
+        help="pyproject.toml or .pandas-anon.toml (default: found from the "
+        "current folder up to the repository root)",
+    )
+    command.add_argument("--verbose", "-v", action="store_true", help="report passing files too")
     command.set_defaults(run=run_check_command)
 
 
@@ -72,8 +98,9 @@ def run_check_command(args: argparse.Namespace) -> int:
     """Check every file; print the report; return the exit status."""
     config = load_config(args.config)
     given = _command_line(args)
-    results = [result for file in args.files
-               for result in check_tables(file, config.settings(file, given))]
+    results = [
+        result for file in args.files for result in check_tables(file, config.settings(file, given))
+    ]
     for result in results:
         if result.error:
             print(f"pandas-anon: error: {result.error}", file=sys.stderr)
@@ -141,8 +168,12 @@ def check_tables(file: str, settings: Settings) -> list[FileResult]:
         entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
     except InputFileError as error:
         return [FileResult(file, "error", error=str(error))]
-    return [FileResult(entry.name, "skipped", reason=entry.skipped) if entry.skipped
-            else check_file(entry.name, settings) for entry in entries]
+    return [
+        FileResult(entry.name, "skipped", reason=entry.skipped)
+        if entry.skipped
+        else check_file(entry.name, settings)
+        for entry in entries
+    ]
 
 
 def check_file(file: str, settings: Settings) -> FileResult:
@@ -161,19 +192,27 @@ def check_file(file: str, settings: Settings) -> FileResult:
     identifiers: list[str] = []
     try:
         with _warnings_of(file, result.warnings.append):
-            frame = read_columns(file, usecols=settings.qid, sep=settings.delimiter,
-                                 encoding=settings.encoding)
+            frame = read_columns(
+                file, usecols=settings.qid, sep=settings.delimiter, encoding=settings.encoding
+            )
             if frame.empty:
                 raise InputFileError(
-                    f"{file} has a header but no data rows; there is nothing to check")
+                    f"{file} has a header but no data rows; there is nothing to check"
+                )
             qid: Sequence[str] | None = settings.qid
             if qid is None:
-                found = scan(frame, k=max(limits.k or 2, 2), max_size=settings.max_size,
-                             allowed=settings.allow_identifiers)
-                identifiers = [f"{f.describe()} identifies people on its own: drop it, hash it "
-                               f"(pandas-anon anonymize --identifiers hash), or allow it by name "
-                               f"(--allow-identifier, allow_identifiers)"
-                               for f in found.identifiers]
+                found = scan(
+                    frame,
+                    k=max(limits.k or 2, 2),
+                    max_size=settings.max_size,
+                    allowed=settings.allow_identifiers,
+                )
+                identifiers = [
+                    f"{f.describe()} identifies people on its own: drop it, hash it "
+                    f"(pandas-anon anonymize --identifiers hash), or allow it by name "
+                    f"(--allow-identifier, allow_identifiers)"
+                    for f in found.identifiers
+                ]
                 qid = [str(c) for c in found.qid]
             if qid:
                 result.exposure = measure(frame, qid, dropna=not settings.keep_missing)
@@ -184,7 +223,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
     result.elected = settings.qid is None
     result.limits = limits
     result.problems = identifiers + (
-        limits.violations(result.exposure) if result.exposure is not None else [])
+        limits.violations(result.exposure) if result.exposure is not None else []
+    )
     result.status = "fail" if result.problems else "pass"
     return result
 
@@ -193,6 +233,7 @@ def check_file(file: str, settings: Settings) -> FileResult:
 def _warnings_of(file: str, record: Callable[[str], None]) -> Iterator[None]:
     """Re-issue our warnings prefixed with the file's name (and record them), even when the
     file then fails; pass other libraries' warnings on unchanged."""
+
     def forward(w: warnings.WarningMessage) -> None:
         record(str(w.message))
         warnings.warn(f"{file}: {w.message}", w.category, stacklevel=2)
@@ -203,20 +244,26 @@ def _warnings_of(file: str, record: Callable[[str], None]) -> Iterator[None]:
 
 def to_json(results: Sequence[FileResult]) -> dict:
     """The report as a JSON-able dict."""
-    return {"passed": all(EXIT[r.status] == 0 for r in results),
-            "files": [r.to_dict() for r in results]}
+    return {
+        "passed": all(EXIT[r.status] == 0 for r in results),
+        "files": [r.to_dict() for r in results],
+    }
 
 
 def render(results: Sequence[FileResult], *, verbose: bool) -> str:
     """The table of failing files (every measured file with ``verbose``), then the reasons."""
     shown = [r for r in results if r.status != "error" and (verbose or r.status == "fail")]
     rows = [_row(r) for r in shown]
-    table = pd.DataFrame(rows, columns=["file", "rows", "QID", "singletons", "%", "k",
-                                        "threshold", "status"])
+    table = pd.DataFrame(
+        rows, columns=["file", "rows", "QID", "singletons", "%", "k", "threshold", "status"]
+    )
     failed = sum(r.status == "fail" for r in results)
-    summary = (f"{failed} of {report.plural(len(results), 'file')} exceed{'s' if failed == 1 else ''} "
-               "the limits" if failed else f"{report.plural(len(results), 'file')} checked, none exceeds "
-               "the limits")
+    summary = (
+        f"{failed} of {report.plural(len(results), 'file')} exceed{'s' if failed == 1 else ''} "
+        "the limits"
+        if failed
+        else f"{report.plural(len(results), 'file')} checked, none exceeds the limits"
+    )
     reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
     reasons += [f"{r.file}: skipped, {r.reason}" for r in shown if r.reason]
     return "\n".join([report.render(f"pandas-anon check: {summary}", [], ("", table)), *reasons])
@@ -227,6 +274,13 @@ def _row(result: FileResult) -> tuple:
     if found is None or result.limits is None:  # skipped
         return result.file, "", "", "", "", "", "", result.status.upper()
     qid = report.columns(found.qid) + (" elected" if result.elected else "")
-    return (result.file, report.count(found.rows), qid, report.count(found.singletons),
-            share(found.fraction), found.smallest_class, result.limits.describe(),
-            result.status.upper())
+    return (
+        result.file,
+        report.count(found.rows),
+        qid,
+        report.count(found.singletons),
+        share(found.fraction),
+        found.smallest_class,
+        result.limits.describe(),
+        result.status.upper(),
+    )

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from pandas_anon.errors import ConfigError
 from pandas_anon.detect.exposure import MAX_SIZE
-from pandas_anon.params import fraction, from_text, whole
+from pandas_anon.errors import ConfigError
 from pandas_anon.gate.pandera_checks import Limits
+from pandas_anon.params import fraction, from_text, whole
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -71,17 +71,21 @@ class Settings:
 
 # -- one key: a raw TOML or command-line value -> Settings fields (ValueError says why not) -----
 
+
 def _names(key: str) -> Callable[[object], dict]:
     """A list of column names, or their comma-separated text."""
+
     def parse(value: object) -> dict:
         names = value.split(",") if isinstance(value, str) else value
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ValueError('expected column names, e.g. ["year", "town", "sex"] or '
-                             '"year,town,sex"')
+            raise ValueError(
+                'expected column names, e.g. ["year", "town", "sex"] or "year,town,sex"'
+            )
         names = [n.strip() for n in names if n.strip()]
         if not names or len(set(names)) != len(names):
             raise ValueError("expected at least one column name, each named once")
         return {key: tuple(names)}
+
     return parse
 
 
@@ -91,8 +95,7 @@ def _max_singletons(value: object) -> dict:
     try:
         if isinstance(value, str) and value.strip().endswith("%"):
             return {"max_count": None, "max_fraction": fraction(value, "max_singletons")}
-        return {"max_count": whole(from_text(value), "max_singletons", low=0),
-                "max_fraction": None}
+        return {"max_count": whole(from_text(value), "max_singletons", low=0), "max_fraction": None}
     except ValueError:
         raise ValueError(
             f'max_singletons must be a percentage of the rows examined such as "0.5%", or a '
@@ -103,8 +106,10 @@ def _max_singletons(value: object) -> dict:
 def _whole(name: str, example: int) -> Callable[[object], dict]:
     """A whole number of at least 1, as the API takes it (a TOML integer, not text; the
     command line reads its text first)."""
+
     def parse(value: object) -> dict:
         return {name: whole(value, name, example=example)}
+
     return parse
 
 
@@ -118,8 +123,9 @@ def _encoding(value: object) -> dict:
     try:
         codecs.lookup(value if isinstance(value, str) else "")
     except LookupError:
-        raise ValueError(f"expected a Python codec name such as \"utf-8\" or \"latin-1\", "
-                         f"got {value!r}") from None
+        raise ValueError(
+            f'expected a Python codec name such as "utf-8" or "latin-1", got {value!r}'
+        ) from None
     return {"encoding": value}
 
 
@@ -128,19 +134,30 @@ def _flag(name: str) -> Callable[[object], dict]:
         if not isinstance(value, bool):
             raise ValueError(f"expected true or false, got {value!r}")
         return {name: value}
+
     return parse
 
 
 KEYS: dict[str, Callable[[object], dict]] = {
-    "qid": _names("qid"), "max_singletons": _max_singletons, "k": _whole("k", 5),
-    "max_size": _whole("max_size", MAX_SIZE), "delimiter": _delimiter, "encoding": _encoding,
-    "keep_missing": _flag("keep_missing"), "allow_identifiers": _names("allow_identifiers"),
+    "qid": _names("qid"),
+    "max_singletons": _max_singletons,
+    "k": _whole("k", 5),
+    "max_size": _whole("max_size", MAX_SIZE),
+    "delimiter": _delimiter,
+    "encoding": _encoding,
+    "keep_missing": _flag("keep_missing"),
+    "allow_identifiers": _names("allow_identifiers"),
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 
 
-def parse_values(raw: Mapping[str, object], keys: Mapping[str, Callable[[object], dict]],
-                 where: str, *, also: tuple[str, ...] = ()) -> dict:
+def parse_values(
+    raw: Mapping[str, object],
+    keys: Mapping[str, Callable[[object], dict]],
+    where: str,
+    *,
+    also: tuple[str, ...] = (),
+) -> dict:
     """Settings fields from the raw values of a table; a ConfigError naming ``where`` for an
     unknown key (``also``: other keys the table may hold) or a bad value."""
     values: dict = {}
@@ -152,12 +169,14 @@ def parse_values(raw: Mapping[str, object], keys: Mapping[str, Callable[[object]
             values.update(keys[key](value))
         except ValueError as problem:  # "k must be ..." names the key already
             named = str(problem).startswith(f"{key} ")
-            raise ConfigError(f"{where}: {problem}" if named else f"{where}: {key}: {problem}"
-                              ) from None
+            raise ConfigError(
+                f"{where}: {problem}" if named else f"{where}: {key}: {problem}"
+            ) from None
     return values
 
 
 # -- files --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -248,19 +267,27 @@ def _parse(path: Path, table: dict, section: str) -> Config:
     rules_section = "[[tool.pandas_anon.rules]]" if section != "top level" else "[[rules]]"
     if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
         raise ConfigError(f"{path}: rules must be an array of tables, {rules_section}")
-    return Config(path, defaults, tuple(
-        _rule(raw, f"{path}: {rules_section} #{number}")
-        for number, raw in enumerate(raw_rules, 1)
-    ))
+    return Config(
+        path,
+        defaults,
+        tuple(
+            _rule(raw, f"{path}: {rules_section} #{number}")
+            for number, raw in enumerate(raw_rules, 1)
+        ),
+    )
 
 
 def _rule(raw: dict, where: str) -> Rule:
     patterns = raw.get("files")
     if isinstance(patterns, str):
         patterns = [patterns]
-    if not patterns or not isinstance(patterns, list) or not all(
-            isinstance(p, str) and p for p in patterns):
+    if (
+        not patterns
+        or not isinstance(patterns, list)
+        or not all(isinstance(p, str) and p for p in patterns)
+    ):
         raise ConfigError(f'{where}: files: expected a glob or a list of globs, e.g. "data/*.csv"')
-    values = parse_values({k: v for k, v in raw.items() if k != "files"}, RULE_KEYS, where,
-                          also=("files",))
+    values = parse_values(
+        {k: v for k, v in raw.items() if k != "files"}, RULE_KEYS, where, also=("files",)
+    )
     return Rule(tuple(patterns), values)

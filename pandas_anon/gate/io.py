@@ -43,7 +43,12 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from pandas_anon.errors import (
-    AnonWarning, ColumnNotFoundError, HierarchyError, InputFileError, OutputFileError, warn,
+    AnonWarning,
+    ColumnNotFoundError,
+    HierarchyError,
+    InputFileError,
+    OutputFileError,
+    warn,
 )
 from pandas_anon.hierarchy import Hierarchy
 
@@ -223,8 +228,13 @@ def tables_in(
     if any(not entry.skipped for entry in entries):
         return entries
     files = sum(not info.is_dir() for info in members)
-    return [TableEntry(name, f"holds no table: no .csv, .tsv or delimited .txt among its "
-                             f"{files} file{'' if files == 1 else 's'}")]
+    return [
+        TableEntry(
+            name,
+            f"holds no table: no .csv, .tsv or delimited .txt among its "
+            f"{files} file{'' if files == 1 else 's'}",
+        )
+    ]
 
 
 def _member_entry(
@@ -273,7 +283,9 @@ class _Layout:
 
 
 def _inspect(
-    path: str | os.PathLike[str], usecols: Sequence[str] | None, sep: str | None,
+    path: str | os.PathLike[str],
+    usecols: Sequence[str] | None,
+    sep: str | None,
     encoding: str | None,
 ) -> _Layout:
     """Check the options, detect compression, encoding and delimiter on a bounded sample,
@@ -296,8 +308,9 @@ def _detect(
 ) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
     """The layout of ``name``, the records of its sample and whether that is all the file,
     or None when it is empty."""
-    compression = "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(
-        PurePath(name).suffix.lower())
+    compression = (
+        "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    )
     with _io_errors(name, compression):
         sample, complete = _read_sample(name, compression)
     encoding, text = _sample_text(name, sample, complete, encoding)
@@ -322,8 +335,10 @@ def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
         ),
         "parse_options": pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True),
         "convert_options": pa_csv.ConvertOptions(
-            include_columns=columns, column_types=dict.fromkeys(columns, text),
-            strings_can_be_null=True, null_values=[""],
+            include_columns=columns,
+            column_types=dict.fromkeys(columns, text),
+            strings_can_be_null=True,
+            null_values=[""],
         ),
     }
     if layout.compression is None:
@@ -341,8 +356,9 @@ def _categoricals(table: pa.Table) -> pd.DataFrame:
     reader and unified across blocks never repeats a value, so the check is skipped.
     """
     table = table.unify_dictionaries()
-    return pd.DataFrame({name: _categorical(chunked)
-                         for name, chunked in zip(table.column_names, table.columns)})
+    return pd.DataFrame(
+        {name: _categorical(chunked) for name, chunked in zip(table.column_names, table.columns)}
+    )
 
 
 def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
@@ -432,8 +448,9 @@ def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
         try:
             info = archive.getinfo(name.member)
         except KeyError:
-            raise InputFileError(f"{name}: the archive has no such member; list it with "
-                                 "unzip -l") from None
+            raise InputFileError(
+                f"{name}: the archive has no such member; list it with unzip -l"
+            ) from None
     else:
         members = [
             info
@@ -447,11 +464,14 @@ def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
             )
         info = members[0]
     if info.flag_bits & 0x1:
-        raise InputFileError(f"{name} is encrypted; decrypt it, or zip the table without a "
-                             "password")
+        raise InputFileError(
+            f"{name} is encrypted; decrypt it, or zip the table without a password"
+        )
     if info.compress_type not in _ZIP_METHODS:
-        raise InputFileError(f"{name} is compressed with a method Python cannot read (zip "
-                             f"method {info.compress_type}); re-zip it with deflate")
+        raise InputFileError(
+            f"{name} is compressed with a method Python cannot read (zip "
+            f"method {info.compress_type}); re-zip it with deflate"
+        )
     return info
 
 
@@ -603,7 +623,12 @@ def _parse(
 
 
 def _read_csv(
-    name: str, compression: str | None, sep: str, encoding: str, *, low_memory: bool,
+    name: str,
+    compression: str | None,
+    sep: str,
+    encoding: str,
+    *,
+    low_memory: bool,
     dtype: type | None = None,
 ) -> pd.DataFrame:
     """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
@@ -651,6 +676,7 @@ def _parser_error(name: str, message: str, sep: str) -> InputFileError:
 
 # -- writing a table like the one read, and reading a hierarchy file ----------------------------
 
+
 @dataclass(frozen=True)
 class TextForm:
     """How a delimited file is written: what :func:`write_table` needs to write another like
@@ -672,7 +698,7 @@ def text_form(
         sample, complete = _read_sample(layout.name, layout.compression)
     _, text = _sample_text(layout.name, sample, complete, layout.encoding)
     end = text.find("\n")
-    return TextForm(layout.sep, layout.encoding, "\r\n" if text[end - 1:end] == "\r" else "\n")
+    return TextForm(layout.sep, layout.encoding, "\r\n" if text[end - 1 : end] == "\r" else "\n")
 
 
 def output_target(path: str | os.PathLike[str]) -> str:
@@ -718,13 +744,20 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     os.close(handle)
     try:
         with _write_errors(name):
-            options = {"index": False, "sep": form.sep, "lineterminator": form.lineterminator,
-                       "compression": compression}
+            options = {
+                "index": False,
+                "sep": form.sep,
+                "lineterminator": form.lineterminator,
+                "compression": compression,
+            }
             try:
                 frame.to_csv(temporary, encoding=form.encoding, **options)
             except UnicodeEncodeError:
-                warn(f"{name} is written as UTF-8: its input's encoding {form.encoding} cannot "
-                     "hold every generalized label", AnonWarning)
+                warn(
+                    f"{name} is written as UTF-8: its input's encoding {form.encoding} cannot "
+                    "hold every generalized label",
+                    AnonWarning,
+                )
                 frame.to_csv(temporary, encoding="utf-8", **options)
             os.chmod(temporary, _new_file_mode(target))
             os.replace(temporary, target)

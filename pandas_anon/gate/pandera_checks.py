@@ -33,9 +33,9 @@ from pandera.errors import SchemaError
 from pandera.extensions import register_check_method
 
 from pandas_anon import formatting as report
-from pandas_anon.engine.columns import as_label_list
-from pandas_anon.detect.figures import QID, singletons
 from pandas_anon.detect.exposure import without_suppressed
+from pandas_anon.detect.figures import QID, singletons
+from pandas_anon.engine.columns import as_label_list
 from pandas_anon.errors import AnonError
 from pandas_anon.params import fraction, whole
 from pandas_anon.privacy.measures import l_diversity
@@ -88,9 +88,15 @@ def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> Exposure:
     every row is suppressed (:mod:`pandas_anon.detect.exposure`)."""
     frame, n_suppressed = without_suppressed(frame, as_label_list(qid, frame.columns))
     found = singletons(frame, qid, dropna=dropna)
-    return Exposure(qid=found.qid, rows=found.examined + found.dropped + n_suppressed,
-                    examined=found.examined, singletons=found.count, distinct=found.distinct,
-                    class_sizes=found.class_sizes, suppressed=n_suppressed)
+    return Exposure(
+        qid=found.qid,
+        rows=found.examined + found.dropped + n_suppressed,
+        examined=found.examined,
+        singletons=found.count,
+        distinct=found.distinct,
+        class_sizes=found.class_sizes,
+        suppressed=n_suppressed,
+    )
 
 
 def share(fraction: float) -> str:
@@ -130,8 +136,10 @@ class Limits:
     def violations(self, found: Exposure) -> list[str]:
         """Why ``found`` fails these limits, one sentence per limit exceeded (empty: passes)."""
         qid = report.columns(found.qid)
-        singles = (f"{report.plural(found.singletons, 'singleton')} ({share(found.fraction)} of "
-                   f"{report.plural(found.examined, 'row')} examined) on {qid}")
+        singles = (
+            f"{report.plural(found.singletons, 'singleton')} ({share(found.fraction)} of "
+            f"{report.plural(found.examined, 'row')} examined) on {qid}"
+        )
         problems = []
         if self.max_count is not None and found.singletons > self.max_count:
             problems.append(f"{singles}: more than the {self.max_count:,} allowed")
@@ -162,23 +170,34 @@ def _verdict(check: str, problems: Callable[[], list[str]]) -> bool:
 
 
 def anon_max_singletons(
-    frame: pd.DataFrame, *, qid: QID, max_fraction: float | str | None = None,
+    frame: pd.DataFrame,
+    *,
+    qid: QID,
+    max_fraction: float | str | None = None,
     max_count: int | None = None,
 ) -> bool:
     """At most ``max_fraction`` of the rows examined, and at most ``max_count`` rows, are alone
     in their ``qid`` combination (neither given: none may be)."""
-    return _verdict("anon_max_singletons", lambda: Limits(max_count, max_fraction).violations(
-        measure(frame, qid)))
+    return _verdict(
+        "anon_max_singletons",
+        lambda: Limits(max_count, max_fraction).violations(measure(frame, qid)),
+    )
 
 
 def anon_k_anonymous(frame: pd.DataFrame, *, qid: QID, k: int) -> bool:
     """Every combination of ``qid`` values is shared by at least ``k`` rows."""
-    return _verdict("anon_k_anonymous",  # k is required: Limits() alone allows no singleton
-                    lambda: Limits(k=whole(k, "k", example=5)).violations(measure(frame, qid)))
+    return _verdict(
+        "anon_k_anonymous",  # k is required: Limits() alone allows no singleton
+        lambda: Limits(k=whole(k, "k", example=5)).violations(measure(frame, qid)),
+    )
 
 
 def anon_l_diverse(
-    frame: pd.DataFrame, *, qid: QID, sensitive: Hashable, l: int  # noqa: E741  (l-diversity)
+    frame: pd.DataFrame,
+    *,
+    qid: QID,
+    sensitive: Hashable,
+    l: int,  # noqa: E741  (l-diversity)
 ) -> bool:
     """Every class of ``qid`` holds at least ``l`` distinct known values of ``sensitive`` (a
     missing value is none, as in ``kanon``: :func:`pandas_anon.privacy.measures.l_diversity`)."""
@@ -189,13 +208,18 @@ def anon_l_diverse(
         if reached >= wanted:
             return []
         columns = report.columns(as_label_list(qid, frame.columns))
-        return [f"distinct l = {reached} on {columns} for {sensitive!r}, below the "
-                f"{wanted} required: a class holds only {report.plural(reached, 'distinct value')}"]
+        return [
+            f"distinct l = {reached} on {columns} for {sensitive!r}, below the "
+            f"{wanted} required: a class holds only {report.plural(reached, 'distinct value')}"
+        ]
 
     return _verdict("anon_l_diverse", problems)
 
 
 for _check in (anon_max_singletons, anon_k_anonymous, anon_l_diverse):
     if not hasattr(Check, _check.__name__):  # pandera refuses a second registration (reload)
-        register_check_method(_check, statistics=list(inspect.signature(_check).parameters)[1:],
-                              supported_types=pd.DataFrame)
+        register_check_method(
+            _check,
+            statistics=list(inspect.signature(_check).parameters)[1:],
+            supported_types=pd.DataFrame,
+        )

@@ -11,7 +11,7 @@ numpy (:func:`runs` and :func:`factorized` turn per-value keys or labels into a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,8 +21,8 @@ from pandas_anon.errors import HierarchyError
 from pandas_anon.hierarchy.model import TOP, Hierarchy
 
 #: What one column can be given as.
-Data = Union[pd.Series, pd.Index, np.ndarray, Sequence[Any]]
-Number = Union[int, float]
+Data = pd.Series | pd.Index | np.ndarray | Sequence[Any]
+Number = int | float
 #: One level as built here: for each level-0 value the position of its label, and the labels.
 Level = tuple[np.ndarray, Any]
 
@@ -84,8 +84,7 @@ def build(
     if not levels or len(levels[-1][1]) > 1:  # the model adds "*" on top
         level_names.append(TOP)
     full = [pd.Index(labels).take(codes) for codes, labels in levels]
-    return Hierarchy(values, full, name=name if name is not None else base,
-                     level_names=level_names)
+    return Hierarchy(values, full, name=name if name is not None else base, level_names=level_names)
 
 
 def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,8 +140,9 @@ def fmt(values: Any) -> np.ndarray:
         return values.astype(str)
     if isinstance(values, np.ndarray) and values.dtype.kind == "f":
         whole = (values == np.floor(values)) & (np.abs(values) < 2.0**53)
-        return np.where(whole, np.where(whole, values, 0).astype(np.int64).astype(str),
-                        values.astype(str))
+        return np.where(
+            whole, np.where(whole, values, 0).astype(np.int64).astype(str), values.astype(str)
+        )
     if isinstance(values, pd.Index) and pd.api.types.is_datetime64_any_dtype(values.dtype):
         stamps = pd.DatetimeIndex(values)
         timed = (stamps != stamps.normalize()).any()

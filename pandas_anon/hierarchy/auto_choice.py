@@ -58,16 +58,21 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
         stamps = as_stamps(values, series)
         timed = bool((stamps != stamps.normalize()).any())
         chosen = ("day",) * timed + ("month", "year", "decade")
-        built = build(values, [date_level(stamps, level) for level in chosen], list(chosen),
-                      None, series)
+        built = build(
+            values, [date_level(stamps, level) for level in chosen], list(chosen), None, series
+        )
         what = f"dates({','.join(chosen)})"
-    elif (is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT
-          and _fits_intervals(values)):
+    elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT and _fits_intervals(values):
         numbers = as_numbers(values, series, "auto")
         widths = _nice_widths(numbers)
         texts = fmt(np.array(widths, dtype=float))
-        built = build(values, [width_level(numbers, w, width_decimals(widths)) for w in widths],
-                      [f"width {t}" for t in texts], None, series)
+        built = build(
+            values,
+            [width_level(numbers, w, width_decimals(widths)) for w in widths],
+            [f"width {t}" for t in texts],
+            None,
+            series,
+        )
         what = f"intervals({','.join(texts)})"
     else:
         built = build(values, [], [], None, series)
@@ -100,14 +105,16 @@ def _nice_widths(numbers: np.ndarray) -> list[Number]:
     def width(m: int, e: int) -> Number:
         return m * 10**e if e >= 0 else round(m * 10.0**e, -e)
 
-    while math.floor(high / width(mantissa, exponent)) - math.floor(
-        low / width(mantissa, exponent)
-    ) >= AUTO_MAX_INTERVALS:
+    while (
+        math.floor(high / width(mantissa, exponent)) - math.floor(low / width(mantissa, exponent))
+        >= AUTO_MAX_INTERVALS
+    ):
         mantissa, exponent = {1: (2, exponent), 2: (5, exponent), 5: (1, exponent + 1)}[mantissa]
     widths = [width(mantissa, exponent)]
     while True:  # nesting: 1 -> 2 -> 10, 5 -> 10
         mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1), 5: (1, exponent + 1)}[
-            mantissa]
+            mantissa
+        ]
         if width(mantissa, exponent) > spread:
             return widths
         widths.append(width(mantissa, exponent))

@@ -8,19 +8,25 @@ from collections.abc import Callable
 import pandas as pd
 
 from pandas_anon.errors import HierarchyError
-from pandas_anon.plugins.hookspecs import Factory, Register, hookimpl
 from pandas_anon.hierarchy import builders
 from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.plugins.hookspecs import Factory, Register, hookimpl
 
 
 @hookimpl
 def register_hierarchies(register: Register) -> None:
     for name, builder, description in [
-        ("builtin.auto", builders.auto,
-         "chosen from the column: dates, intervals of nice widths, or suppression"),
+        (
+            "builtin.auto",
+            builders.auto,
+            "chosen from the column: dates, intervals of nice widths, or suppression",
+        ),
         ("builtin.dates", builders.dates, "dates -> month -> year -> decade -> *"),
-        ("builtin.mask", builders.masking,
-         "codes masked from the right, one character per level: 11058 -> 1105* -> ... -> *"),
+        (
+            "builtin.mask",
+            builders.masking,
+            "codes masked from the right, one character per level: 11058 -> 1105* -> ... -> *",
+        ),
         ("builtin.suppress", builders.suppression, "every value -> *"),
     ]:
         register(name, _of_column(name, builder), description=description)

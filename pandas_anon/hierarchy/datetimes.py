@@ -38,8 +38,9 @@ def dates(
     series = column(data, "dates")
     values, _ = distinct(series, "dates")
     stamps = as_stamps(values, series)
-    return build(values, [date_level(stamps, level) for level in chosen], list(chosen),
-                 name, series)
+    return build(
+        values, [date_level(stamps, level) for level in chosen], list(chosen), name, series
+    )
 
 
 def _date_levels(levels: Any) -> tuple[str, ...]:
@@ -59,7 +60,9 @@ def _date_levels(levels: Any) -> tuple[str, ...]:
 
 def holds_dates(values: pd.Index) -> bool:
     return values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) in (
-        "date", "datetime")
+        "date",
+        "datetime",
+    )
 
 
 def as_stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
@@ -70,8 +73,10 @@ def as_stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
     else:
         fix = "convert it to datetime64 first"
         if pd.api.types.is_string_dtype(values.dtype):
-            fix = (f"parse it first with pd.to_datetime(df[{series.name!r}], format=...), "
-                   f"giving the column's date format (for example '%Y-%m-%d')")
+            fix = (
+                f"parse it first with pd.to_datetime(df[{series.name!r}], format=...), "
+                f"giving the column's date format (for example '%Y-%m-%d')"
+            )
         raise HierarchyError(
             f"dates() needs dates, but {where(series)} holds {values.dtype} values; {fix}"
         )
@@ -90,8 +95,9 @@ def date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
         keys = years * 4 + stamps.quarter.to_numpy() - 1
         codes, first = runs(keys)
         used = keys[first]
-        return codes, np.char.add(np.char.add((used // 4).astype(str), "-Q"),
-                                  (used % 4 + 1).astype(str))
+        return codes, np.char.add(
+            np.char.add((used // 4).astype(str), "-Q"), (used % 4 + 1).astype(str)
+        )
     keys = years // 10 * 10
     codes, first = runs(keys)
     return codes, np.char.add(keys[first].astype(str), "s")

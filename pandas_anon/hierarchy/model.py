@@ -17,8 +17,8 @@ import pandas as pd
 
 from pandas_anon.engine.encoding import compress, factorize, first_occurrence, group_codes
 from pandas_anon.errors import ColumnNotFoundError, HierarchyError
-from pandas_anon.params import whole
 from pandas_anon.formatting import plural
+from pandas_anon.params import whole
 
 #: Label of the top level appended when a hierarchy's last level has several labels.
 TOP = "*"
@@ -123,8 +123,9 @@ class Hierarchy:
 
     # -- matching data --------------------------------------------------------------------
 
-    def positions(self, data_values: pd.Index, *, column: Hashable = None,
-                  counts: np.ndarray | None = None) -> np.ndarray:
+    def positions(
+        self, data_values: pd.Index, *, column: Hashable = None, counts: np.ndarray | None = None
+    ) -> np.ndarray:
         """Level-0 position of each of ``data_values`` (distinct values of a column).
 
         Values are matched exactly; when the hierarchy holds text and the column does not
@@ -142,12 +143,14 @@ class Hierarchy:
             unused = absent & (counts == 0)
             found[unused], absent = 0, absent & ~unused
         if absent.any():
-            raise self._not_covered(data_values[absent], column,
-                                    None if counts is None else counts[absent])
+            raise self._not_covered(
+                data_values[absent], column, None if counts is None else counts[absent]
+            )
         return found
 
-    def _not_covered(self, missing: pd.Index, column: Hashable,
-                     counts: np.ndarray | None) -> HierarchyError:
+    def _not_covered(
+        self, missing: pd.Index, column: Hashable, counts: np.ndarray | None
+    ) -> HierarchyError:
         shown = [
             f"{value!r}" + ("" if counts is None else f" ({plural(int(n), 'row')})")
             for value, n in zip(missing[:_LISTED], counts if counts is not None else missing)
@@ -186,29 +189,45 @@ class Hierarchy:
 
     @classmethod
     def from_csv(
-        cls, path: str | PathLike[str], *, sep: str = ";", encoding: str = "utf-8",
-        header: bool = False, name: str | None = None,
+        cls,
+        path: str | PathLike[str],
+        *,
+        sep: str = ";",
+        encoding: str = "utf-8",
+        header: bool = False,
+        name: str | None = None,
     ) -> Hierarchy:
         """Read the one-row-per-value, one-column-per-level format (ARX's, used by the Adult
         hierarchies): values are kept as text, "NA" included. A file that is missing, not
         text in ``encoding``, empty or ragged raises :class:`HierarchyError` naming it."""
         name_of_file = str(path)
         try:
-            table = pd.read_csv(path, sep=sep, encoding=encoding, header=0 if header else None,
-                                dtype=str, keep_default_na=False)
+            table = pd.read_csv(
+                path,
+                sep=sep,
+                encoding=encoding,
+                header=0 if header else None,
+                dtype=str,
+                keep_default_na=False,
+            )
         except FileNotFoundError:
             raise HierarchyError(f"{name_of_file}: no such file; check the path") from None
         except UnicodeDecodeError:
-            raise HierarchyError(f"{name_of_file} is not valid {encoding.upper()} text; save "
-                                 f"the hierarchy file as {encoding.upper()}") from None
+            raise HierarchyError(
+                f"{name_of_file} is not valid {encoding.upper()} text; save "
+                f"the hierarchy file as {encoding.upper()}"
+            ) from None
         except pd.errors.EmptyDataError:
-            raise HierarchyError(f"{name_of_file} is empty; a hierarchy file has one row per "
-                                 f"value, one {sep!r}-separated column per level") from None
+            raise HierarchyError(
+                f"{name_of_file} is empty; a hierarchy file has one row per "
+                f"value, one {sep!r}-separated column per level"
+            ) from None
         except pd.errors.ParserError:  # its message quotes the file: not shown
             raise HierarchyError(
                 f"{name_of_file} cannot be parsed as a hierarchy table: every row must have "
                 f"the same number of {sep!r}-separated columns (one per level), values with "
-                f"{sep!r} quoted") from None
+                f"{sep!r} quoted"
+            ) from None
         return cls.from_frame(table, name=name)
 
     @classmethod
@@ -275,12 +294,19 @@ def _merge_duplicates(
 ) -> pd.DataFrame:
     """Drop exact duplicate rows; refuse a value listed with different labels, and cells
     that cannot be compared (lists, dicts: :class:`~pandas_anon.errors.UnhashableValueError`)."""
-    named = [f"level {j}" + (f" ({level_names[j]!r})" if j < len(level_names) else "")
-             for j in table.columns]
-    coded = [factorize(table[j], where=f"{named[j]} of hierarchy {name or '(unnamed)'}")
-             for j in table.columns]
-    rows, n = compress(group_codes([codes for codes, _ in coded],
-                                   [len(uniques) for _, uniques in coded], n_rows=len(table)))
+    named = [
+        f"level {j}" + (f" ({level_names[j]!r})" if j < len(level_names) else "")
+        for j in table.columns
+    ]
+    coded = [
+        factorize(table[j], where=f"{named[j]} of hierarchy {name or '(unnamed)'}")
+        for j in table.columns
+    ]
+    rows, n = compress(
+        group_codes(
+            [codes for codes, _ in coded], [len(uniques) for _, uniques in coded], n_rows=len(table)
+        )
+    )
     table = table.take(np.sort(first_occurrence(rows, n))).reset_index(drop=True)
     repeated = table.iloc[:, 0].duplicated(keep=False)
     if repeated.any():

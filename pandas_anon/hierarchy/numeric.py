@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.errors import InvalidParameterError
-from pandas_anon.params import whole
 from pandas_anon.hierarchy._levels import (
     Data,
     Level,
@@ -31,6 +30,7 @@ from pandas_anon.hierarchy._levels import (
     runs,
 )
 from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.params import whole
 
 __all__ = ["intervals", "row_groups", "top_bottom"]
 
@@ -58,8 +58,9 @@ def intervals(
       group's smallest and largest value: Pastore et al.'s year ranges (``Y_ran``, seed
       paper ``000_0310320b2aa81de3.txt``). Each n must be a multiple of the previous one.
     """
-    given = [k for k, v in (("width", width), ("cuts", cuts), ("groups_of", groups_of))
-             if v is not None]
+    given = [
+        k for k, v in (("width", width), ("cuts", cuts), ("groups_of", groups_of)) if v is not None
+    ]
     if len(given) != 1:
         raise InvalidParameterError(
             f"intervals() takes exactly one of width=, cuts=, groups_of= (got "
@@ -166,8 +167,11 @@ def top_bottom(
 
 
 def _is_number(x: object) -> bool:
-    return (isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
-            and math.isfinite(x))
+    return (
+        isinstance(x, (int, float, np.integer, np.floating))
+        and not isinstance(x, bool)
+        and math.isfinite(x)
+    )
 
 
 def _closed(low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -210,16 +214,19 @@ _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max
 
 def width_decimals(widths: Sequence[Number]) -> int:
     """Decimal places needed to write the widths (interval bounds are rounded to them)."""
-    places = [len(text.split(".")[1]) if "." in text else 0
-              for text in (np.format_float_positional(float(w), trim="-") for w in widths)]
+    places = [
+        len(text.split(".")[1]) if "." in text else 0
+        for text in (np.format_float_positional(float(w), trim="-") for w in widths)
+    ]
     return min(max(places), 15)
 
 
 def width_level(numbers: np.ndarray, width: Number, decimals: int) -> Level:
     if numbers.dtype.kind in "iu" and float(width).is_integer():
         step = int(width)
-        if len(numbers) and (int(numbers.min()) - step < _INT64_MIN
-                             or int(numbers.max()) + step > _INT64_MAX):
+        if len(numbers) and (
+            int(numbers.min()) - step < _INT64_MIN or int(numbers.max()) + step > _INT64_MAX
+        ):
             numbers = numbers.astype(object)  # Python integers: a bound past int64 stays exact
         low = numbers // step * step  # floor division: exact, negatives included
         high = low + step
@@ -241,8 +248,10 @@ def _cut_levels(cuts: Any) -> list[np.ndarray]:
     levels: list[np.ndarray] = []
     for j, level in enumerate(list(cuts) if nested else [cuts], start=1):
         points = list(level) if isinstance(level, _LISTS) else [level]
-        if not points or not all(_is_number(p) for p in points) or any(
-            b <= a for a, b in zip(points, points[1:])
+        if (
+            not points
+            or not all(_is_number(p) for p in points)
+            or any(b <= a for a, b in zip(points, points[1:]))
         ):
             raise InvalidParameterError(
                 f"cuts level {j} must be increasing finite numbers (cuts=[18, 30, 65], or one "
@@ -250,8 +259,12 @@ def _cut_levels(cuts: Any) -> list[np.ndarray]:
             )
         if levels and not set(points) < set(levels[-1].tolist()):
             extra = sorted(set(points) - set(levels[-1].tolist()))
-            why = (f"{extra!r} {'is' if len(extra) == 1 else 'are'} not among level {j - 1}'s "
-                   f"cut points" if extra else "it drops no cut point")
+            why = (
+                f"{extra!r} {'is' if len(extra) == 1 else 'are'} not among level {j - 1}'s "
+                f"cut points"
+                if extra
+                else "it drops no cut point"
+            )
             raise InvalidParameterError(
                 f"cuts level {j} {points!r} is not coarser than level {j - 1} "
                 f"{levels[-1].tolist()!r}: {why}; each level must keep only some of the "
@@ -263,8 +276,7 @@ def _cut_levels(cuts: Any) -> list[np.ndarray]:
 
 def _cut_level(numbers: np.ndarray, cuts: np.ndarray) -> Level:
     text = fmt(cuts)
-    labels = np.concatenate([[f"< {text[0]}"], _half_open(text[:-1], text[1:]),
-                             [f">= {text[-1]}"]])
+    labels = np.concatenate([[f"< {text[0]}"], _half_open(text[:-1], text[1:]), [f">= {text[-1]}"]])
     slots = np.searchsorted(cuts, numbers, side="right")
     codes, first = runs(slots)
     return codes, labels[slots[first]]

@@ -20,17 +20,25 @@ from dataclasses import dataclass, field
 import pandas as pd
 import pluggy
 
-from pandas_anon.plugins import manager as plugins
 from pandas_anon import formatting as report
 from pandas_anon.engine.encoding import factorize
-from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError, warn
-from pandas_anon.plugins.hookspecs import Factory
+from pandas_anon.errors import (
+    AnonWarning,
+    HierarchyError,
+    InvalidParameterError,
+    UnknownNameError,
+    warn,
+)
 from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.plugins import manager as plugins
+from pandas_anon.plugins.hookspecs import Factory
 
 _NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)+")
 _RESERVED = "builtin."
-_CHOOSE = (f"uninstall one of them, or load only one with {plugins.ALLOWLIST} "
-           "(`pandas-anon plugins` lists them)")
+_CHOOSE = (
+    f"uninstall one of them, or load only one with {plugins.ALLOWLIST} "
+    "(`pandas-anon plugins` lists them)"
+)
 
 
 @dataclass(frozen=True)
@@ -58,8 +66,12 @@ def hierarchies() -> pd.DataFrame:
     ``plugin``, ``source`` (``built-in`` or the distribution and its version),
     ``description`` and ``claims`` (the column names it claims). Names in collision are left
     out: :func:`plugin_status` lists them."""
-    rows = [(r.name, r.kind, r.plugin, r.source, r.description, r.columns)
-            for found in _registry().names.values() if len(found) == 1 for r in found]
+    rows = [
+        (r.name, r.kind, r.plugin, r.source, r.description, r.columns)
+        for found in _registry().names.values()
+        if len(found) == 1
+        for r in found
+    ]
     columns = ["name", "kind", "plugin", "source", "description", "claims"]
     return pd.DataFrame(rows, columns=columns).sort_values("name", ignore_index=True)
 
@@ -107,8 +119,10 @@ def claimed_hierarchy(column: Hashable) -> str | None:
         return None
     names = _registry().claims.get(normalize(column), [])
     if len(names) > 1:
-        raise HierarchyError(f"column {column!r} is claimed by hierarchies {_and(names)}: give "
-                             f"the hierarchy for it explicitly, or {_CHOOSE}")
+        raise HierarchyError(
+            f"column {column!r} is claimed by hierarchies {_and(names)}: give "
+            f"the hierarchy for it explicitly, or {_CHOOSE}"
+        )
     return names[0] if names else None
 
 
@@ -119,10 +133,12 @@ def normalize(column: str) -> str:
 
 # -- the command line -------------------------------------------------------------------------
 
+
 def add_plugins_command(commands: argparse._SubParsersAction) -> None:
     """Add ``pandas-anon plugins`` to the CLI's subcommands."""
     command = commands.add_parser(
-        "plugins", help="list the installed plugins and the hierarchies they provide")
+        "plugins", help="list the installed plugins and the hierarchies they provide"
+    )
     command.add_argument("--format", choices=("table", "json"), default="table")
     command.set_defaults(run=run_plugins_command)
 
@@ -132,8 +148,13 @@ def run_plugins_command(args: argparse.Namespace) -> int:
     status, named = plugin_status(), hierarchies()
     if args.format == "json":
         named["claims"] = named["claims"].map(list)
-        print(json.dumps({"plugins": status.to_dict("records"),
-                          "hierarchies": named.to_dict("records")}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"plugins": status.to_dict("records"), "hierarchies": named.to_dict("records")},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return 0
     status["problem"] = status["problem"].map(lambda text: _wrap(text, 60))
     named = named.drop(columns="source")  # the plugins table says where each plugin is from
@@ -146,6 +167,7 @@ def run_plugins_command(args: argparse.Namespace) -> int:
 
 
 # -- building the registry ----------------------------------------------------------------------
+
 
 @dataclass
 class _Registry:
@@ -163,14 +185,20 @@ class _Registry:
 
     def find_collisions(self) -> None:
         self.collisions = [
-            ({r.plugin for r in found},
-             f"hierarchy name {name!r} is registered by {_and(r.origin for r in found)}: "
-             f"it cannot be used")
-            for name, found in self.names.items() if len(found) > 1
+            (
+                {r.plugin for r in found},
+                f"hierarchy name {name!r} is registered by {_and(r.origin for r in found)}: "
+                f"it cannot be used",
+            )
+            for name, found in self.names.items()
+            if len(found) > 1
         ] + [
-            ({r.plugin for name in names for r in self.names[name]},
-             f"column {column!r} is claimed by {_and(names)}: it has no default hierarchy")
-            for column, names in self.claims.items() if len(names) > 1
+            (
+                {r.plugin for name in names for r in self.names[name]},
+                f"column {column!r} is claimed by {_and(names)}: it has no default hierarchy",
+            )
+            for column, names in self.claims.items()
+            if len(names) > 1
         ]
 
 
@@ -182,25 +210,37 @@ class _Collector:
         self.plugin, self.source = plugin, source
         self.registered: dict[str, Registration] = {}
 
-    def __call__(self, name: str, hierarchy: Hierarchy | Factory, *, description: str = "",
-                 columns: Sequence[str] = ()) -> None:
+    def __call__(
+        self,
+        name: str,
+        hierarchy: Hierarchy | Factory,
+        *,
+        description: str = "",
+        columns: Sequence[str] = (),
+    ) -> None:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise InvalidParameterError(
                 f"register: name {name!r} is not a namespaced name like 'it.comune' (lowercase "
-                f"letters, digits, _ and -, parts joined by dots)")
+                f"letters, digits, _ and -, parts joined by dots)"
+            )
         if name.startswith(_RESERVED) and self.plugin != plugins.BUILTIN:
-            raise InvalidParameterError(f"register: {name!r}: the {_RESERVED} namespace is "
-                                        f"reserved to pandas-anon")
+            raise InvalidParameterError(
+                f"register: {name!r}: the {_RESERVED} namespace is reserved to pandas-anon"
+            )
         if name in self.registered:
             raise InvalidParameterError(f"register: {name!r} registered twice by the same plugin")
         if not isinstance(hierarchy, Hierarchy) and not callable(hierarchy):
-            raise InvalidParameterError(f"register: {name!r}: expected a Hierarchy or a factory "
-                                        f"function, got {type(hierarchy).__name__}")
+            raise InvalidParameterError(
+                f"register: {name!r}: expected a Hierarchy or a factory "
+                f"function, got {type(hierarchy).__name__}"
+            )
         if isinstance(columns, str) or not all(isinstance(c, str) and c.strip() for c in columns):
-            raise InvalidParameterError(f"register: {name!r}: columns must be a list of "
-                                        f"non-empty column names")
-        self.registered[name] = Registration(name, hierarchy, self.plugin, self.source,
-                                             str(description), tuple(columns))
+            raise InvalidParameterError(
+                f"register: {name!r}: columns must be a list of non-empty column names"
+            )
+        self.registered[name] = Registration(
+            name, hierarchy, self.plugin, self.source, str(description), tuple(columns)
+        )
 
 
 _cache: tuple[pluggy.PluginManager, set[object], _Registry] | None = None
@@ -224,8 +264,11 @@ def _build(pm: pluggy.PluginManager) -> _Registry:
             impl.function(*[arguments[arg] for arg in impl.argnames])
         except Exception as error:  # a plugin must not break the core, whatever it raises
             registry.broken[impl.plugin_name] = plugins.one_line(error)
-            warn(f"plugin {impl.plugin_name!r} ({source}) failed to register its hierarchies and "
-                 f"is skipped: {plugins.one_line(error)}", AnonWarning)
+            warn(
+                f"plugin {impl.plugin_name!r} ({source}) failed to register its hierarchies and "
+                f"is skipped: {plugins.one_line(error)}",
+                AnonWarning,
+            )
             continue
         for registration in arguments["register"].registered.values():
             registry.add(registration)
@@ -242,13 +285,16 @@ def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
     except Exception as error:
         if isinstance(error, TypeError) and data is not None:
             factorize(data)  # lists or dicts in the column: UnhashableValueError, by name
-        raise HierarchyError(f"hierarchy {name!r} of {registration.origin} could not be built: "
-                             f"{plugins.one_line(error)}",
-                             unmatched=error.unmatched if isinstance(error, HierarchyError)
-                             else None) from error
+        raise HierarchyError(
+            f"hierarchy {name!r} of {registration.origin} could not be built: "
+            f"{plugins.one_line(error)}",
+            unmatched=error.unmatched if isinstance(error, HierarchyError) else None,
+        ) from error
     if not isinstance(built, Hierarchy):
-        raise HierarchyError(f"hierarchy {name!r} of {registration.origin}: the factory returned "
-                             f"{type(built).__name__}, not a Hierarchy")
+        raise HierarchyError(
+            f"hierarchy {name!r} of {registration.origin}: the factory returned "
+            f"{type(built).__name__}, not a Hierarchy"
+        )
     return built
 
 

@@ -6,7 +6,17 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, warn
-from pandas_anon.hierarchy._levels import Data, as_numbers, build, column, distinct, factorized, fmt, is_numeric, where
+from pandas_anon.hierarchy._levels import (
+    Data,
+    as_numbers,
+    build,
+    column,
+    distinct,
+    factorized,
+    fmt,
+    is_numeric,
+    where,
+)
 from pandas_anon.hierarchy.model import Hierarchy
 
 __all__ = ["masking", "suppression"]
@@ -40,8 +50,10 @@ def masking(
     longest = int(lengths.max())
     if levels is None:
         levels = longest
-    if isinstance(levels, bool) or not isinstance(levels, (int, np.integer)) or not (
-        1 <= levels <= longest
+    if (
+        isinstance(levels, bool)
+        or not isinstance(levels, (int, np.integer))
+        or not (1 <= levels <= longest)
     ):
         raise InvalidParameterError(
             f"levels must be a whole number from 1 to {longest} (the longest value of "

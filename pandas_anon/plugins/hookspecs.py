@@ -30,7 +30,11 @@ class Register(Protocol):
     """The ``register`` callback handed to :func:`register_hierarchies`."""
 
     def __call__(
-        self, name: str, hierarchy: Hierarchy | Factory, *, description: str = "",
+        self,
+        name: str,
+        hierarchy: Hierarchy | Factory,
+        *,
+        description: str = "",
         columns: Sequence[str] = (),
     ) -> None: ...
 

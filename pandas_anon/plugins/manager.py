@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import pluggy
 
-from pandas_anon.plugins import hookspecs
 from pandas_anon.errors import AnonWarning, warn
 from pandas_anon.hierarchy import builtin
+from pandas_anon.plugins import hookspecs
 
 #: Entry-point group (and pluggy project name) of pandas-anon plugins.
 GROUP = "pandas_anon"
@@ -50,8 +50,11 @@ def records() -> list[PluginRecord]:
     """Every plugin: built-in, then entry points by name, then those registered at run time."""
     pm, loaded = _loaded()
     known = {record.name for record in loaded if record.status == "ok"}
-    extra = [PluginRecord(name, RUNTIME) for name, plugin in pm.list_name_plugin()
-             if plugin is not None and name not in known]
+    extra = [
+        PluginRecord(name, RUNTIME)
+        for name, plugin in pm.list_name_plugin()
+        if plugin is not None and name not in known
+    ]
     return loaded + extra
 
 
@@ -93,8 +96,10 @@ def _load_entry_points(pm: pluggy.PluginManager) -> list[PluginRecord]:
         except Exception as error:  # a plugin must not break the core, whatever it raises
             problem = one_line(error)
             loaded.append(PluginRecord(ep.name, source, "broken", problem))
-            warn(f"plugin {ep.name!r} ({source}) failed to load and is skipped: {problem}",
-                 AnonWarning)
+            warn(
+                f"plugin {ep.name!r} ({source}) failed to load and is skipped: {problem}",
+                AnonWarning,
+            )
         else:
             loaded.append(PluginRecord(ep.name, source))
     for name in sorted((allowed or set()) - {ep.name for ep in found} - {BUILTIN}):
@@ -113,8 +118,10 @@ def _register(pm: pluggy.PluginManager, ep: metadata.EntryPoint) -> None:
         pm.register(plugin, name=ep.name)
         unknown = _unknown_hooks(pm, plugin)
         if unknown:
-            raise ValueError(f"unknown hook(s) {', '.join(unknown)}; pandas-anon hooks: "
-                             f"{', '.join(_spec_names(pm))}")
+            raise ValueError(
+                f"unknown hook(s) {', '.join(unknown)}; pandas-anon hooks: "
+                f"{', '.join(_spec_names(pm))}"
+            )
     except Exception:
         pm.unregister(name=ep.name)
         raise
@@ -123,7 +130,8 @@ def _register(pm: pluggy.PluginManager, ep: metadata.EntryPoint) -> None:
 def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
     """Hooks the plugin implements that no hookspec defines (a typo), unless optional."""
     return sorted(
-        caller.name for caller in pm.get_hookcallers(plugin) or ()
+        caller.name
+        for caller in pm.get_hookcallers(plugin) or ()
         if not caller.has_spec()
         and any(impl.plugin is plugin and not impl.optionalhook for impl in caller.get_hookimpls())
     )

@@ -16,11 +16,11 @@ from collections.abc import Hashable
 import numpy as np
 import pandas as pd
 
+from pandas_anon.detect.exposure import without_suppressed
 from pandas_anon.detect.figures import QID
 from pandas_anon.engine.columns import as_label_list, resolve_columns
 from pandas_anon.engine.encoding import EncodedFrame, compress, encode_column
 from pandas_anon.errors import InvalidQIDError
-from pandas_anon.detect.exposure import without_suppressed
 from pandas_anon.privacy.models import distinct_values
 
 
@@ -34,8 +34,7 @@ def k_anonymity(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> int:
     return int(grouping.class_sizes.min())
 
 
-def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *,
-                dropna: bool = False) -> int:
+def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *, dropna: bool = False) -> int:
     """The distinct l the frame reaches: the fewest different known ``sensitive`` values in
     any class of ``qid``, counted as :func:`pandas_anon.kanon` counts them
     (:mod:`pandas_anon.privacy.models`): a row missing its sensitive value counts in its class but is
@@ -53,8 +52,9 @@ def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *,
     codes = np.where(codes < 0, missing, codes)
     class_of_row, n_classes = compress(quasi.grouping())
     pairs = pd.unique(class_of_row * (missing + 1) + codes)  # distinct (class, value)
-    return int(distinct_values(pairs // (missing + 1), pairs % (missing + 1), n_classes,
-                               missing).min())
+    return int(
+        distinct_values(pairs // (missing + 1), pairs % (missing + 1), n_classes, missing).min()
+    )
 
 
 def _with_sensitive(qid: QID, sensitive: Hashable, frame: pd.DataFrame) -> list[Hashable]:

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pandas_anon.anonymization.fulldomain.lattice import Classes, SensitiveDomain
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.params import fraction, one_of, real, whole
-from pandas_anon.anonymization.fulldomain.lattice import Classes, SensitiveDomain
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,11 @@ class LDiversity:
     def __post_init__(self) -> None:
         """Distinct and recursive l count values (whole); the entropy's l may be fractional."""
         one_of(self.variant, "variant", ("distinct", "entropy", "recursive"))
-        l = (real(self.l, "l", low=1, example=2.5) if self.variant == "entropy"  # noqa: E741
-             else whole(self.l, "l", example=2))
+        l = (
+            real(self.l, "l", low=1, example=2.5)
+            if self.variant == "entropy"  # noqa: E741
+            else whole(self.l, "l", example=2)
+        )
         object.__setattr__(self, "l", l)
         object.__setattr__(self, "c", real(self.c, "c", low=0, above=True, example=2))
 
@@ -81,8 +84,9 @@ class LDiversity:
         top, tail = self._recursive(classes, sensitive)
         return ~(top < self.c * tail)
 
-    def reached(self, classes: Classes, kept: np.ndarray,
-                sensitive: SensitiveDomain) -> tuple[str, float]:
+    def reached(
+        self, classes: Classes, kept: np.ndarray, sensitive: SensitiveDomain
+    ) -> tuple[str, float]:
         """What the kept classes reach: the fewest distinct values; the smallest exp(entropy)
         (the l they are entropy-diverse for; 0 for a class with no known value); or the
         largest ratio of the most frequent count to the tail from the l-th on (c must exceed
@@ -99,8 +103,9 @@ class LDiversity:
 
     @staticmethod
     def _distinct(classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
-        return distinct_values(classes.pair_class, classes.pair_value, len(classes.sizes),
-                               sensitive.missing)
+        return distinct_values(
+            classes.pair_class, classes.pair_value, len(classes.sizes), sensitive.missing
+        )
 
     @staticmethod
     def _entropy(classes: Classes, sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
@@ -112,8 +117,9 @@ class LDiversity:
         share = count / total[owner]
         return np.bincount(owner, weights=-share * np.log(share), minlength=n), total > 0
 
-    def _recursive(self, classes: Classes,
-                   sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
+    def _recursive(
+        self, classes: Classes, sensitive: SensitiveDomain
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Per class: the most frequent known value's count (0 when none is known), and the
         total from the l-th most frequent known value on."""
         n = len(classes.sizes)
@@ -147,8 +153,9 @@ class TCloseness:
     def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
         return self.distances(classes, sensitive) > self.t + 1e-12
 
-    def reached(self, classes: Classes, kept: np.ndarray,
-                sensitive: SensitiveDomain) -> tuple[str, float]:
+    def reached(
+        self, classes: Classes, kept: np.ndarray, sensitive: SensitiveDomain
+    ) -> tuple[str, float]:
         """What the kept classes reach: the largest distance."""
         return "t", _largest(self.distances(classes, sensitive)[kept])
 
@@ -163,8 +170,11 @@ class TCloseness:
         if self.ordered:
             position = sensitive.rank[position]
             reference[sensitive.rank] = sensitive.counts
-        table = np.bincount(classes.pair_class[known] * m + position,
-                            weights=classes.pair_count[known], minlength=n * m).reshape(n, m)
+        table = np.bincount(
+            classes.pair_class[known] * m + position,
+            weights=classes.pair_count[known],
+            minlength=n * m,
+        ).reshape(n, m)
         held = table.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             gap = table / held[:, None] - reference / reference.sum()
@@ -178,8 +188,9 @@ class TCloseness:
         return f"{'ordered' if self.ordered else 'equal'}-distance t-closeness (t={self.t:g})"
 
 
-def distinct_values(pair_class: np.ndarray, pair_value: np.ndarray, n_classes: int,
-                    missing: int) -> np.ndarray:
+def distinct_values(
+    pair_class: np.ndarray, pair_value: np.ndarray, n_classes: int, missing: int
+) -> np.ndarray:
     """The distinct known sensitive values of each of ``n_classes`` classes, from their
     distinct (class, value code) pairs: what distinct l-diversity counts, here and in
     :func:`pandas_anon.privacy.measures.l_diversity`. Code ``missing`` (and above) is a missing value,

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon import formatting as report
+from pandas_anon.anonymization.recoding import HierarchyLike, Recoded, hierarchy_for, recode_codes
 from pandas_anon.engine.columns import resolve_columns
 from pandas_anon.engine.encoding import Grouping, factorize, group_codes
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
@@ -28,17 +29,36 @@ from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import intervals
 from pandas_anon.hierarchy.registry import claimed_hierarchy
 from pandas_anon.params import whole
-from pandas_anon.anonymization.recoding import HierarchyLike, Recoded, hierarchy_for, recode_codes
 
 #: Row labels of Table 1 in the paper's order.
 STRATEGIES = (
-    "original", "S_loc", "M_loc", "S, M_loc", "S", "M", "Y_ran", "Y_avg", "S, M",
-    "S, Y_ran", "S, Y_avg", "M, Y_ran", "M, Y_avg", "S,M,Y_ran", "S,M,Y_avg",
+    "original",
+    "S_loc",
+    "M_loc",
+    "S, M_loc",
+    "S",
+    "M",
+    "Y_ran",
+    "Y_avg",
+    "S, M",
+    "S, Y_ran",
+    "S, Y_avg",
+    "M, Y_ran",
+    "M, Y_avg",
+    "S,M,Y_ran",
+    "S,M,Y_avg",
 )
 _GLOBAL = {  # strategy -> the global recodings it combines
-    "S": ("S",), "M": ("M",), "Y_ran": ("Y_ran",), "Y_avg": ("Y_avg",), "S, M": ("S", "M"),
-    "S, Y_ran": ("S", "Y_ran"), "S, Y_avg": ("S", "Y_avg"), "M, Y_ran": ("M", "Y_ran"),
-    "M, Y_avg": ("M", "Y_avg"), "S,M,Y_ran": ("S", "M", "Y_ran"),
+    "S": ("S",),
+    "M": ("M",),
+    "Y_ran": ("Y_ran",),
+    "Y_avg": ("Y_avg",),
+    "S, M": ("S", "M"),
+    "S, Y_ran": ("S", "Y_ran"),
+    "S, Y_avg": ("S", "Y_avg"),
+    "M, Y_ran": ("M", "Y_ran"),
+    "M, Y_avg": ("M", "Y_avg"),
+    "S,M,Y_ran": ("S", "M", "Y_ran"),
     "S,M,Y_avg": ("S", "M", "Y_avg"),
 }
 
@@ -95,19 +115,31 @@ def study(
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])
     for role, column in (("year", year), ("sex", sex), ("place", place)):
         if column not in qid:
-            raise InvalidParameterError(f"{role} column {column!r} must be part of the qid {list(qid)!r}")
+            raise InvalidParameterError(
+                f"{role} column {column!r} must be part of the qid {list(qid)!r}"
+            )
     data = frame[list(qid)].dropna()
     if len(data) == 0:
         raise EmptyDataError(f"no row is complete on {list(qid)!r}; the study needs complete rows")
     removed = len(frame) - len(data)
-    place_hierarchy = (hierarchy_for(data[place], hierarchy) if hierarchy is not None
-                       else hierarchy_for(data[place], _claimed(place)))
+    place_hierarchy = (
+        hierarchy_for(data[place], hierarchy)
+        if hierarchy is not None
+        else hierarchy_for(data[place], _claimed(place))
+    )
     variants = _Variants(data, qid)
     global_recodings = {
         "S": (sex, Hierarchy(data[sex].unique(), name="suppression"), 1),
         "M": (place, place_hierarchy, level),
-        "Y_ran": (year, intervals(data[year], groups_of=year_groups,
-                                  name=f"groups of {year_groups} consecutive distinct years"), 1),
+        "Y_ran": (
+            year,
+            intervals(
+                data[year],
+                groups_of=year_groups,
+                name=f"groups of {year_groups} consecutive distinct years",
+            ),
+            1,
+        ),
         "Y_avg": (year, paper_year_average(data[year], groups=year_groups), 1),
     }
     rows = {"original": variants.measure({}, touched=0)}
@@ -122,8 +154,9 @@ def study(
     rows["S, M_loc"] = variants.measure(
         {sex: sex_loc, place: place_after}, touched=(original_singletons | after_sex).sum()
     )
-    recoded = {name: variants.recode(column, h, lev) for name, (column, h, lev) in
-               global_recodings.items()}
+    recoded = {
+        name: variants.recode(column, h, lev) for name, (column, h, lev) in global_recodings.items()
+    }
     for strategy, parts in _GLOBAL.items():
         columns = {global_recodings[p][0]: recoded[p] for p in parts}
         rows[strategy] = variants.measure(columns, touched=len(data))
@@ -132,8 +165,11 @@ def study(
     table = table[["singletons", "singletons_pct", "modified", "touched", "removed", "distinct"]]
     candidates = table.drop(index="original")
     best = candidates.sort_values(["singletons", "modified"], kind="stable").index[0]
-    names = {"place": place_hierarchy.name or "(unnamed)",
-             "Y_ran": global_recodings["Y_ran"][1].name, "Y_avg": global_recodings["Y_avg"][1].name}
+    names = {
+        "place": place_hierarchy.name or "(unnamed)",
+        "Y_ran": global_recodings["Y_ran"][1].name,
+        "Y_avg": global_recodings["Y_avg"][1].name,
+    }
     return Study(table=table, best=best, qid=qid, hierarchies=names)
 
 
@@ -147,15 +183,17 @@ class _Variants:
             codes, values = factorize(data[column])
             self.base[column] = Recoded(codes, pd.Index(values), np.zeros(len(data), dtype=bool))
 
-    def recode(self, column: Hashable, hierarchy: Hierarchy, level: int,
-               selected: np.ndarray | None = None) -> Recoded:
+    def recode(
+        self, column: Hashable, hierarchy: Hierarchy, level: int, selected: np.ndarray | None = None
+    ) -> Recoded:
         base = self.base[column]  # factorized once in __init__
         return recode_codes(base.codes, base.values, hierarchy, level, selected, column=column)
 
     def _grouping(self, changed: dict[Hashable, Recoded]) -> Grouping:
         columns = [changed.get(c, self.base[c]) for c in self.qid]
-        return group_codes([c.codes for c in columns], [len(c.values) for c in columns],
-                           n_rows=len(self.data))
+        return group_codes(
+            [c.codes for c in columns], [len(c.values) for c in columns], n_rows=len(self.data)
+        )
 
     def singleton_rows(self, changed: dict[Hashable, Recoded]) -> np.ndarray:
         return self._grouping(changed).row_class_sizes() == 1
@@ -165,8 +203,13 @@ class _Variants:
         modified = np.zeros(len(self.data), dtype=bool)
         for recoded in changed.values():
             modified |= recoded.changed
-        return {"singletons": grouping.singletons, "modified": int(modified.sum()),
-                "touched": int(touched), "removed": 0, "distinct": grouping.distinct}
+        return {
+            "singletons": grouping.singletons,
+            "modified": int(modified.sum()),
+            "touched": int(touched),
+            "removed": 0,
+            "distinct": grouping.distinct,
+        }
 
 
 def paper_year_average(years: pd.Series, *, groups: int = 4) -> Hierarchy:

@@ -32,6 +32,7 @@ def tie_key(value: Number, node: tuple[int, ...]) -> tuple:
 
 def above_all(floors: np.ndarray) -> int | float:
     """A number above every scaled value of a metric whose scaled floors are ``floors``
-    (:class:`~pandas_anon.anonymization.fulldomain.metrics.Metric`), for "no best yet": the largest int64 for an int64 array (an np.int64 compares with a float inf ten
-    times slower than with an int), else inf."""
+    (:class:`~pandas_anon.anonymization.fulldomain.metrics.Metric`), for "no best yet": the
+    largest int64 for an int64 array (an np.int64 compares with a float inf ten times slower
+    than with an int), else inf."""
     return int(np.iinfo(floors.dtype).max) if floors.dtype.kind == "i" else np.inf

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from pandas_anon.anonymization.fulldomain.base import Search
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.metrics import Metric
 from pandas_anon.progress import Progress
-from pandas_anon.anonymization.fulldomain.base import Search
 
 
 def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None) -> Search:
@@ -33,20 +33,36 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     start = evaluator.evaluated
     node = lattice.bottom
     path = [node]
-    with Progress("datafly", total=sum(lattice.heights) + 1, unit="step",
-                  enabled=progress if lattice.size > 2_000 else False) as bar:
+    with Progress(
+        "datafly",
+        total=sum(lattice.heights) + 1,
+        unit="step",
+        enabled=progress if lattice.size > 2_000 else False,
+    ) as bar:
         while True:
             stats = evaluator(node)
             bar.advance(str(node))
             if stats.feasible:
-                return Search("datafly", stats, metric.value(stats), evaluator.evaluated - start,
-                              lattice.size, {"path": path})
+                return Search(
+                    "datafly",
+                    stats,
+                    metric.value(stats),
+                    evaluator.evaluated - start,
+                    lattice.size,
+                    {"path": path},
+                )
             codes = [lattice.codes(stats.classes, j) for j in range(len(node))]
             column = _most_distinct(codes, node, lattice.heights)
             if column is None:  # the top is not feasible: nothing is
-                return Search("datafly", None, np.inf, evaluator.evaluated - start,
-                              lattice.size, {"path": path})
-            node = node[:column] + (node[column] + 1,) + node[column + 1:]
+                return Search(
+                    "datafly",
+                    None,
+                    np.inf,
+                    evaluator.evaluated - start,
+                    lattice.size,
+                    {"path": path},
+                )
+            node = node[:column] + (node[column] + 1,) + node[column + 1 :]
             path.append(node)
 
 
@@ -55,8 +71,9 @@ def distinct_counts(codes: list[np.ndarray]) -> list[int]:
     return [len(np.unique(column_codes)) for column_codes in codes]
 
 
-def _most_distinct(codes: list[np.ndarray], node: tuple[int, ...],
-                   heights: tuple[int, ...]) -> int | None:
+def _most_distinct(
+    codes: list[np.ndarray], node: tuple[int, ...], heights: tuple[int, ...]
+) -> int | None:
     """The column below its top with the most distinct values (first on ties), or None."""
     best, best_count = None, -1
     for j, count in enumerate(distinct_counts(codes)):

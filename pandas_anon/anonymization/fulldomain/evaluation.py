@@ -37,14 +37,14 @@ class Evaluator:
     def __init__(self, lattice: Lattice, models: Sequence[Model], max_suppression: float) -> None:
         self.lattice = lattice
         self.models = tuple(models)
-        self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)),
-                         lattice.n_rows - 1)
+        self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)), lattice.n_rows - 1)
         self.evaluated = 0
         #: the sensitive column as l-diversity and t-closeness read it (None without them)
         self.sensitive: SensitiveDomain | None = None
         if any(isinstance(m, (LDiversity, TCloseness)) for m in self.models):
             self.sensitive = lattice.sensitive_domain(
-                ordered=any(isinstance(m, TCloseness) and m.ordered for m in self.models))
+                ordered=any(isinstance(m, TCloseness) and m.ordered for m in self.models)
+            )
 
     def __call__(self, node: Node) -> NodeStats:
         self.evaluated += 1
@@ -61,8 +61,9 @@ class Evaluator:
     def reached(self, stats: NodeStats) -> dict[str, float]:
         """The privacy level each model reaches on the classes a node keeps."""
         kept = ~stats.violating
-        return dict(model.reached(stats.classes, kept, *self._table_of(model))
-                    for model in self.models)
+        return dict(
+            model.reached(stats.classes, kept, *self._table_of(model)) for model in self.models
+        )
 
     def _table_of(self, model: Model) -> tuple:
         """What a model reads besides the classes: l-diversity and t-closeness, the sensitive

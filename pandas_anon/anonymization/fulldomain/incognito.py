@@ -48,14 +48,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from pandas_anon.anonymization.fulldomain.base import Search, above_all, tie_key
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, Model
-from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.anonymization.fulldomain.lattice import Lattice, Node
 from pandas_anon.anonymization.fulldomain.metrics import Metric
+from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity
 from pandas_anon.progress import Progress
-from pandas_anon.anonymization.fulldomain.base import Search, above_all, tie_key
-
 
 
 def all_feasible(
@@ -102,8 +101,9 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     return Search("incognito", best, value, evaluated, evaluator.lattice.size, notes)
 
 
-def feasible_nodes(evaluator: Evaluator, *,
-                   progress: bool | None = None) -> tuple[list[Node], dict]:
+def feasible_nodes(
+    evaluator: Evaluator, *, progress: bool | None = None
+) -> tuple[list[Node], dict]:
     """Every feasible node of ``evaluator.lattice`` (bottom first, lexicographic), and notes:
     ``pruned`` (whether the subset pruning applied), ``evaluated_projections`` (evaluations on
     lattices of proper subsets), ``evaluated_full`` (on the full lattice), ``feasible``,
@@ -113,14 +113,22 @@ def feasible_nodes(evaluator: Evaluator, *,
     n = len(lattice.qid)
     if not merge_safe(evaluator.models) or n == 0:
         found = [node for node in lattice.nodes() if evaluator(node).feasible]
-        return found, {"pruned": False, "evaluated_projections": 0,
-                       "evaluated_full": evaluator.evaluated - start, "feasible": len(found)}
+        return found, {
+            "pruned": False,
+            "evaluated_projections": 0,
+            "evaluated_full": evaluator.evaluated - start,
+            "feasible": len(found),
+        }
     notes: dict = {"pruned": True, "candidates": [], "marked": [], "feasible_per_size": []}
     projections = 0
     # feasible nodes of each subset solved so far (subsets as tuples of column indices)
     solved: dict[tuple[int, ...], set[Node]] = {(): {()}}
-    with Progress("incognito", total=2 ** n - 1, unit="subset",
-                  enabled=progress if lattice.size > 2_000 else False) as bar:
+    with Progress(
+        "incognito",
+        total=2**n - 1,
+        unit="subset",
+        enabled=progress if lattice.size > 2_000 else False,
+    ) as bar:
         for size in range(1, n + 1):
             candidates_total = marked_total = feasible_total = 0
             for subset in combinations(range(n), size):
@@ -148,20 +156,26 @@ def feasible_nodes(evaluator: Evaluator, *,
                 solved = {tuple(range(n)): set()}
                 break
     found = sorted(solved[tuple(range(n))])
-    notes.update(evaluated_projections=projections, evaluated_full=evaluator.evaluated - start,
-                 feasible=len(found))
+    notes.update(
+        evaluated_projections=projections,
+        evaluated_full=evaluator.evaluated - start,
+        feasible=len(found),
+    )
     return found, notes
 
 
 def merge_safe(models: Sequence[Model]) -> bool:
     """Whether every model keeps a union of classes whenever it keeps one of them (the
     property both prunings need): k-anonymity and distinct l-diversity."""
-    return all(isinstance(m, KAnonymity)
-               or (isinstance(m, LDiversity) and m.variant == "distinct") for m in models)
+    return all(
+        isinstance(m, KAnonymity) or (isinstance(m, LDiversity) and m.variant == "distinct")
+        for m in models
+    )
 
 
-def _candidates(subset: tuple[int, ...], heights: tuple[int, ...],
-                solved: dict[tuple[int, ...], set[Node]]) -> list[Node]:
+def _candidates(
+    subset: tuple[int, ...], heights: tuple[int, ...], solved: dict[tuple[int, ...], set[Node]]
+) -> list[Node]:
     """Nodes of ``subset`` whose projections on every subset one column smaller are feasible.
 
     A node is its prefix (a feasible node of the subset without the last column) plus a level
@@ -169,18 +183,19 @@ def _candidates(subset: tuple[int, ...], heights: tuple[int, ...],
     prefixes = solved.get(subset[:-1])
     if not prefixes:
         return []
-    others = [(p, solved[subset[:p] + subset[p + 1:]]) for p in range(len(subset) - 1)]
+    others = [(p, solved[subset[:p] + subset[p + 1 :]]) for p in range(len(subset) - 1)]
     found = []
     for prefix in prefixes:
         for level in range(heights[-1] + 1):
             node = prefix + (level,)
-            if all(node[:p] + node[p + 1:] in feasible for p, feasible in others):
+            if all(node[:p] + node[p + 1 :] in feasible for p, feasible in others):
                 found.append(node)
     return found
 
 
-def _bottom_up(candidates: list[Node], lattice: Lattice,
-               evaluate: Evaluator) -> tuple[set[Node], int]:
+def _bottom_up(
+    candidates: list[Node], lattice: Lattice, evaluate: Evaluator
+) -> tuple[set[Node], int]:
     """The feasible candidates, visited by increasing height: a candidate with a feasible
     direct predecessor is marked feasible without evaluation. Also returns how many were."""
     feasible: set[Node] = set()

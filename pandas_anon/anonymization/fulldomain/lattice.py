@@ -105,8 +105,11 @@ class Lattice:
         encoded = EncodedFrame(frame, columns, dropna=False)
         self.n_rows = encoded.n_examined
         positions = [
-            h.positions(encoded.values[c], column=c,
-                        counts=np.bincount(encoded.codes[c], minlength=encoded.cardinality(c)))
+            h.positions(
+                encoded.values[c],
+                column=c,
+                counts=np.bincount(encoded.codes[c], minlength=encoded.cardinality(c)),
+            )
             for c, h in zip(self.qid, self.hierarchies)
         ]
         # each row's hierarchy position per column (-1: missing), then the distinct combinations
@@ -114,13 +117,17 @@ class Lattice:
         cardinalities = [len(h.values) + 1 for h in self.hierarchies]
         codes = [np.where(b < 0, len(h.values), b) for b, h in zip(base, self.hierarchies)]
         if sensitive is not None:
-            codes.append(self._sensitive_codes(frame[sensitive], encoded.codes[sensitive],
-                                               encoded.values[sensitive]))
+            codes.append(
+                self._sensitive_codes(
+                    frame[sensitive], encoded.codes[sensitive], encoded.values[sensitive]
+                )
+            )
             cardinalities.append(self._sensitive_radix)
         self.row_combination = self._tabulate(codes, cardinalities, weights=None)
 
-    def _sensitive_codes(self, column: pd.Series, codes: np.ndarray,
-                         values: pd.Index) -> np.ndarray:
+    def _sensitive_codes(
+        self, column: pd.Series, codes: np.ndarray, values: pd.Index
+    ) -> np.ndarray:
         """Recode the sensitive column as :class:`SensitiveDomain` numbers it: its known
         values present, ``0..m-1`` in code order, then m for missing; keep those m values
         (``sensitive_values``, in the column's own dtype, read from the rows)."""
@@ -135,8 +142,9 @@ class Lattice:
         self.sensitive_values = column.iloc[first].reset_index(drop=True)
         return recoded
 
-    def _tabulate(self, codes: Sequence[np.ndarray], cardinalities: Sequence[int],
-                  weights: np.ndarray | None) -> np.ndarray:
+    def _tabulate(
+        self, codes: Sequence[np.ndarray], cardinalities: Sequence[int], weights: np.ndarray | None
+    ) -> np.ndarray:
         """Set the frequency set to the distinct rows of ``codes`` (with their summed
         ``weights``, or counts) and return each row's combination."""
         group, n = compress(group_codes(codes, cardinalities, n_rows=len(codes[0])))
@@ -164,8 +172,9 @@ class Lattice:
         if self.sensitive is not None:
             keep.append(self._combinations.shape[1] - 1)
             cardinalities.append(self._sensitive_radix)
-        group = sub._tabulate([self._combinations[:, j] for j in keep], cardinalities,
-                              weights=self._counts)
+        group = sub._tabulate(
+            [self._combinations[:, j] for j in keep], cardinalities, weights=self._counts
+        )
         sub.row_combination = group[self.row_combination]
         return sub
 
@@ -190,12 +199,15 @@ class Lattice:
 
     def successors(self, node: Node) -> list[Node]:
         """Nodes one level higher on one column."""
-        return [node[:j] + (node[j] + 1,) + node[j + 1:]
-                for j in range(len(node)) if node[j] < self.heights[j]]
+        return [
+            node[:j] + (node[j] + 1,) + node[j + 1 :]
+            for j in range(len(node))
+            if node[j] < self.heights[j]
+        ]
 
     def predecessors(self, node: Node) -> list[Node]:
         """Nodes one level lower on one column."""
-        return [node[:j] + (node[j] - 1,) + node[j + 1:] for j in range(len(node)) if node[j] > 0]
+        return [node[:j] + (node[j] - 1,) + node[j + 1 :] for j in range(len(node)) if node[j] > 0]
 
     def check(self, node: Sequence[int]) -> Node:
         """``node`` as a tuple, refusing levels outside the hierarchies."""
@@ -230,8 +242,10 @@ class Lattice:
     def _layout(self) -> KeyLayout:
         """Key fields: each quasi-identifier (wide enough for its widest level), then the
         sensitive value, so that a class's pairs sort next to each other."""
-        radixes = [max(self.cardinality(j, level) for level in range(h.n_levels))
-                   for j, h in enumerate(self.hierarchies)]
+        radixes = [
+            max(self.cardinality(j, level) for level in range(h.n_levels))
+            for j, h in enumerate(self.hierarchies)
+        ]
         if self.sensitive is not None:
             radixes.append(self._sensitive_radix)
         return KeyLayout(radixes, max_count=self.n_rows)
@@ -259,8 +273,10 @@ class Lattice:
     def _bottom(self) -> Classes:
         """The classes of the bottom node, where every roll-up can start (kept, never
         evicted from the cache)."""
-        return self._classes_of(self.bottom, *self._layout.distinct(
-            self._keys_of_combinations(self.bottom), self._counts))
+        return self._classes_of(
+            self.bottom,
+            *self._layout.distinct(self._keys_of_combinations(self.bottom), self._counts),
+        )
 
     def classes(self, node: Node) -> Classes:
         """The equivalence classes of ``node``, rolled up from the cached node below it with
@@ -275,8 +291,9 @@ class Lattice:
         changed = [j for j, (level, below) in enumerate(zip(node, source.node)) if level != below]
         for j in changed:
             keys = self._layout.recode(keys, j, self._step(j, source.node[j], node[j]))
-        result = self._classes_of(node, *self._layout.distinct(
-            keys, source.counts, nearly_sorted=len(changed) == 1))
+        result = self._classes_of(
+            node, *self._layout.distinct(keys, source.counts, nearly_sorted=len(changed) == 1)
+        )
         self._cache.add(result)
         return result
 
@@ -287,8 +304,14 @@ class Lattice:
         starts = run_starts(self._layout.prefix(keys, len(self.qid)))
         first = np.zeros(len(counts), dtype=np.int64)
         first[starts] = 1
-        return Classes(node, keys, counts, run_sums(counts, starts), np.cumsum(first) - 1,
-                       self._layout.decode(keys, len(self.qid)))
+        return Classes(
+            node,
+            keys,
+            counts,
+            run_sums(counts, starts),
+            np.cumsum(first) - 1,
+            self._layout.decode(keys, len(self.qid)),
+        )
 
     def codes(self, classes: Classes, column: int) -> np.ndarray:
         """The code at the node's level of quasi-identifier ``column`` in each table row of
@@ -303,8 +326,9 @@ class Lattice:
                 "l-diversity and t-closeness read a sensitive column: build the Lattice with "
                 "sensitive=<column>"
             )
-        counts = np.bincount(self._combinations[:, -1], weights=self._counts,
-                             minlength=self._sensitive_radix)[: self.sensitive_known]
+        counts = np.bincount(
+            self._combinations[:, -1], weights=self._counts, minlength=self._sensitive_radix
+        )[: self.sensitive_known]
         return SensitiveDomain(counts.astype(np.int64), self._sensitive_rank() if ordered else None)
 
     def _sensitive_rank(self) -> np.ndarray:

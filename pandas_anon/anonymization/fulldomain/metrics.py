@@ -31,8 +31,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from pandas_anon.errors import InvalidParameterError
 from pandas_anon.anonymization.fulldomain.evaluation import NodeStats
+from pandas_anon.errors import InvalidParameterError
 
 #: An exact metric value (Fraction, int), or what a custom metric returns.
 Number = Fraction | int | float
@@ -135,8 +135,9 @@ class Metric:
         return self.exact(self.scaled_floor(node))
 
 
-def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[int, ...],
-                   n_rows: int, k: int = 1) -> Metric:
+def resolve_metric(
+    metric: str | Callable[[NodeStats], float], heights: tuple[int, ...], n_rows: int, k: int = 1
+) -> Metric:
     """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
     ``k`` (the k-anonymity every search enforces) tightens the DM bound (a suppressed row
     costs n, so no row costs less than min(k, n))."""
@@ -144,8 +145,14 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
     least = min(k, n_rows)
     if metric == "precision":
         exact = Precision(heights, n_rows)
-        return Metric("precision", exact.value, lambda s: exact.floor(s.node), exact.floor,
-                      exact.floors, exact.unit)
+        return Metric(
+            "precision",
+            exact.value,
+            lambda s: exact.floor(s.node),
+            exact.floor,
+            exact.floors,
+            exact.unit,
+        )
     if metric == "dm":
         return Metric(
             "dm",
@@ -155,8 +162,13 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
             lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),
         )
     if callable(metric):
-        return Metric(getattr(metric, "__name__", "custom"), _checked(metric),
-                      lambda _s: -np.inf, lambda _node: -np.inf, lambda: np.full(shape, -np.inf))
+        return Metric(
+            getattr(metric, "__name__", "custom"),
+            _checked(metric),
+            lambda _s: -np.inf,
+            lambda _node: -np.inf,
+            lambda: np.full(shape, -np.inf),
+        )
     raise InvalidParameterError(
         f"metric must be 'precision', 'dm' or a callable taking a NodeStats, got {metric!r}"
     )
@@ -164,14 +176,19 @@ def resolve_metric(metric: str | Callable[[NodeStats], float], heights: tuple[in
 
 def _checked(metric: Callable[[NodeStats], float]) -> Callable[[NodeStats], float]:
     """A custom metric refusing, by name, a value that is not a number (text, a bool, NaN)."""
+
     def value(stats: NodeStats) -> float:
         found = metric(stats)
-        if (isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer,
-                                                                          np.floating))
-                or found != found):
+        if (
+            isinstance(found, (bool, np.bool_))
+            or not isinstance(found, (int, float, np.integer, np.floating))
+            or found != found
+        ):
             raise InvalidParameterError(
                 f"metric {getattr(metric, '__name__', 'custom')!r} returned "
                 f"{type(found).__name__} {found!r} for node {stats.node}; a custom metric must "
-                f"return a number (lower is better)")
+                f"return a number (lower is better)"
+            )
         return found
+
     return value

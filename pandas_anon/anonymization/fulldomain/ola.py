@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from pandas_anon.errors import InvalidParameterError
-from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.anonymization.fulldomain.metrics import Metric
-from pandas_anon.progress import Progress
 from pandas_anon.anonymization.fulldomain.base import Search, above_all, tie_key
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.incognito import merge_safe
+from pandas_anon.anonymization.fulldomain.metrics import Metric
+from pandas_anon.errors import InvalidParameterError
+from pandas_anon.progress import Progress
 
 #: Largest lattice the optimal search keeps per-node arrays for (about 11 bytes per node).
 MAX_NODES = 20_000_000
@@ -53,20 +53,26 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
             f"hierarchies with fewer levels, or algo='datafly' / 'samarati'"
         )
     start = evaluator.evaluated
-    with Progress("ola", total=lattice.size, unit="node",
-                  enabled=progress if lattice.size > 2_000 else False) as bar:
+    with Progress(
+        "ola", total=lattice.size, unit="node", enabled=progress if lattice.size > 2_000 else False
+    ) as bar:
         state = _State(evaluator, metric, merge_safe(evaluator.models), bar)
         state.run()
     best = state.best
-    return Search("ola", best, metric.exact(state.best_key[0]) if best is not None else np.inf,
-                  evaluator.evaluated - start, lattice.size, {"probes": state.probes})
+    return Search(
+        "ola",
+        best,
+        metric.exact(state.best_key[0]) if best is not None else np.inf,
+        evaluator.evaluated - start,
+        lattice.size,
+        {"probes": state.probes},
+    )
 
 
 class _State:
     """What the search knows: bounds, feasibility, evaluated nodes, the best so far."""
 
-    def __init__(self, evaluator: Evaluator, metric: Metric, tagging: bool,
-                 bar: Progress) -> None:
+    def __init__(self, evaluator: Evaluator, metric: Metric, tagging: bool, bar: Progress) -> None:
         self.evaluator, self.metric, self.tagging, self.bar = evaluator, metric, tagging, bar
         self.lattice = evaluator.lattice
         shape = tuple(h + 1 for h in self.lattice.heights)
@@ -99,8 +105,11 @@ class _State:
 
     def worth(self, node: tuple[int, ...]) -> bool:
         """Whether evaluating ``node`` could still find or improve the best."""
-        return (not self.evaluated[node] and self.status[node] != _INFEASIBLE
-                and self.lower[node] <= self.best_key[0])
+        return (
+            not self.evaluated[node]
+            and self.status[node] != _INFEASIBLE
+            and self.lower[node] <= self.best_key[0]
+        )
 
     def probe(self, node: tuple[int, ...]) -> None:
         """Binary-search a path up from ``node`` for its lowest feasible node. The path takes
@@ -109,8 +118,11 @@ class _State:
         self.probes += 1
         path = [node]
         while True:
-            steps = [s for s in self.lattice.successors(path[-1])
-                     if self.status[s] == _UNKNOWN and self.lower[s] <= self.best_key[0]]
+            steps = [
+                s
+                for s in self.lattice.successors(path[-1])
+                if self.status[s] == _UNKNOWN and self.lower[s] <= self.best_key[0]
+            ]
             if not steps:
                 break
             path.append(max(steps, key=lambda s: self.lower[s]))  # the steepest step
@@ -157,5 +169,10 @@ def exhaustive(evaluator: Evaluator, metric: Metric) -> Search:
             key = tie_key(metric.scaled_value(stats), node)
             if key < best_key:
                 best, best_key = stats, key
-    return Search("exhaustive", best, metric.exact(best_key[0]) if best is not None else np.inf,
-                  evaluator.evaluated, evaluator.lattice.size)
+    return Search(
+        "exhaustive",
+        best,
+        metric.exact(best_key[0]) if best is not None else np.inf,
+        evaluator.evaluated,
+        evaluator.lattice.size,
+    )

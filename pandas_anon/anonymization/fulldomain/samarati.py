@@ -31,11 +31,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from pandas_anon.anonymization.fulldomain.base import Search, tie_key
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
+from pandas_anon.anonymization.fulldomain.incognito import merge_safe
 from pandas_anon.anonymization.fulldomain.metrics import Metric
 from pandas_anon.progress import Progress
-from pandas_anon.anonymization.fulldomain.base import Search, tie_key
-from pandas_anon.anonymization.fulldomain.incognito import merge_safe
 
 
 def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None) -> Search:
@@ -58,8 +58,12 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     probed: list[int] = []
     low, high = 0, sum(heights)
     binary = merge_safe(evaluator.models)
-    with Progress("samarati", total=max(1, high).bit_length() + 1 if binary else high + 1,
-                  unit="probe", enabled=progress if lattice.size > 2_000 else False) as bar:
+    with Progress(
+        "samarati",
+        total=max(1, high).bit_length() + 1 if binary else high + 1,
+        unit="probe",
+        enabled=progress if lattice.size > 2_000 else False,
+    ) as bar:
         if binary:
             feasible = probe(high)  # if the top is not feasible, nothing is
             while feasible and low < high:  # a node of height `high` is feasible, none below `low`
@@ -72,8 +76,14 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
             high = next((h for h in range(high + 1) if probe(h)), None)
             feasible = high is not None
     if not feasible:
-        return Search("samarati", None, np.inf, evaluator.evaluated - start, lattice.size,
-                      {"height": None, "probed": probed, "binary": binary})
+        return Search(
+            "samarati",
+            None,
+            np.inf,
+            evaluator.evaluated - start,
+            lattice.size,
+            {"height": None, "probed": probed, "binary": binary},
+        )
     best, best_key = None, (np.inf,)
     for node in nodes_at_height(heights, high):
         stats = seen.get(node) or evaluator(node)
@@ -81,8 +91,14 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
             key = tie_key(metric.scaled_value(stats), node)
             if key < best_key:
                 best, best_key = stats, key
-    return Search("samarati", best, metric.exact(best_key[0]), evaluator.evaluated - start,
-                  lattice.size, {"height": high, "probed": probed, "binary": binary})
+    return Search(
+        "samarati",
+        best,
+        metric.exact(best_key[0]),
+        evaluator.evaluated - start,
+        lattice.size,
+        {"height": high, "probed": probed, "binary": binary},
+    )
 
 
 def nodes_at_height(heights: tuple[int, ...], height: int) -> Iterator[tuple[int, ...]]:

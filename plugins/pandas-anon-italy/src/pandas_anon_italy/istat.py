@@ -11,8 +11,14 @@ __all__ = ["COLUMNS", "load_aliases", "load_comuni"]
 
 #: Columns of ``data/comuni.csv``, in file order.
 COLUMNS = (
-    "codice_istat", "comune", "comune_italiano", "comune_altra_lingua",
-    "provincia", "sigla", "regione", "ripartizione",
+    "codice_istat",
+    "comune",
+    "comune_italiano",
+    "comune_altra_lingua",
+    "provincia",
+    "sigla",
+    "regione",
+    "ripartizione",
 )
 
 

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
+
 from pandas_anon.errors import InvalidParameterError
 
 from .istat import _aliases, _comuni
@@ -36,8 +37,15 @@ from .names import expansions, key
 __all__ = ["HOWS", "RESOLVED", "resolve"]
 
 #: Values of the ``how`` column.
-HOWS = ("exact", "normalized", "alias", "abbreviation", "ambiguous-same-province", "ambiguous",
-        "unmatched")
+HOWS = (
+    "exact",
+    "normalized",
+    "alias",
+    "abbreviation",
+    "ambiguous-same-province",
+    "ambiguous",
+    "unmatched",
+)
 #: The ``how`` values of a resolved spelling (one province known).
 RESOLVED = ("exact", "normalized", "alias", "abbreviation", "ambiguous-same-province")
 
@@ -133,10 +141,16 @@ def _user_aliases(aliases: Mapping[str, str | Sequence[str]] | None) -> dict[str
             else:
                 found = index.keys[0].get(key(target), ()) or index.keys[1].get(key(target), ())
             if len(found) != 1:
-                what = "is not an ISTAT comune" if not found else (
-                    "names several comuni (" + ", ".join(_labelled(found)) + "); give its "
-                    "ISTAT code (" + ", ".join(_columns()["codice_istat"][p] for p in found)
-                    + ")")
+                what = (
+                    "is not an ISTAT comune"
+                    if not found
+                    else (
+                        "names several comuni (" + ", ".join(_labelled(found)) + "); give its "
+                        "ISTAT code ("
+                        + ", ".join(_columns()["codice_istat"][p] for p in found)
+                        + ")"
+                    )
+                )
                 raise InvalidParameterError(f"aliases: {spelling!r} -> {target!r} {what}")
             _add(out, key(spelling), found[0])
     return _freeze(out)
@@ -153,8 +167,9 @@ def _labelled(positions: Iterable[int]) -> list[str]:
     return [f"{comuni['comune'][p]} ({comuni['sigla'][p]})" for p in positions]
 
 
-def _match(value: Hashable, user: dict[str, _Positions],
-           allowed: np.ndarray | None) -> tuple[_Positions, str | None]:
+def _match(
+    value: Hashable, user: dict[str, _Positions], allowed: np.ndarray | None
+) -> tuple[_Positions, str | None]:
     """Positions of the comuni ``value`` fits, and the stage that found them."""
     index = _index()
     text = str(value)
@@ -217,8 +232,11 @@ def resolve(
             how = "unmatched"
         else:
             provinces = {comuni["sigla"][p] for p in found}
-            how = stage if len(found) == 1 else (
-                "ambiguous-same-province" if len(provinces) == 1 else "ambiguous")
+            how = (
+                stage
+                if len(found) == 1
+                else ("ambiguous-same-province" if len(provinces) == 1 else "ambiguous")
+            )
             one_province = len(provinces) == 1
             names = [comuni["comune"][p] for p in found] if one_province else _labelled(found)
             record["comune"] = " | ".join(names)
