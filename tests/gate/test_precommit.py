@@ -33,7 +33,7 @@ from pandas_anon.hierarchy import Hierarchy
 from conftest import SEED_QID
 from verify import naive_counts
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 HOOKS = {hook["id"]: hook for hook in load_manifest(str(MANIFEST))}
 CONFIG = f'[tool.pandas_anon]\nqid = {SEED_QID!r}\nmax_singletons = "1%"\n'.replace("'", '"')

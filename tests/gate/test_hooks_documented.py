@@ -10,7 +10,7 @@ import pytest
 
 from pandas_anon.plugins import hookspecs
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _SPECS = pluggy.PluginManager("pandas_anon")
 HOOKS = sorted(name for name in dir(hookspecs) if _SPECS.parse_hookspec_opts(hookspecs, name))
 
@@ -33,5 +33,5 @@ def test_hook_is_documented(hook):
 
 @pytest.mark.parametrize("hook", HOOKS)
 def test_hook_is_tested(hook):
-    others = [p for p in (ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name]
+    others = [p for p in (ROOT / "tests").rglob("test_*.py") if p.name != Path(__file__).name]
     assert any(hook in p.read_text(encoding="utf-8") for p in others)
