@@ -10,17 +10,13 @@ says so). Both are warned about once and shown by :func:`plugin_status`.
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
-import textwrap
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
 import pluggy
 
-from pandas_anon import formatting as report
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.errors import (
     AnonWarning,
@@ -129,41 +125,6 @@ def claimed_hierarchy(column: Hashable) -> str | None:
 def normalize(column: str) -> str:
     """How claims are compared: ``" Comune-Residenza "`` -> ``"comune_residenza"``."""
     return re.sub(r"[\s_-]+", "_", column.strip()).casefold()
-
-
-# -- the command line -------------------------------------------------------------------------
-
-
-def add_plugins_command(commands: argparse._SubParsersAction) -> None:
-    """Add ``pandas-anon plugins`` to the CLI's subcommands."""
-    command = commands.add_parser(
-        "plugins", help="list the installed plugins and the hierarchies they provide"
-    )
-    command.add_argument("--format", choices=("table", "json"), default="table")
-    command.set_defaults(run=run_plugins_command)
-
-
-def run_plugins_command(args: argparse.Namespace) -> int:
-    """Print plugins and hierarchies; exit 0 even when a plugin is broken (it is listed)."""
-    status, named = plugin_status(), hierarchies()
-    if args.format == "json":
-        named["claims"] = named["claims"].map(list)
-        print(
-            json.dumps(
-                {"plugins": status.to_dict("records"), "hierarchies": named.to_dict("records")},
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
-        return 0
-    status["problem"] = status["problem"].map(lambda text: _wrap(text, 60))
-    named = named.drop(columns="source")  # the plugins table says where each plugin is from
-    named["description"] = named["description"].map(lambda text: _wrap(text, 44))
-    named["claims"] = named["claims"].map(lambda claims: _wrap(", ".join(claims), 26))
-    print(report.render("Plugins", [], ("", status)))
-    print()
-    print(report.render("Hierarchies", [], ("", named)))
-    return 0
 
 
 # -- building the registry ----------------------------------------------------------------------
@@ -296,10 +257,6 @@ def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
             f"{type(built).__name__}, not a Hierarchy"
         )
     return built
-
-
-def _wrap(text: str, width: int) -> str:
-    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def _and(names: Iterable[str]) -> str:

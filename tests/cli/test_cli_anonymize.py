@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pandas_anon.cli.main import _as_written, main
+from pandas_anon.cli.anonymize import as_written
+from pandas_anon.cli.main import main
 
 from conftest import SEED_QID
 from verify import verify_anonymized
@@ -264,7 +265,7 @@ def test_an_output_value_equal_to_an_input_value_is_spelled_as_the_input_spells_
     frame = pd.DataFrame({"year": [1940.0, 1943.0, np.nan, 1950.0], "n": [1, 2, 3, 4]})
     text = pd.DataFrame({"year": ["1940", "1943", np.nan, "1950"], "n": ["1", "02", "3", "4"]})
     out = frame.assign(year=pd.Series([1940.0, 1940.0, np.nan, "*"], dtype=object))
-    written = _as_written(out, frame, text, ["year"])
+    written = as_written(out, frame, text, ["year"])
     assert written["year"].isna().tolist() == [False, False, True, False]
     assert written["year"][[0, 1, 3]].tolist() == ["1940", "1940", "*"]
     assert written["n"].tolist() == ["1", "02", "3", "4"]

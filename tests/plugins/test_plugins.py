@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata as metadata
 import json
 import os
@@ -14,10 +13,10 @@ import types
 import pandas as pd
 import pytest
 
+from pandas_anon.cli.main import main
 from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.registry import (
-    add_plugins_command,
     claimed_hierarchy,
     get_hierarchy,
     hierarchies,
@@ -486,10 +485,7 @@ def test_plugins_load_on_first_use_not_at_import(tmp_path):
 
 
 def run_command(capsys, *argv: str) -> tuple[int, str]:
-    parser = argparse.ArgumentParser(prog="pandas-anon")
-    add_plugins_command(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["plugins", *argv])
-    code = args.run(args)
+    code = main(["plugins", *argv])
     return code, capsys.readouterr().out
 
 

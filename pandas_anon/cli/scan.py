@@ -1,0 +1,169 @@
+"""``pandas-anon scan FILE``: the singletons and risk figures of a CSV, electing its QID when
+none is given. The report holds counts and column names only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pandas_anon.cli.options import add_file_options, column_list, positive
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+HELP = "report singletons (and the best QID) of a CSV file"
+
+
+def add_arguments(command: argparse.ArgumentParser) -> None:
+    """The arguments of ``scan``."""
+    from pandas_anon.detect.exposure import MAX_SIZE  # check's default, the same here
+
+    command.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
+    chosen = command.add_mutually_exclusive_group()
+    chosen.add_argument("--qid", type=column_list, help="quasi-identifier, e.g. year,town,sex")
+    chosen.add_argument(
+        "--columns",
+        type=column_list,
+        help="candidate columns for electing the best QID (default: all)",
+    )
+    command.add_argument(
+        "--max-size",
+        type=positive("max_size", MAX_SIZE),
+        default=MAX_SIZE,
+        help=f"largest QID examined when electing (default {MAX_SIZE})",
+    )
+    command.add_argument(
+        "--keep-missing",
+        action="store_true",
+        default=None,
+        help="count a missing value as a value (the default when electing the "
+        "QID, as pandas-anon check does)",
+    )
+    command.add_argument(
+        "--drop-missing",
+        dest="keep_missing",
+        action="store_false",
+        help="leave out rows missing a value of the examined columns (the default "
+        "with --qid, as the seed paper counts)",
+    )
+    add_file_options(command)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the file's columns as text, scan them, print the report; exit 0."""
+    from pandas_anon.gate.io import read_table
+
+    usecols = args.qid or args.columns
+    # values are compared as written: read as numbers, "0100" and "100" would merge
+    frame = read_table(
+        args.file, usecols=usecols, sep=args.sep, encoding=args.encoding, as_text=True
+    )
+    started = time.perf_counter()
+    # electing, missing counts as a value (sparse columns would leave a sliver of rows);
+    # measuring a given QID, rows missing one of its values are left out as the seed paper does
+    keep_missing = args.qid is None if args.keep_missing is None else args.keep_missing
+    result = scan_frame(
+        frame, qid=args.qid, columns=args.columns, max_size=args.max_size, dropna=not keep_missing
+    )
+    result["file"] = str(args.file)
+    result["seconds"] = round(time.perf_counter() - started, 4)
+    print_report(result, args.format)
+    return 0
+
+
+def scan_frame(
+    frame: pd.DataFrame,
+    *,
+    qid: Sequence[str] | None = None,
+    columns: Sequence[str] | None = None,
+    max_size: int | None = None,
+    dropna: bool = True,
+) -> dict:
+    """Everything ``scan`` reports, as a JSON-able dict: the QID's singletons and risk, and
+    the election when no ``qid`` is given (among ``columns``, up to ``max_size`` columns;
+    ``None``: check's default, :data:`pandas_anon.detect.exposure.MAX_SIZE`)."""
+    from pandas_anon.detect.best_qid import best_qid
+    from pandas_anon.detect.exposure import MAX_SIZE
+    from pandas_anon.detect.figures import risk
+
+    result: dict = {"rows": len(frame)}
+    if qid is None:
+        size = MAX_SIZE if max_size is None else max_size
+        elected = best_qid(frame, columns, max_size=size, dropna=dropna)
+        result["best_qid"] = elected.to_dict()
+        qid = list(elected.columns)
+    measured = risk(frame, qid, dropna=dropna)
+    result["singletons"] = measured.uniques.to_dict()
+    result["risk"] = measured.to_dict()
+    return result
+
+
+def print_report(result: dict, fmt: str) -> None:
+    """Print :func:`scan_frame`'s ``result`` as JSON (``fmt="json"``) or as text tables."""
+    if fmt == "json":
+        print(json.dumps(result, indent=2, default=str, ensure_ascii=False))
+        return
+    print(render(result))
+
+
+def render(result: dict) -> str:
+    """The scan report as text tables (counts and column names only)."""
+    import pandas as pd
+
+    from pandas_anon import formatting as report
+
+    parts = []
+    elected = result.get("best_qid")
+    if elected is not None:
+        parts.append(
+            report.render(
+                "Best quasi-identifier",
+                [
+                    ("candidates", report.columns(elected["candidates"])),
+                    ("max size", elected["max_size"]),
+                    ("best QID", report.columns(elected["columns"])),
+                    ("singletons", report.count(elected["singletons"])),
+                    (
+                        "rows examined / dropped",
+                        f"{report.count(elected['examined'])} / {report.count(elected['dropped'])}",
+                    ),
+                    ("ties", report.column_sets(elected["ties"])),
+                    ("identifiers (excluded)", report.column_sets(elected["identifiers"])),
+                    (
+                        "subsets counted / derived",
+                        f"{elected['evaluated']:,} / {elected['derived']:,}",
+                    ),
+                ],
+            )
+        )
+    found, danger = result["singletons"], result["risk"]
+    fields = [("file", result["file"])] if "file" in result else []
+    fields += [
+        ("QID", report.columns(found["qid"])),
+        ("rows", report.count(found["rows"])),
+        ("dropped (incomplete)", report.count(found["dropped"])),
+        ("examined", report.count(found["examined"])),
+        (
+            "singletons",
+            f"{report.count(found['singletons'])} ({report.percent(found['fraction'])})",
+        ),
+        ("distinct combinations", report.count(found["distinct"])),
+        (
+            "prosecutor risk max / avg",
+            f"{danger['prosecutor_max']:.4f} / {danger['prosecutor_avg']:.4f}",
+        ),
+        ("records at highest risk", report.count(danger["highest_risk_records"])),
+    ]
+    if "seconds" in result:
+        fields.append(("time", f"{result['seconds']:.3f} s"))
+    parts.append(
+        report.render(
+            "Singletons",
+            fields,
+            ("Singletons removed by dropping one column", pd.DataFrame(danger["contributions"])),
+        )
+    )
+    return "\n\n".join(parts)
