@@ -39,8 +39,8 @@ from pandas_anon.errors import (
 )
 from pandas_anon.gate import pandera_checks as _validation  # noqa: F401  (registers the pandera checks)
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hierarchy.registry import get_hierarchy, hierarchies, plugin_status
 from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 from pandas_anon.studies.strategy import Study, study
 

@@ -52,8 +52,8 @@ from pandas_anon.errors import (
 from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import auto
-from pandas_anon.hierarchy.registry import claimed_hierarchy
 from pandas_anon.params import fraction, one_of
+from pandas_anon.plugins.registry import claimed_hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
 ALGORITHMS: dict[str, Callable] = {

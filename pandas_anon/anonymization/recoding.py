@@ -128,7 +128,7 @@ def hierarchy_for(series: pd.Series, source: HierarchyLike) -> Hierarchy:
     if isinstance(source, Hierarchy):
         return source
     if isinstance(source, str):
-        from pandas_anon.hierarchy.registry import get_hierarchy  # plugins load on first use only
+        from pandas_anon.plugins.registry import get_hierarchy  # plugins load on first use only
 
         return get_hierarchy(source, series)
     if callable(source):

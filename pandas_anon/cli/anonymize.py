@@ -181,7 +181,7 @@ def _given_hierarchies(options: Sequence[tuple[str, str]] | None) -> dict[str, H
     """The ``--hierarchy`` options as kanon's ``hierarchies=``: each file read (a source with a
     path separator or ending in .csv), each name checked against the registry."""
     from pandas_anon.gate.io import read_hierarchy
-    from pandas_anon.hierarchy.registry import hierarchies
+    from pandas_anon.plugins.registry import hierarchies
 
     given: dict[str, Hierarchy | str] = {}
     for column, source in options or ():

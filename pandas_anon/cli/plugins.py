@@ -18,7 +18,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print plugins and hierarchies; exit 0 even when a plugin is broken (it is listed)."""
     from pandas_anon import formatting as report
-    from pandas_anon.hierarchy.registry import hierarchies, plugin_status
+    from pandas_anon.plugins.registry import hierarchies, plugin_status
 
     status, named = plugin_status(), hierarchies()
     if args.format == "json":

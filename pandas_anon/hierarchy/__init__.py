@@ -1,4 +1,10 @@
-"""Generalization hierarchies: the model, its builders and the registry of named ones."""
+"""Generalization hierarchies: the model and its builders.
+
+Hierarchies known by name (built-in or from plugins) are :mod:`pandas_anon.plugins`', the layer
+above, which builds them with these builders.
+
+May import: the engine and the foundation modules.
+"""
 
 from pandas_anon.hierarchy.builders import (
     auto,

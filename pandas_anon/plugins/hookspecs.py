@@ -3,7 +3,7 @@
 A plugin is a module (or any object) holding functions marked ``@pandas_anon.hookimpl`` and
 named after a hook below; a package makes it known through an entry point of group
 ``pandas_anon`` (see ``docs/plugins.md``). pandas-anon's own hierarchies come from a plugin
-registered the same way (:mod:`pandas_anon.hierarchy.builtin`).
+registered the same way (:mod:`pandas_anon.plugins.builtin`).
 """
 
 from __future__ import annotations

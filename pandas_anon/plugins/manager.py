@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import pluggy
 
 from pandas_anon.errors import AnonWarning, warn
-from pandas_anon.hierarchy import builtin
-from pandas_anon.plugins import hookspecs
+from pandas_anon.plugins import builtin, hookspecs
 
 #: Entry-point group (and pluggy project name) of pandas-anon plugins.
 GROUP = "pandas_anon"

@@ -27,8 +27,8 @@ from pandas_anon.engine.encoding import Grouping, factorize, group_codes
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import intervals
-from pandas_anon.hierarchy.registry import claimed_hierarchy
 from pandas_anon.params import whole
+from pandas_anon.plugins.registry import claimed_hierarchy
 
 #: Row labels of Table 1 in the paper's order.
 STRATEGIES = (

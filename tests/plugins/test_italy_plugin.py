@@ -28,8 +28,8 @@ else:
     )
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hierarchy.registry import claimed_hierarchy, get_hierarchy, hierarchies
 from pandas_anon.plugins import manager as plugins
+from pandas_anon.plugins.registry import claimed_hierarchy, get_hierarchy, hierarchies
 
 from conftest import SEED_QID
 

@@ -16,15 +16,15 @@ import pytest
 from pandas_anon.cli.main import main
 from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, UnknownNameError
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hierarchy.registry import (
+from pandas_anon.plugins import manager as plugins
+from pandas_anon.plugins.hookspecs import hookimpl
+from pandas_anon.plugins.registry import (
     claimed_hierarchy,
     get_hierarchy,
     hierarchies,
     normalize,
     plugin_status,
 )
-from pandas_anon.plugins import manager as plugins
-from pandas_anon.plugins.hookspecs import hookimpl
 
 BUILTINS = ["builtin.auto", "builtin.dates", "builtin.mask", "builtin.suppress"]
 
@@ -463,7 +463,7 @@ def test_plugins_load_on_first_use_not_at_import(tmp_path):
     (info / "entry_points.txt").write_text("[pandas_anon]\nlazy = fake_lazy_plugin\n")
     script = textwrap.dedent("""
         import sys
-        import pandas_anon, pandas_anon.plugins.manager, pandas_anon.hierarchy.registry as registry
+        import pandas_anon, pandas_anon.plugins.manager, pandas_anon.plugins.registry as registry
         print("fake_lazy_plugin" in sys.modules)
         row = registry.hierarchies().set_index("name").loc["lazy.h"]
         print("fake_lazy_plugin" in sys.modules, row["plugin"], row["source"], row["claims"])
