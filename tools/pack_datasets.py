@@ -18,8 +18,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEST = REPO / "pandas_anon" / "datasets" / "data"
 HIERARCHY_ATTRIBUTES = (
-    "age", "education", "marital-status", "native-country", "occupation",
-    "race", "salary-class", "sex", "workclass",
+    "age",
+    "education",
+    "marital-status",
+    "native-country",
+    "occupation",
+    "race",
+    "salary-class",
+    "sex",
+    "workclass",
 )
 
 
