@@ -26,7 +26,7 @@ entropy and recursive l-diversity; t-closeness compares distributions over the k
 only (the whole table's and the class's). A class whose sensitive values are all missing has
 distinct l = 0 and violates every l-diversity (even l = 1), and is at distance 1 for t
 (violating any t < 1). The models read the sensitive column through a
-:class:`~pandas_anon.anonymization.fulldomain.lattice.SensitiveDomain`.
+:class:`~pandas_anon.engine.classes.SensitiveDomain`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pandas_anon.anonymization.fulldomain.lattice import Classes, SensitiveDomain
+from pandas_anon.engine.classes import Classes, SensitiveDomain
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.params import fraction, one_of, real, whole
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from pandas_anon.anonymization.fulldomain.lattice import Classes, Node
+    from pandas_anon.engine.classes import Classes, Node
 
 #: Array entries kept (8 bytes each): about 200 MB.
 BUDGET = 25_000_000

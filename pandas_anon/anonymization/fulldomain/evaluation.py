@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pandas_anon.anonymization.fulldomain.lattice import Classes, Lattice, Node, SensitiveDomain
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.engine.classes import Classes, Node, SensitiveDomain
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
 Model = KAnonymity | LDiversity | TCloseness

@@ -1,0 +1,71 @@
+"""Equivalence classes of a generalized frequency set, and the sensitive column beside them.
+
+:class:`Classes` is what a transformation produces from a frequency set: one entry per class
+(or per (class, sensitive value) pair when a privacy model reads a sensitive column) with the
+rows it holds. :class:`SensitiveDomain` is what l-diversity and t-closeness read besides the
+classes. Both are plain data: the privacy models (:mod:`pandas_anon.privacy.models`) judge
+them, the anonymization methods build them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pandas_anon.engine.keys import Words
+
+#: A node of a full-domain lattice: one generalization level per quasi-identifier column.
+Node = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Classes:
+    """Equivalence classes of a node. The table's rows are its distinct keys, sorted: one
+    per class, or (with a sensitive column) one per (class, sensitive value) pair, a class's
+    pairs adjacent; ``sizes`` counts rows per class."""
+
+    node: Node
+    keys: Words  # the table's rows (:mod:`pandas_anon.engine.keys`)
+    counts: np.ndarray  # rows per table row
+    sizes: np.ndarray  # rows per class
+    pair_class: np.ndarray | None = None  # class of each pair
+    pair_value: np.ndarray | None = None  # sensitive code of each pair
+
+    @property
+    def pair_count(self) -> np.ndarray | None:
+        """Rows of each (class, sensitive value) pair."""
+        return None if self.pair_class is None else self.counts
+
+    @property
+    def entries(self) -> int:
+        """Array entries held (what the roll-up cache budgets)."""
+        pairs = 0 if self.pair_class is None else len(self.sizes) + 2 * len(self.counts)
+        return (len(self.keys) + 1) * len(self.counts) + pairs
+
+
+@dataclass(frozen=True)
+class SensitiveDomain:
+    """What l-diversity and t-closeness read besides the classes: the sensitive column over
+    the whole table.
+
+    Codes ``0..m-1`` are the m distinct known values present in the table (a code no row
+    holds, such as an unused category, is none of them); a row missing its value has code m.
+    A missing value is no value: it counts in its class's size, never among its values.
+    ``counts``: rows holding each known value in the whole table; ``rank``: each known code's
+    position among the values sorted as pandas sorts the column (an ordered categorical by
+    its categories), which the ordered distance of t-closeness walks (None when no model
+    needs it).
+    """
+
+    counts: np.ndarray
+    rank: np.ndarray | None = None
+
+    @property
+    def missing(self) -> int:
+        """The code of a missing value (m)."""
+        return len(self.counts)
+
+    def known(self, classes: Classes) -> np.ndarray:
+        """Which (class, value) pairs of ``classes`` hold a known value."""
+        return classes.pair_value < self.missing
