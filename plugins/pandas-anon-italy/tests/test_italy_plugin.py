@@ -1,4 +1,4 @@
-"""The pandas-anon-italy plugin (plugins/pandas-anon-italy): ISTAT data, name matching, the
+"""The pandas-anon-italy plugin: ISTAT data, name matching, the
 it.comune hierarchy on the Valle d'Aosta file, and discovery through its entry point.
 
 CI (``CI=true``) installs every plugin under plugins/ before running the suite, so there a
@@ -31,9 +31,9 @@ from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.registry import claimed_hierarchy, get_hierarchy, hierarchies
 
-from conftest import SEED_QID
-
 COMUNE = "comune_residenza"
+#: The quasi-identifier of Pastore et al. (2020), "Anonymization of open data", section 3.1.
+SEED_QID = ["anno_nascita", COMUNE, "sesso"]
 STUDY = dict(year="anno_nascita", sex="sesso", place=COMUNE)
 # strategies that recode the place of every row (no local recoding)
 GLOBAL_PLACE = ["M", "S, M", "M, Y_ran", "M, Y_avg", "S,M,Y_ran", "S,M,Y_avg"]
@@ -45,8 +45,8 @@ def comuni() -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def column(_licences: pd.DataFrame) -> pd.Series:
-    return _licences[COMUNE].copy()
+def column(valle_daosta: pd.DataFrame) -> pd.Series:
+    return valle_daosta[COMUNE].copy()
 
 
 @pytest.fixture
