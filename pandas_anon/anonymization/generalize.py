@@ -1,7 +1,7 @@
 """Fix the risk: generalize columns along hierarchies, globally or on chosen rows.
 
 Global recoding changes every row; local recoding only the rows selected, typically the
-singletons of a quasi-identifier (seed paper ``000_0310320b2aa81de3.txt``: generalizing the
+singletons of a quasi-identifier (Pastore et al. 2020, section 3.2: generalizing the
 municipality of the singleton rows only removes nearly all singletons while touching ~2 % of
 the rows). The output is a new frame with the same index and column order; what changed
 travels with it in ``DataFrame.attrs`` and reads back with ``out.anon.report()``.

@@ -6,7 +6,7 @@ Infrastructure and Transport (downloaded October 2019, before the ministry cut t
 columns in January 2020) and mirrored in the public repository
 ``isislab-unisa/driver-license-datasets``. It is the Valle d'Aosta column of Table 1 of Pastore,
 Pellegrino, Scarano, "Detecting and Generalizing Quasi-Identifiers by Affecting Singletons"
-(CeDEM/EGOV 2020, CEUR-WS Vol-2797 paper32; seed file ``000_0310320b2aa81de3.txt``): the
+(CeDEM/EGOV 2020, CEUR-WS Vol-2797 paper32): the
 quasi-identifier (``anno_nascita``, ``comune_residenza``, ``sesso``) has 9,174 distinct
 combinations over the 87,464 rows complete in those columns, 1,684 of them singletons (1.93%).
 This is an "already anonymised" public release in which about 2% of people are unique.

@@ -1,4 +1,4 @@
-"""Elect the best quasi-identifier (seed paper ``000_0310320b2aa81de3.txt``, section 3.1).
+"""Elect the best quasi-identifier (Pastore et al. 2020, section 3.1).
 
 Among the column subsets of up to ``max_size`` candidate columns (identifiers and their
 supersets excluded), the subset exposing the most singletons wins; ties go to the subset

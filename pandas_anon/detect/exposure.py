@@ -10,7 +10,8 @@ it), so that the library never calls a table safe that its own gate fails:
    lowers the share required, never enough on its own.
 2. **The most exposed column set** (:func:`scan`): among the subsets of up to ``max_size`` of
    the other columns, the one with the most rows in classes of fewer than ``k`` rows (``k=2``:
-   the singletons; Pastore et al. 2020, "Anonymization of open data", section 3.1, elect the
+   the singletons; Pastore et al. 2020, "Detecting and Generalizing Quasi-Identifiers by Affecting
+   Singletons", section 3.1, elect the
    subset with the most singletons). A column set on which every row is distinct is the most
    exposed of all, never left out as the seed paper's election does. A missing value counts as
    a value (as :func:`pandas_anon.kanon` counts it), so sparse columns do not shrink the rows

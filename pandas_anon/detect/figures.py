@@ -1,6 +1,7 @@
 """See the risk: singletons, identifiers and risk figures of a quasi-identifier.
 
-Definitions follow the seed paper ``000_0310320b2aa81de3.txt`` (Pastore et al.): a
+Definitions follow Pastore et al. (2020), "Detecting and Generalizing Quasi-Identifiers by
+Affecting Singletons", section 3.1: a
 *singleton* is a row whose combination of values on the quasi-identifier (QID) occurs once;
 an *identifier* (ID) is a column set whose values are all distinct.
 """

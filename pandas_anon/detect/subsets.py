@@ -11,8 +11,8 @@ subset's partition with the missing column. Three facts keep the search cheap:
    them. (While few rows are singletons, dropping them would copy nearly every row for
    nothing, so a node keeps them until a quarter of its rows are singletons.)
 2. **Identifiers end their branch.** A subset whose rows are all distinct is an identifier;
-   it and every superset are left out (reported, never elected), as the seed paper
-   ``000_0310320b2aa81de3.txt`` separates IDs from QIDs.
+   it and every superset are left out (reported, never elected), as Pastore et al. (2020,
+   section 3.1) separate IDs from QIDs.
 3. **Functional dependencies are derived, not counted.** When adding column ``c`` to ``X``
    leaves the number of classes unchanged, ``c`` is a function of ``X`` on these rows; then
    any superset ``T`` of ``X + c`` partitions rows exactly as ``T - c`` does, so its figures

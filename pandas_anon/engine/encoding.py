@@ -1,13 +1,13 @@
 """Quasi-identifier columns -> integer codes -> combination keys -> frequency sets.
 
-This is the engine every feature shares (see ``DESIGN.md``: work on equivalence classes, not
-rows). Each column is encoded once to dense integer codes; a set of columns is then grouped by
+This is the engine every feature shares (docs/architecture.md: work on equivalence classes,
+not rows). Each column is encoded once to dense integer codes; a set of columns is then grouped by
 a mixed-radix integer key built from those codes, and counted with ``np.bincount``. No string
 is hashed twice, and no groupby runs over the original values.
 
 Missing values are explicit: with ``dropna=True`` a row missing any encoded column is not
-examined (the seed paper ``000_0310320b2aa81de3.txt`` drops incomplete rows first and reports
-how many); with ``dropna=False`` missing is one more value of the column, equal to itself.
+examined (Pastore et al. 2020, section 3.1, drop incomplete rows first and report how
+many); with ``dropna=False`` missing is one more value of the column, equal to itself.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ on the distinct values, so a builder costs about one ``factorize`` of the column
 The builders live in one module per idea, all re-exported here:
 
 - :mod:`.numeric`: :func:`intervals`, :func:`row_groups`, :func:`top_bottom` (the year
-  ranges ``Y_ran`` of the seed paper ``000_0310320b2aa81de3.txt``);
+  ranges ``Y_ran`` of Pastore et al. 2020, section 3.2);
 - :mod:`.datetimes`: :func:`dates` and :data:`DATE_LEVELS`;
 - :mod:`.text`: :func:`masking`, :func:`suppression`;
 - :mod:`.auto_choice`: :func:`auto`, :data:`AUTO_MIN_DISTINCT`, :data:`AUTO_MAX_INTERVALS`;

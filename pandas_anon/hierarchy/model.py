@@ -4,7 +4,7 @@ Level 0 holds the original values, each higher level a coarser label for every v
 (municipality -> province -> region), and the top level a single value (``*``, suppressed).
 Each level is stored as ``codes(level)``, an integer array giving, for each level-0 value,
 the position of its label in ``labels(level)``; generalizing a frequency set is then one
-array lookup per column (``DESIGN.md``), and the rows are touched once, at the end.
+array lookup per column (docs/architecture.md), and the rows are touched once, at the end.
 """
 
 from __future__ import annotations

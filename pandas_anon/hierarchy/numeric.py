@@ -3,8 +3,8 @@
 :func:`intervals` cuts numbers at multiples of a width, at given cut points, or into groups of
 n consecutive distinct values; :func:`row_groups` cuts the sorted rows into groups of at least
 ``min_rows`` rows (any sortable values); :func:`top_bottom` codes the tails only. Groups of
-years are the year ranges (``Y_ran``) of the seed paper ``000_0310320b2aa81de3.txt``
-(section 3.2).
+years are the year ranges (``Y_ran``) of Pastore et al. (2020), "Detecting and Generalizing
+Quasi-Identifiers by Affecting Singletons", section 3.2.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def intervals(
       previous level's (at least one fewer), so that it is coarser.
     - ``groups_of=4`` or ``groups_of=[4, 8]``: the sorted distinct values cut into groups of n
       consecutive values (the last group may hold fewer), labelled ``"[min, max]"`` with the
-      group's smallest and largest value: Pastore et al.'s year ranges (``Y_ran``, seed
-      paper ``000_0310320b2aa81de3.txt``). Each n must be a multiple of the previous one.
+      group's smallest and largest value: Pastore et al.'s year ranges (``Y_ran``, 2020,
+      section 3.2). Each n must be a multiple of the previous one.
     """
     given = [
         k for k, v in (("width", width), ("cuts", cuts), ("groups_of", groups_of)) if v is not None
@@ -97,8 +97,8 @@ def row_groups(
     """Rows sorted by value and cut into groups of at least ``min_rows`` rows; one level.
 
     Equal values are never split: a group grows past ``min_rows`` rows until the value changes
-    (the year ranges of Pastore et al.'s strategy study, seed paper
-    ``000_0310320b2aa81de3.txt`` section 3.2). A last group smaller than ``min_rows`` joins
+    (the year ranges of the strategy study of Pastore et al. 2020, section 3.2). A last group
+    smaller than ``min_rows`` joins
     the one before. Each group is labelled by ``label``:
 
     - ``"range"``: ``"[min, max]"``, the group's smallest and largest value (text);

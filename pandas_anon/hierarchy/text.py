@@ -73,7 +73,8 @@ def masking(
 def suppression(data: Data, *, name: str | None = None) -> Hierarchy:
     """Every value generalizes straight to ``*`` (suppression only). Any hashable values.
 
-    The seed paper's generalization of sex to any gender (``S``, ``000_0310320b2aa81de3.txt``
+    Pastore et al.'s generalization of sex to any gender (``S``; Pastore, Pellegrino and
+    Scarano 2020, "Detecting and Generalizing Quasi-Identifiers by Affecting Singletons",
     section 3.2), which "plays the same role as cell suppression".
     """
     series = column(data, "suppression")

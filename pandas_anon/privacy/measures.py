@@ -1,8 +1,9 @@
 """Privacy levels a table reaches, measured on its equivalence classes.
 
 k-anonymity: every combination of quasi-identifier values is shared by at least k rows
-(survey ``003_a9e852f42da10ca2.txt``); distinct l-diversity: every class holds at least l
-different values of a sensitive column (Machanavajjhala et al., cited in seed 000).
+(Sweeney 2002; Saroha 2014, "Survey of k-Anonymity", section 2.2); distinct l-diversity:
+every class holds at least l different values of a sensitive column (Machanavajjhala et al.
+2007, "l-Diversity: Privacy Beyond k-Anonymity").
 These functions measure a given frame; the anonymization algorithms use the same
 definitions on frequency sets (:mod:`pandas_anon.privacy.models`), and by default the same rows: a
 missing quasi-identifier value is a value of its own, as in ``kanon``'s lattice (``dropna=True``

@@ -8,7 +8,7 @@ prune; entropy and recursive l-diversity and t-closeness are not once rows can b
 suppressed, so those searches check every candidate for them. The optimal search (ola)
 prunes only on the metric's bound and is exact for every model.
 
-- k-anonymity: a class holds at least k rows (survey ``003_a9e852f42da10ca2.txt``).
+- k-anonymity: a class holds at least k rows (Saroha 2014, "Survey of k-Anonymity", 2.2).
 - l-diversity (Machanavajjhala et al. 2007): *distinct*: at least l sensitive values per
   class; *entropy*: the entropy of the class's sensitive values is at least log(l);
   *recursive (c, l)*: the most frequent value occurs fewer than c times the total of the

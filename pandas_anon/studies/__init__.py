@@ -1,6 +1,7 @@
 """Studies: comparisons of anonymization strategies on one table, reproducing published ones.
 
-Owns the strategy study of Pastore et al. (2020), "Anonymization of open data", section 3.2
+Owns the strategy study of Pastore et al. (2020), "Detecting and Generalizing
+Quasi-Identifiers by Affecting Singletons", section 3.2
 and Table 1 (:mod:`~pandas_anon.studies.strategy`).
 
 May import: :mod:`pandas_anon.anonymization` and every layer below it.

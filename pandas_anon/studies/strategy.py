@@ -1,4 +1,7 @@
-"""The seed paper's strategy study (``000_0310320b2aa81de3.txt``, section 3.2 and Table 1).
+"""The strategy study of Pastore et al. (2020), section 3.2 and Table 1.
+
+Pastore, Pellegrino and Scarano, "Detecting and Generalizing Quasi-Identifiers by Affecting
+Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797).
 
 For the quasi-identifier (year of birth, place, sex) the paper compares fourteen ways of
 generalizing: sex suppressed (S), place raised to its parent level (M), years grouped into

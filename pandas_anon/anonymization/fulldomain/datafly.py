@@ -1,6 +1,6 @@
 """Datafly (Sweeney 2002): greedy full-domain generalization, one column at a time.
 
-The survey (``003_a9e852f42da10ca2.txt``, section 3.4, "Sweeney's Algorithm") describes it:
+Saroha (2014), "Survey of k-Anonymity", section 3.4, "Sweeney's Algorithm", describes it:
 starting from the original table, while k-anonymity is not achieved within the suppression
 allowance, count the distinct values of every quasi-identifier and generalize the one with the
 most by one level; then suppress the rows left in violating classes. It walks a single path

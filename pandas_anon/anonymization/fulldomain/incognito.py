@@ -1,7 +1,7 @@
 """Incognito (LeFevre, DeWitt, Ramakrishnan 2005): every feasible full-domain generalization,
 found bottom-up over growing subsets of the quasi-identifier.
 
-The survey (``003_a9e852f42da10ca2.txt``, section 3.2, "Incognito Algorithm") describes it:
+Saroha (2014), "Survey of k-Anonymity", section 3.2, "Incognito Algorithm", describes it:
 it "produces all the possible k-anonymous full-domain generalizations of a relation, with an
 optional tuple suppression threshold", checking single-attribute subsets of the
 quasi-identifier first, then larger subsets, with a breadth-first search over each subset's

@@ -1,6 +1,6 @@
 """The generalization lattice of full-domain recodings, evaluated on frequency sets.
 
-A *node* picks one level per quasi-identifier (survey ``003_a9e852f42da10ca2.txt``: full-domain
+A *node* picks one level per quasi-identifier (Saroha 2014, "Survey of k-Anonymity": full-domain
 generalization); the lattice orders nodes level by level, the bottom keeping every value and
 the top suppressing everything. The table is reduced once to its *frequency set*: the
 distinct combinations of hierarchy positions (plus the sensitive value, when a privacy model
@@ -8,7 +8,7 @@ needs it) with their row counts. A node's classes are a table of sorted bit-pack
 their row counts (:mod:`pandas_anon.engine.keys`); a node is *rolled up* from the cached node below it
 with the fewest classes (:mod:`pandas_anon.anonymization.fulldomain.cache`), rewriting the key fields of the
 columns whose level differs and sorting again, so coarse nodes cost almost nothing
-(``DESIGN.md``).
+(docs/architecture.md).
 
 Missing values stay distinguishable: they form their own value at every level below the top.
 In the sensitive column a missing value is no value (:class:`SensitiveDomain`).

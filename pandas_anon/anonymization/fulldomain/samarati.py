@@ -1,6 +1,6 @@
 """Samarati's algorithm (Samarati 2001): binary search on the height of the lattice.
 
-The survey (``003_a9e852f42da10ca2.txt``, section 3.3) describes it on the lattice of
+Saroha (2014), "Survey of k-Anonymity", section 3.3, describes it on the lattice of
 *distance vectors* (here: nodes, one level per quasi-identifier); the height of a node is the
 sum of its levels. If no node of height h satisfies the privacy models within the suppression
 limit, no node below h does; so a binary search over heights finds the lowest height holding a

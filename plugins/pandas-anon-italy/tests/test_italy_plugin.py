@@ -32,7 +32,8 @@ from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.registry import claimed_hierarchy, get_hierarchy, hierarchies
 
 COMUNE = "comune_residenza"
-#: The quasi-identifier of Pastore et al. (2020), "Anonymization of open data", section 3.1.
+#: The quasi-identifier of Pastore et al. (2020), "Detecting and Generalizing
+#: Quasi-Identifiers by Affecting Singletons", section 3.1.
 SEED_QID = ["anno_nascita", COMUNE, "sesso"]
 STUDY = dict(year="anno_nascita", sex="sesso", place=COMUNE)
 # strategies that recode the place of every row (no local recoding)
