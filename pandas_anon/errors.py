@@ -14,6 +14,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from types import FrameType
 
 
 class AnonError(Exception):
@@ -130,7 +131,8 @@ class HierarchyFallbackWarning(AnonWarning):
 def warn(message: str, category: type[AnonWarning]) -> None:
     """Emit a warning attributed to the first caller outside pandas-anon (as pandas does)."""
     package = os.path.dirname(__file__)
-    frame, level = sys._getframe(1), 2  # level 1 would be this function
+    frame: FrameType | None = sys._getframe(1)
+    level = 2  # level 1 would be this function
     while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)

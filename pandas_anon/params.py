@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import TypeGuard
 
 import numpy as np
 
@@ -32,16 +33,20 @@ _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 
 
-def is_whole(value: object, low: int) -> bool:
+#: An integer or a floating-point number, Python's or numpy's (``bool`` is refused apart).
+_Real = int | float | np.integer | np.floating
+
+
+def is_whole(value: object, low: int) -> TypeGuard[int | np.integer]:
     """Whether ``value`` is an integer (Python or numpy, not a bool) of at least ``low``."""
     return (
         not isinstance(value, (bool, np.bool_))
         and isinstance(value, (int, np.integer))
-        and value >= low
+        and bool(value >= low)
     )
 
 
-def _is_real(value: object) -> bool:
+def _is_real(value: object) -> TypeGuard[_Real]:
     """A finite int or float (Python or numpy), not a bool."""
     return (
         not isinstance(value, (bool, np.bool_))
@@ -87,8 +92,8 @@ def real(
     """``value`` when it is a finite number (not a bool, not text) of at least ``low`` (above
     ``low`` with ``above``); else an InvalidParameterError naming ``name``."""
 
-    def accepted(number: object) -> bool:
-        return _is_real(number) and (number > low if above else number >= low)
+    def accepted(number: object) -> TypeGuard[_Real]:
+        return _is_real(number) and bool(number > low if above else number >= low)
 
     if accepted(value):
         return value.item() if isinstance(value, np.generic) else value

@@ -261,12 +261,13 @@ def _spelled_as_input(column: pd.Series, values: pd.Series, written: pd.Series) 
     import numpy as np
     import pandas as pd
 
+    missing = np.array([None], dtype=object)  # appended to each lookup, for code -1
     codes, uniques = pd.factorize(values)
     present, first = np.unique(codes, return_index=True)
-    spelling = np.append(written.to_numpy(dtype=object)[first[present >= 0]], None)
-    out_codes, out_values = pd.factorize(column)
-    out_values = np.asarray(out_values, dtype=object)
+    spelling = np.concatenate([written.to_numpy(dtype=object)[first[present >= 0]], missing])
+    out_codes, out_uniques = pd.factorize(column)
+    out_values = np.asarray(out_uniques, dtype=object)
     match = pd.Index(uniques, dtype=object).get_indexer(pd.Index(out_values, dtype=object))
-    labels = np.append(np.where(match >= 0, spelling[match], out_values), None)
+    labels = np.concatenate([np.where(match >= 0, spelling[match], out_values), missing])
     # code -1 (missing, and no match above) takes the last entry: None
     return pd.Series(labels[out_codes], index=column.index, name=column.name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from pandas_anon.cli.options import add_file_options, column_list, positive
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 def scan_frame(
     frame: pd.DataFrame,
     *,
-    qid: Sequence[str] | None = None,
+    qid: Sequence[Hashable] | None = None,
     columns: Sequence[str] | None = None,
     max_size: int | None = None,
     dropna: bool = True,

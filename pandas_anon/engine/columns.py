@@ -40,7 +40,7 @@ def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable)
     :class:`ColumnNotFoundError` (listing the available columns) for unknown names and
     :class:`DuplicateColumnsError` when a selected name labels several columns of the frame.
     """
-    available = list(frame.columns)
+    available: list[Hashable] = list(frame.columns)  # the stubs say str: labels are any Hashable
     requested = as_label_list(columns, available)
     if not requested:
         raise InvalidQIDError("the quasi-identifier is empty: name at least one column")

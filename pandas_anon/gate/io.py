@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import IO
+from typing import IO, Literal
 
 import numpy as np
 import pandas as pd
@@ -58,7 +58,9 @@ SAMPLE_BYTES = 1 << 20
 _SNIFF_LINES = 1000
 _DELIMITERS = (",", ";", "\t", "|")
 _ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 decodes any byte: the last resort
-_COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
+#: The compressions read and written, as pandas names them.
+Compression = Literal["gzip", "bz2", "xz", "zip"]
+_COMPRESSIONS: dict[str, Compression] = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
 #: File classes that open a compressed file by name for reading its decompressed bytes.
 _DECOMPRESSORS: dict[str, Callable[[str], io.BufferedIOBase]] = {
     "gzip": gzip.GzipFile,
@@ -276,7 +278,7 @@ class _Layout:
     """What the start of a file says about all of it."""
 
     name: str
-    compression: str | None
+    compression: Compression | None
     sep: str
     encoding: str
     header: list[str]
@@ -308,7 +310,7 @@ def _detect(
 ) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
     """The layout of ``name``, the records of its sample and whether that is all the file,
     or None when it is empty."""
-    compression = (
+    compression: Compression | None = (
         "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(PurePath(name).suffix.lower())
     )
     with _io_errors(name, compression):
@@ -327,24 +329,34 @@ def _detect(
 def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
     """Stream the file through pyarrow's CSV reader, keeping ``columns`` dictionary-encoded."""
     text = pa.dictionary(pa.int32(), pa.string())
-    options = {
-        # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
-        "read_options": pa_csv.ReadOptions(
-            block_size=_ARROW_BLOCK,
-            encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
-        ),
-        "parse_options": pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True),
-        "convert_options": pa_csv.ConvertOptions(
-            include_columns=columns,
-            column_types=dict.fromkeys(columns, text),
-            strings_can_be_null=True,
-            null_values=[""],
-        ),
-    }
+    # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
+    read_options = pa_csv.ReadOptions(
+        block_size=_ARROW_BLOCK,
+        encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
+    )
+    parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True)
+    convert_options = pa_csv.ConvertOptions(
+        include_columns=columns,
+        column_types=dict.fromkeys(columns, text),
+        strings_can_be_null=True,
+        null_values=[""],
+    )
     if layout.compression is None:
-        return pa_csv.open_csv(layout.name, **options).read_all()
+        return pa_csv.open_csv(
+            layout.name,
+            read_options=read_options,
+            parse_options=parse_options,
+            convert_options=convert_options,
+        ).read_all()
     with _open_binary(layout.name, layout.compression) as handle:
-        return pa_csv.open_csv(handle, **options).read_all()
+        return pa_csv.open_csv(
+            # pyarrow-stubs type a file object as typing.IO, which io.BufferedIOBase (a gzip,
+            # bz2 or lzma file) is not; pyarrow reads from any object that has read()
+            handle,  # type: ignore[arg-type]
+            read_options=read_options,
+            parse_options=parse_options,
+            convert_options=convert_options,
+        ).read_all()
 
 
 def _categoricals(table: pa.Table) -> pd.DataFrame:
@@ -363,13 +375,21 @@ def _categoricals(table: pa.Table) -> pd.DataFrame:
 
 def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
     """One unified dictionary column as a categorical (``-1`` codes for nulls)."""
-    if chunked.num_chunks == 0:
+    chunks = [_dictionary_array(chunk) for chunk in chunked.chunks]
+    if not chunks:
         return pd.Categorical([], categories=pd.Index([], dtype=object))
-    categories = pd.Index(chunked.chunk(0).dictionary.to_pandas())
-    codes = np.concatenate([chunk.indices.fill_null(-1).to_numpy() for chunk in chunked.chunks])
+    categories = pd.Index(chunks[0].dictionary.to_pandas())
+    codes = np.concatenate([chunk.indices.fill_null(-1).to_numpy() for chunk in chunks])
     fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: may go away
     dtype = pd.CategoricalDtype(categories) if fastpath is None else fastpath(categories, False)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def _dictionary_array(chunk: pa.Array) -> pa.DictionaryArray:
+    """A chunk of a column :func:`_arrow_columns` asked pyarrow to dictionary-encode."""
+    if not isinstance(chunk, pa.DictionaryArray):
+        raise TypeError(f"pyarrow read a column as {chunk.type}, not dictionary-encoded")
+    return chunk
 
 
 def _check_options(name: str, sep: str | None, encoding: str | None) -> None:
@@ -604,7 +624,7 @@ def _ragged_error(name: str, line: int, expected: int, found: int, sep: str) -> 
 
 
 def _parse(
-    name: str, compression: str | None, sep: str, encoding: str, as_text: bool
+    name: str, compression: Compression | None, sep: str, encoding: str, as_text: bool
 ) -> pd.DataFrame:
     """Parse the whole file with pandas' C engine, inferring each column's dtype once.
 
@@ -624,33 +644,40 @@ def _parse(
 
 def _read_csv(
     name: str,
-    compression: str | None,
+    compression: Compression | None,
     sep: str,
     encoding: str,
     *,
     low_memory: bool,
-    dtype: type | None = None,
+    dtype: type[str] | None = None,
 ) -> pd.DataFrame:
     """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
 
     Plain and gzip/bz2/xz files go to pandas by name (it streams them, and may read plain
     UTF-8 in parallel); a zip member is streamed from the handle opened here.
     """
-    options = {
-        "sep": sep,
-        "encoding": encoding,
-        "engine": "c",
-        "keep_default_na": False,
-        "na_values": [""],
-        "index_col": False,
-        "low_memory": low_memory,
-        "dtype": dtype,
-    }
+
+    def read(
+        source: str | IO[bytes] | io.BufferedIOBase, compression: Compression | None
+    ) -> pd.DataFrame:
+        return pd.read_csv(
+            source,
+            compression=compression,
+            sep=sep,
+            encoding=encoding,
+            engine="c",
+            keep_default_na=False,
+            na_values=[""],
+            index_col=False,
+            low_memory=low_memory,
+            dtype=dtype,
+        )
+
     try:
         if compression == "zip":
             with _open_binary(name, compression) as member:
-                return pd.read_csv(member, compression=None, **options)
-        return pd.read_csv(name, compression=compression, **options)
+                return read(member, None)
+        return read(name, compression)
     except pd.errors.EmptyDataError:
         raise InputFileError(f"{name} is empty; pass a file with a header row") from None
     except pd.errors.ParserError as exc:
@@ -731,7 +758,9 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     """
     name = os.fspath(path)
     target = output_target(name)
-    compression: str | dict[str, str] | None = _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    compression: Compression | dict[str, str] | None = _COMPRESSIONS.get(
+        PurePath(name).suffix.lower()
+    )
     if compression == "zip":  # the member is named as the archive without .zip (a.csv.zip)
         member = PurePath(name).stem  # or a.zip: a.csv
         if not PurePath(member).suffix:
@@ -742,23 +771,28 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
             prefix=f".{PurePath(target).name}.", suffix=".tmp", dir=os.path.dirname(target)
         )
     os.close(handle)
+
+    def write(encoding: str) -> None:
+        frame.to_csv(
+            temporary,
+            encoding=encoding,
+            index=False,
+            sep=form.sep,
+            lineterminator=form.lineterminator,
+            compression=compression,
+        )
+
     try:
         with _write_errors(name):
-            options = {
-                "index": False,
-                "sep": form.sep,
-                "lineterminator": form.lineterminator,
-                "compression": compression,
-            }
             try:
-                frame.to_csv(temporary, encoding=form.encoding, **options)
+                write(form.encoding)
             except UnicodeEncodeError:
                 warn(
                     f"{name} is written as UTF-8: its input's encoding {form.encoding} cannot "
                     "hold every generalized label",
                     AnonWarning,
                 )
-                frame.to_csv(temporary, encoding="utf-8", **options)
+                write("utf-8")
             os.chmod(temporary, _new_file_mode(target))
             os.replace(temporary, target)
     finally:

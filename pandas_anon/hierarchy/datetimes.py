@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,9 @@ __all__ = ["DATE_LEVELS", "dates"]
 
 #: Levels :func:`dates` knows, finest first; a hierarchy uses any of them in this order.
 DATE_LEVELS: tuple[str, ...] = ("day", "month", "quarter", "year", "decade")
+
+#: numpy's calendar unit of each level that is one.
+_UNITS: dict[str, Literal["D", "M", "Y"]] = {"day": "D", "month": "M", "year": "Y"}
 
 
 def dates(
@@ -84,12 +87,13 @@ def as_stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
 
 
 def date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
-    if level in ("day", "month", "year"):
+    if level in _UNITS:
         # through seconds: numpy's cast from ns to a calendar unit overflows within a day of
         # the ns range's first day (1677-09-22 became 2262-04-11); pandas floors exactly
-        keys = stamps.as_unit("s").to_numpy().astype(f"datetime64[{level[0].upper()}]")
+        unit = _UNITS[level]
+        keys = stamps.as_unit("s").to_numpy().astype(f"datetime64[{unit}]")
         codes, first = runs(keys)
-        return codes, np.datetime_as_string(keys[first], unit=level[0].upper())
+        return codes, np.datetime_as_string(keys[first], unit=unit)
     years = stamps.year.to_numpy().astype(np.int64)
     if level == "quarter":
         keys = years * 4 + stamps.quarter.to_numpy() - 1

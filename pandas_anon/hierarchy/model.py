@@ -119,7 +119,9 @@ class Hierarchy:
             return NotImplemented
         return self.to_frame().equals(other.to_frame())
 
-    __hash__ = None  # type: ignore[assignment]  (mutable-looking value object)
+    # Unhashable, as a mutable-looking value object with __eq__: typeshed declares object's
+    # __hash__ a method, so None needs the ignore (typeshed's own list does the same)
+    __hash__ = None  # type: ignore[assignment]
 
     # -- matching data --------------------------------------------------------------------
 
@@ -296,11 +298,11 @@ def _merge_duplicates(
     that cannot be compared (lists, dicts: :class:`~pandas_anon.errors.UnhashableValueError`)."""
     named = [
         f"level {j}" + (f" ({level_names[j]!r})" if j < len(level_names) else "")
-        for j in table.columns
+        for j in range(table.shape[1])
     ]
     coded = [
-        factorize(table[j], where=f"{named[j]} of hierarchy {name or '(unnamed)'}")
-        for j in table.columns
+        factorize(table.iloc[:, j], where=f"{named[j]} of hierarchy {name or '(unnamed)'}")
+        for j in range(table.shape[1])
     ]
     rows, n = compress(
         group_codes(

@@ -102,7 +102,7 @@ def get_hierarchy(name: str, data: pd.Series | None = None) -> Hierarchy:
     registration = found[0]
     built = registration.hierarchy
     if not isinstance(built, Hierarchy):
-        built = _call(registration, data)
+        built = _call(registration, built, data)
     if built.name is None:
         built.name = name
     return built
@@ -239,10 +239,10 @@ def _build(pm: pluggy.PluginManager) -> _Registry:
     return registry
 
 
-def _call(registration: Registration, data: pd.Series | None) -> Hierarchy:
+def _call(registration: Registration, factory: Factory, data: pd.Series | None) -> Hierarchy:
     name = registration.name
     try:
-        built = registration.hierarchy(data)
+        built = factory(data)
     except Exception as error:
         if isinstance(error, TypeError) and data is not None:
             factorize(data)  # lists or dicts in the column: UnhashableValueError, by name

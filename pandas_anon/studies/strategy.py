@@ -170,8 +170,8 @@ def study(
     best = candidates.sort_values(["singletons", "modified"], kind="stable").index[0]
     names = {
         "place": place_hierarchy.name or "(unnamed)",
-        "Y_ran": global_recodings["Y_ran"][1].name,
-        "Y_avg": global_recodings["Y_avg"][1].name,
+        "Y_ran": global_recodings["Y_ran"][1].name or "(unnamed)",
+        "Y_avg": global_recodings["Y_avg"][1].name or "(unnamed)",
     }
     return Study(table=table, best=best, qid=qid, hierarchies=names)
 
