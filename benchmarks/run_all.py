@@ -8,6 +8,7 @@ from __future__ import annotations
 import platform
 import sys
 
+import bench_startup
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_kanon.main(forwarded)
         + bench_check.main(forwarded)
         + bench_hierarchies.main(forwarded)
+        + bench_startup.main(forwarded)
     )
     print("\n== summary ==")
     print(tabulate(summary, headers=["case", "target", "PASS/FAIL"], disable_numparse=True))

@@ -9,16 +9,20 @@ Importing the package registers the ``df.anon`` accessor::
 Every accessor method is also a function taking the frame first (``pandas_anon.singletons(df,
 qid)``), and the engine behind them (:class:`EncodedFrame`, :class:`FrequencySet`) is public
 for code that builds on equivalence classes.
+
+Importing the package is cheap: it registers the accessor and the pandera checks' hook, and
+each public name imports the module defining it on first use (PEP 562), so that ``import
+pandas_anon`` and ``pandas-anon --help`` cost little more than ``import pandas``. pandera is
+never imported here; the checks are registered with it as soon as both are imported
+(:mod:`pandas_anon.gate.pandera_checks`).
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from pandas_anon import accessor as _accessor  # noqa: F401  (registers df.anon)
-from pandas_anon import datasets
-from pandas_anon.anonymization.generalize import generalize
-from pandas_anon.anonymization.kanon import anonymize, kanon
-from pandas_anon.detect.best_qid import best_qid
-from pandas_anon.detect.figures import identifiers, risk, singletons
-from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
-from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
 from pandas_anon.errors import (
     AllMissingColumnError,
     AnonError,
@@ -37,14 +41,72 @@ from pandas_anon.errors import (
     OutputFileError,
     UnhashableValueError,
 )
-from pandas_anon.gate import pandera_checks as _validation  # noqa: F401  (registers the pandera checks)
-from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.plugins.hookspecs import hookimpl
-from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
-from pandas_anon.studies.strategy import Study, study
+from pandas_anon.gate import pandera_hook as _pandera_hook
+
+if TYPE_CHECKING:
+    from pandas_anon import datasets
+    from pandas_anon.anonymization.generalize import generalize
+    from pandas_anon.anonymization.kanon import anonymize, kanon
+    from pandas_anon.detect.best_qid import best_qid
+    from pandas_anon.detect.figures import identifiers, risk, singletons
+    from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
+    from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
+    from pandas_anon.hierarchy import Hierarchy
+    from pandas_anon.plugins.hookspecs import hookimpl
+    from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
+    from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+    from pandas_anon.studies.strategy import Study, study
 
 __version__ = "0.1.0"
+
+#: Each public name imported on first use, by the module defining it (a module itself when the
+#: name is a module). A name that moves is one line here and one under TYPE_CHECKING above.
+_LAZY = {
+    "datasets": "pandas_anon.datasets",
+    "generalize": "pandas_anon.anonymization.generalize",
+    "anonymize": "pandas_anon.anonymization.kanon",
+    "kanon": "pandas_anon.anonymization.kanon",
+    "best_qid": "pandas_anon.detect.best_qid",
+    "identifiers": "pandas_anon.detect.figures",
+    "risk": "pandas_anon.detect.figures",
+    "singletons": "pandas_anon.detect.figures",
+    "BestQID": "pandas_anon.detect.results",
+    "Generalization": "pandas_anon.detect.results",
+    "Risk": "pandas_anon.detect.results",
+    "Singletons": "pandas_anon.detect.results",
+    "EncodedFrame": "pandas_anon.engine.encoding",
+    "FrequencySet": "pandas_anon.engine.encoding",
+    "Grouping": "pandas_anon.engine.encoding",
+    "Hierarchy": "pandas_anon.hierarchy",
+    "hookimpl": "pandas_anon.plugins.hookspecs",
+    "get_hierarchy": "pandas_anon.plugins.registry",
+    "hierarchies": "pandas_anon.plugins.registry",
+    "plugin_status": "pandas_anon.plugins.registry",
+    "KAnonymity": "pandas_anon.privacy.models",
+    "LDiversity": "pandas_anon.privacy.models",
+    "TCloseness": "pandas_anon.privacy.models",
+    "Study": "pandas_anon.studies.strategy",
+    "study": "pandas_anon.studies.strategy",
+}
+
+_pandera_hook.install()
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use, then kept as a global."""
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    imported = importlib.import_module(module)
+    value = imported if module == f"{__name__}.{name}" else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "AllMissingColumnError",

@@ -3,31 +3,31 @@
 pandas creates a new accessor object on every ``df.anon`` access, so nothing is stored
 here: each method forwards to the function of the same name with the frame as first
 argument. The functions work without the accessor.
+
+Importing this module registers the accessor and imports nothing of the library: each method
+imports the module of its function when it is called, so that ``import pandas_anon`` stays
+cheap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from pandas_anon.anonymization import generalize as generalization
-from pandas_anon.anonymization import kanon as k_anonymity
-from pandas_anon.anonymization.generalize import Rows
-from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
-from pandas_anon.detect import best_qid as election
-from pandas_anon.detect import figures as detect
-from pandas_anon.detect.figures import QID
-from pandas_anon.detect.results import (
-    Anonymization,
-    BestQID,
-    Generalization,
-    Risk,
-    Singletons,
-    report_of,
-)
-from pandas_anon.studies import strategy as strategy_study
-from pandas_anon.studies.strategy import Study
+if TYPE_CHECKING:
+    from pandas_anon.anonymization.generalize import Rows
+    from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
+    from pandas_anon.detect.figures import QID
+    from pandas_anon.detect.results import (
+        Anonymization,
+        BestQID,
+        Generalization,
+        Risk,
+        Singletons,
+    )
+    from pandas_anon.studies.strategy import Study
 
 
 @pd.api.extensions.register_dataframe_accessor("anon")
@@ -39,12 +39,16 @@ class AnonAccessor:
 
     def singletons(self, qid: QID, *, dropna: bool = True) -> Singletons:
         """Rows unique on ``qid``; see :func:`pandas_anon.singletons`."""
+        from pandas_anon.detect import figures as detect
+
         return detect.singletons(self._frame, qid, dropna=dropna)
 
     def identifiers(
         self, columns: QID | None = None, *, max_size: int = 1
     ) -> list[tuple[Hashable, ...]]:
         """Column sets whose values are all distinct; see :func:`pandas_anon.identifiers`."""
+        from pandas_anon.detect import figures as detect
+
         return detect.identifiers(self._frame, columns, max_size=max_size)
 
     def best_qid(
@@ -58,6 +62,8 @@ class AnonAccessor:
     ) -> BestQID:
         """The smallest column subset exposing the most singletons; see
         :func:`pandas_anon.best_qid`."""
+        from pandas_anon.detect import best_qid as election
+
         return election.best_qid(
             self._frame,
             columns,
@@ -69,6 +75,8 @@ class AnonAccessor:
 
     def risk(self, qid: QID, *, dropna: bool = True) -> Risk:
         """Risk figures of ``qid``; see :func:`pandas_anon.risk`."""
+        from pandas_anon.detect import figures as detect
+
         return detect.risk(self._frame, qid, dropna=dropna)
 
     def generalize(
@@ -80,6 +88,8 @@ class AnonAccessor:
     ) -> pd.DataFrame:
         """A new frame with the ``spec`` columns generalized; see
         :func:`pandas_anon.generalize`. Its change summary: ``out.anon.report()``."""
+        from pandas_anon.anonymization import generalize as generalization
+
         return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
 
     def study(
@@ -95,6 +105,8 @@ class AnonAccessor:
     ) -> Study:
         """The seed paper's comparison of generalization strategies; see
         :func:`pandas_anon.study`."""
+        from pandas_anon.studies import strategy as strategy_study
+
         return strategy_study.study(
             self._frame,
             qid,
@@ -106,12 +118,16 @@ class AnonAccessor:
             year_groups=year_groups,
         )
 
-    def kanon(self, k: int, *, suppress: str = "mask", **options) -> pd.DataFrame:
+    def kanon(self, k: int, *, suppress: str = "mask", **options: Any) -> pd.DataFrame:
         """A k-anonymous copy of the frame; see :func:`pandas_anon.kanon` for the options
         (qid, hierarchies, algo, max_suppression, metric, l, t, sensitive).
         Its report: ``out.anon.report()``."""
+        from pandas_anon.anonymization import kanon as k_anonymity
+
         return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
 
     def report(self) -> Generalization | Anonymization:
         """The report this frame carries, if pandas-anon produced it."""
+        from pandas_anon.detect.results import report_of
+
         return report_of(self._frame)

@@ -5,12 +5,19 @@ pyproject.toml, run by .ci/run):
   module or package defining it; a package's private module (``hierarchy/_levels.py``) is
   shared by that package's modules only;
 - the CLI's command modules import the library when a command runs, not when the command line
-  starts.
+  starts;
+- ``import pandas_anon``, ``pandas-anon --help`` and ``pandas-anon check --help`` import neither
+  pandera, pyarrow's CSV reader nor the plugins (each in a fresh interpreter), and the pandera
+  checks are registered whichever of pandera and pandas_anon is imported first.
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +153,105 @@ def test_commands_import_the_library_when_they_run():
 
     found = {path.name: heavy(path) for path in sorted((PACKAGE / "cli").glob("*.py"))}
     assert {name: modules for name, modules in found.items() if modules} == {}
+
+
+#: Imported by the calls that need them, never by ``import pandas_anon`` nor by ``--help``.
+#: (pandas itself may import pyarrow; its CSV reader is ours to import.)
+HEAVY = ("pandera", "pyarrow.csv", "pluggy", "pandas_anon.plugins.manager")
+#: The library modules ``pandas-anon check --help`` may load besides the CLI's.
+LIGHT = {
+    "pandas_anon",
+    "pandas_anon.accessor",
+    "pandas_anon.errors",
+    "pandas_anon.gate",
+    "pandas_anon.gate.pandera_hook",
+    "pandas_anon.params",
+}
+
+
+def fresh(code: str, *argv: str) -> dict:
+    """Run ``code`` in a fresh interpreter importing this checkout; it prints one JSON line."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE.parent), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_import_loads_no_pandera_csv_reader_or_plugins():
+    """``import pandas_anon`` registers df.anon only; a call imports what it needs, and no call
+    here loads the plugins' entry points."""
+    found = fresh(
+        """
+import importlib.metadata, json, sys
+groups = []
+entry_points = importlib.metadata.entry_points
+def spy(**selection):
+    groups.append(selection.get("group"))
+    return entry_points(**selection)
+importlib.metadata.entry_points = spy
+
+import pandas as pd
+import pandas_anon
+
+heavy = [name for name in sys.argv[1:] if name in sys.modules]
+frame = pd.DataFrame({"a": [1, 1, 2, 3], "b": ["x", "x", "y", "z"]})
+count = frame.anon.singletons(["a", "b"]).count
+print(json.dumps({"heavy": heavy, "count": count, "after": [
+    name for name in ("pandera", "pyarrow.csv") if name in sys.modules
+], "plugin_groups": [group for group in groups if group == "pandas_anon"]}))
+""",
+        *HEAVY,
+    )
+    assert found == {"heavy": [], "count": 2, "after": [], "plugin_groups": []}
+
+
+@pytest.mark.parametrize("argv", [["check", "--help"], ["--help"]])
+def test_help_loads_little(argv):
+    found = fresh(
+        """
+import contextlib, io, json, sys
+from pandas_anon.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(sys.argv[1:])
+print(json.dumps({"status": status, "usage": out.getvalue().startswith("usage: pandas-anon"),
+                  "modules": sorted(sys.modules)}))
+""",
+        *argv,
+    )
+    assert (found["status"], found["usage"]) == (0, True)
+    assert [name for name in HEAVY if name in found["modules"]] == []
+    library = {m for m in found["modules"] if m.split(".")[0] == "pandas_anon"}
+    assert {m for m in library if not m.startswith("pandas_anon.cli")} <= LIGHT
+
+
+REGISTERED = """
+import json, sys
+{first}
+{second}
+pandera = sys.modules["pandera"]
+names = ("anon_max_singletons", "anon_k_anonymous", "anon_l_diverse")
+print(json.dumps({{
+    "registered": [name for name in names if name in pa.Check.REGISTERED_CUSTOM_CHECKS],
+    "own_loader": pandera.__loader__ is pandera.__spec__.loader
+    and type(pandera.__loader__).__module__.startswith(("importlib", "_frozen_importlib")),
+    "finders": [type(f).__name__ for f in sys.meta_path
+                if type(f).__module__.startswith("pandas_anon")],
+}}))
+"""
+
+
+@pytest.mark.parametrize("pandera_first", [True, False], ids=["pandera first", "pandas_anon first"])
+def test_pandera_checks_are_registered_in_either_import_order(pandera_first):
+    """The checks are on ``pa.Check`` once both packages are imported, whichever comes first;
+    pandera keeps its own loader and the finder waiting for it is gone."""
+    imports = ["import pandera.pandas as pa", "import pandas_anon"]
+    first, second = imports if pandera_first else imports[::-1]
+    found = fresh(REGISTERED.format(first=first, second=second))
+    assert found == {
+        "registered": ["anon_max_singletons", "anon_k_anonymous", "anon_l_diverse"],
+        "own_loader": True,
+        "finders": [],
+    }

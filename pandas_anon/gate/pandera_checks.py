@@ -1,6 +1,8 @@
 """Guard it: pandera checks that fail a table exposing people on a quasi-identifier.
 
-Importing :mod:`pandas_anon` registers three DataFrame checks with pandera::
+Importing :mod:`pandas_anon` registers three DataFrame checks with pandera, as soon as pandera
+is imported too, before or after (:mod:`pandas_anon.gate.pandera_hook`; ``import pandas_anon``
+does not import pandera itself)::
 
     import pandera.pandas as pa
     import pandas_anon  # registers the checks
@@ -28,9 +30,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from pandera.api.checks import Check
-from pandera.errors import SchemaError
-from pandera.extensions import register_check_method
 
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import without_suppressed
@@ -165,6 +164,8 @@ def _verdict(check: str, problems: Callable[[], list[str]]) -> bool:
     except AnonError as error:  # a missing column, no complete row, a bad threshold
         found = [str(error)]
     if found:
+        from pandera.errors import SchemaError  # loaded already when pandera runs the check
+
         raise SchemaError(None, None, message=f"{check}: {'; '.join(found)}")
     return True
 
@@ -216,10 +217,22 @@ def anon_l_diverse(
     return _verdict("anon_l_diverse", problems)
 
 
-for _check in (anon_max_singletons, anon_k_anonymous, anon_l_diverse):
-    if not hasattr(Check, _check.__name__):  # pandera refuses a second registration (reload)
-        register_check_method(
-            _check,
-            statistics=list(inspect.signature(_check).parameters)[1:],
-            supported_types=pd.DataFrame,
-        )
+#: The checks :func:`register` adds to ``pandera.Check``, by their function's name.
+CHECKS = (anon_max_singletons, anon_k_anonymous, anon_l_diverse)
+
+
+def register() -> None:
+    """Register :data:`CHECKS` with pandera, each once (pandera refuses a name registered
+    twice). Run by :mod:`pandas_anon.gate.pandera_hook` when both packages are imported; this
+    module itself imports pandera only here and when a check fails, so that ``pandas-anon
+    check``, which measures with it, does not load pandera."""
+    from pandera.api.checks import Check
+    from pandera.extensions import register_check_method
+
+    for check in CHECKS:
+        if not hasattr(Check, check.__name__):
+            register_check_method(
+                check,
+                statistics=list(inspect.signature(check).parameters)[1:],
+                supported_types=pd.DataFrame,
+            )
