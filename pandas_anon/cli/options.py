@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from pandas_anon.errors import InvalidParameterError
 
@@ -61,3 +62,9 @@ def add_file_options(command: argparse.ArgumentParser) -> None:
         default="table",
         help="format of the report printed on stdout",
     )
+
+
+def forwarded(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The options ``names`` as keyword arguments of the library function of the same
+    parameter names: ``study(frame, **forwarded(args, "year", "sex"))``."""
+    return {name: getattr(args, name) for name in names}

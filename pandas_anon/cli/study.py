@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from pandas_anon.cli.options import add_file_options, positive
+from pandas_anon.cli.options import add_file_options, forwarded, positive
 from pandas_anon.errors import InvalidParameterError
 
 if TYPE_CHECKING:
@@ -63,12 +63,8 @@ def run(args: argparse.Namespace) -> int:
     result = study(
         frame,
         [args.year, args.place, args.sex],
-        year=args.year,
-        sex=args.sex,
-        place=args.place,
         hierarchy=hierarchy,
-        level=args.level,
-        year_groups=args.year_groups,
+        **forwarded(args, "year", "sex", "place", "level", "year_groups"),
     )
     if args.format == "json":
         print(
