@@ -46,14 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pandas_anon.engine.encoding import (
-    PARALLEL_MIN_ROWS,
-    EncodedFrame,
-    Grouping,
-    class_sizes,
-    compress,
-    group_labels,
-)
+from pandas_anon.engine.encoding import PARALLEL_MIN_ROWS, EncodedFrame
+from pandas_anon.engine.grouping import Grouping, class_sizes, compress, group_labels
 from pandas_anon.params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"

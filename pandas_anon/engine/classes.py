@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pandas_anon.engine.keys import Words
+from pandas_anon.errors import InvalidParameterError
 
 #: A node of a full-domain lattice: one generalization level per quasi-identifier column.
 Node = tuple[int, ...]
@@ -36,6 +37,15 @@ class Classes:
     def pair_count(self) -> np.ndarray | None:
         """Rows of each (class, sensitive value) pair."""
         return None if self.pair_class is None else self.counts
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The class, sensitive code and rows of each (class, sensitive value) pair; only for
+        classes built with a sensitive column."""
+        if self.pair_class is None or self.pair_value is None:
+            raise InvalidParameterError(
+                "these classes were built without a sensitive column (sensitive=<column>)"
+            )
+        return self.pair_class, self.pair_value, self.counts
 
     @property
     def entries(self) -> int:
@@ -68,4 +78,4 @@ class SensitiveDomain:
 
     def known(self, classes: Classes) -> np.ndarray:
         """Which (class, value) pairs of ``classes`` hold a known value."""
-        return classes.pair_value < self.missing
+        return classes.pairs()[1] < self.missing

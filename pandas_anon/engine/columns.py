@@ -81,3 +81,13 @@ def _duplicated(names: Iterable[Hashable]) -> DuplicateColumnsError:
         f"the frame has several columns named {', '.join(repr(c) for c in names)}; "
         f"rename them (e.g. df.columns = [...]) so each name picks one column"
     )
+
+
+def sensitive_outside(qid: Iterable[Hashable], sensitive: Hashable | None) -> None:
+    """Refuse a ``sensitive`` column that is one of the ``qid`` columns: a column is either
+    a quasi-identifier or the sensitive column whose values a model protects."""
+    if sensitive is not None and sensitive in list(qid):
+        raise InvalidQIDError(
+            f"the sensitive column {sensitive!r} is inside the quasi-identifier; a column is "
+            f"either one or the other"
+        )

@@ -1,9 +1,10 @@
-"""Quasi-identifier columns -> integer codes -> combination keys -> frequency sets.
+"""Columns of a pandas frame -> dense integer codes, encoded once.
 
-This is the engine every feature shares (docs/architecture.md: work on equivalence classes,
-not rows). Each column is encoded once to dense integer codes; a set of columns is then grouped by
-a mixed-radix integer key built from those codes, and counted with ``np.bincount``. No string
-is hashed twice, and no groupby runs over the original values.
+Each column is encoded once to integer codes (whole numbers by subtraction, everything else
+through ``pandas.factorize``); sets of columns are then grouped by their codes
+(:mod:`pandas_anon.engine.grouping`) into frequency sets
+(:mod:`pandas_anon.engine.frequency`). Equality and missing values mean what they mean in
+``groupby``.
 
 Missing values are explicit: with ``dropna=True`` a row missing any encoded column is not
 examined (Pastore et al. 2020, section 3.1, drop incomplete rows first and report how
@@ -13,16 +14,16 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.grouping import Grouping, compress, first_occurrence, group_codes
 from pandas_anon.errors import (
     AllMissingColumnError,
     EmptyDataError,
@@ -30,12 +31,6 @@ from pandas_anon.errors import (
     UnhashableValueError,
     warn,
 )
-
-#: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
-#: larger (sparser) key spaces are compressed through a hash table first.
-DENSE_LABELS_PER_ROW = 8
-_DENSE_MIN_LABELS = 1 << 16
-_KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
 
 #: Frames with at least this many rows have their columns encoded in parallel threads.
 PARALLEL_MIN_ROWS = 500_000
@@ -146,98 +141,6 @@ def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:
     return "mixed types"
 
 
-@dataclass(frozen=True)
-class Grouping:
-    """Examined rows grouped by their combination of values on some columns.
-
-    ``labels`` gives each examined row a label below ``len(label_counts)``; ``label_counts``
-    counts rows per label and may contain zeros (labels of a dense key space no row uses).
-    """
-
-    labels: np.ndarray
-    label_counts: np.ndarray
-
-    @cached_property
-    def distinct(self) -> int:
-        """Number of distinct combinations (equivalence classes)."""
-        return int(np.count_nonzero(self.label_counts))
-
-    @cached_property
-    def singletons(self) -> int:
-        """Number of rows alone in their class."""
-        return int(np.count_nonzero(self.label_counts == 1))
-
-    @property
-    def class_sizes(self) -> np.ndarray:
-        """Size of each non-empty class."""
-        return self.label_counts[self.label_counts > 0]
-
-    def row_class_sizes(self) -> np.ndarray:
-        """Size of the class of each examined row."""
-        return self.label_counts[self.labels]
-
-
-def _dense(n_labels: int, n_rows: int) -> bool:
-    """Whether a key space is small enough for ``np.bincount`` over every label."""
-    return n_labels <= max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
-
-
-def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
-    """Count rows per label, through a hash table when the label space is too sparse."""
-    if _dense(n_labels, len(labels)):
-        return Grouping(labels, np.bincount(labels, minlength=n_labels))
-    dense, _ = pd.factorize(labels, sort=False)
-    dense = np.asarray(dense, dtype=np.int64)
-    return Grouping(dense, np.bincount(dense))
-
-
-def class_sizes(labels: np.ndarray, n_labels: int) -> np.ndarray:
-    """Rows per label, zeros allowed (labels no row carries), when no row needs its class id.
-
-    Dense key spaces are counted with ``np.bincount``; sparse ones by sorting the labels and
-    measuring the runs of equal labels, several times faster than a hash table on millions
-    of distinct labels (numpy sorts integers with SIMD instructions).
-    """
-    if _dense(n_labels, len(labels)):
-        return np.bincount(labels, minlength=n_labels)
-    if len(labels) == 0:
-        return np.zeros(0, dtype=np.int64)
-    ordered = np.sort(labels)
-    run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-    return np.diff(run_starts, prepend=0, append=len(ordered))
-
-
-def group_codes(
-    codes: Sequence[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
-) -> Grouping:
-    """Group rows by several code columns (codes ``0..cardinality-1``) through a
-    mixed-radix key, compressed whenever the key space would overflow int64."""
-    labels = np.zeros(n_rows, dtype=np.int64)
-    n_labels = 1
-    for column_codes, cardinality in zip(codes, cardinalities):
-        if n_labels * cardinality >= _KEY_LIMIT:
-            labels, n_labels = compress(group_labels(labels, n_labels))
-        labels = labels * cardinality + column_codes
-        n_labels *= cardinality
-    return group_labels(labels, n_labels)
-
-
-def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:
-    """Position of the first element carrying each label ``0..n-1`` (every label present)."""
-    first = np.empty(n, dtype=np.int64)
-    first[labels[::-1]] = np.arange(len(labels) - 1, -1, -1)  # reversed: the first one wins
-    return first
-
-
-def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
-    """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
-    used = grouping.label_counts > 0
-    if used.all():
-        return grouping.labels, len(used)
-    new_id = np.cumsum(used) - 1
-    return new_id[grouping.labels], int(new_id[-1]) + 1
-
-
 def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...]) -> list:
     """Encode columns, in parallel threads on large frames (hashing releases the GIL)."""
     workers = min(len(columns), os.cpu_count() or 1)
@@ -255,7 +158,7 @@ class EncodedFrame:
     """
 
     def __init__(
-        self, frame: pd.DataFrame, columns: Sequence[Hashable] | Hashable, *, dropna: bool = True
+        self, frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable, *, dropna: bool = True
     ) -> None:
         require_data(frame)
         self.columns: tuple[Hashable, ...] = resolve_columns(frame, columns)
@@ -263,6 +166,8 @@ class EncodedFrame:
         self.n_rows = len(frame)
         raw: dict[Hashable, np.ndarray] = {}
         self.values: dict[Hashable, pd.Index] = {}
+        #: each column's dtype, which the values of a categorical do not keep
+        self.dtypes: dict[Hashable, object] = {c: frame[c].dtype for c in self.columns}
         for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):
             if not (codes >= 0).any():
                 raise AllMissingColumnError(
@@ -336,11 +241,29 @@ class EncodedFrame:
         )
 
     def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:
-        """Distinct combinations of ``columns`` with their counts."""
+        """Distinct combinations of ``columns`` (default: all encoded) with their counts."""
+        return self.tabulate(columns)[0]
+
+    def tabulate(
+        self, columns: Sequence[Hashable] | None = None
+    ) -> tuple[FrequencySet, np.ndarray]:
+        """The frequency set of ``columns`` (default: all encoded) and the combination of
+        each examined row."""
         columns = self.columns if columns is None else tuple(columns)
         grouping = self.grouping(columns)
-        row_class, _ = compress(grouping)
-        return FrequencySet(self, columns, row_class, grouping.class_sizes)
+        row_combination, n = compress(grouping)
+        first_row = first_occurrence(row_combination, n)
+        codes = np.empty((n, len(columns)), dtype=np.int64)
+        for j, column in enumerate(columns):
+            codes[:, j] = self.codes[column][first_row]
+        frequencies = FrequencySet(
+            columns,
+            codes,
+            grouping.class_sizes,
+            {c: self.values[c] for c in columns},
+            {c: self.dtypes[c] for c in columns},
+        )
+        return frequencies, row_combination
 
     def frame_mask(self, examined: np.ndarray) -> np.ndarray:
         """Spread a boolean array over examined rows to all rows of the frame (False elsewhere)."""
@@ -349,46 +272,3 @@ class EncodedFrame:
         mask = np.zeros(self.n_rows, dtype=bool)
         mask[self.positions] = examined
         return mask
-
-
-class FrequencySet:
-    """The distinct value combinations of some columns and how many rows carry each.
-
-    ``codes[i]`` holds the column codes of class ``i`` and ``counts[i]`` its size;
-    ``row_class`` maps every examined row to its class, which is how a decision taken on the
-    (small) frequency set is carried back to the (large) rows.
-    """
-
-    def __init__(
-        self,
-        encoded: EncodedFrame,
-        columns: tuple[Hashable, ...],
-        row_class: np.ndarray,
-        counts: np.ndarray,
-    ) -> None:
-        self.encoded = encoded
-        self.columns = columns
-        self.row_class = row_class
-        self.counts = counts
-
-    def __len__(self) -> int:
-        return len(self.counts)
-
-    @cached_property
-    def codes(self) -> np.ndarray:
-        """Array of shape (classes, columns): the codes of each class."""
-        first_row = first_occurrence(self.row_class, len(self))
-        out = np.empty((len(self), len(self.columns)), dtype=np.int64)
-        for j, column in enumerate(self.columns):
-            out[:, j] = self.encoded.codes[column][first_row]
-        return out
-
-    def to_frame(self) -> pd.DataFrame:
-        """Decode to a DataFrame: one row per class, the columns' values and a ``count``."""
-        data = {
-            column: self.encoded.values[column].take(self.codes[:, j])
-            for j, column in enumerate(self.columns)
-        }
-        out = pd.DataFrame(data)
-        out["count"] = self.counts
-        return out

@@ -15,7 +15,8 @@ from os import PathLike
 import numpy as np
 import pandas as pd
 
-from pandas_anon.engine.encoding import compress, factorize, first_occurrence, group_codes
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
 from pandas_anon.errors import ColumnNotFoundError, HierarchyError
 from pandas_anon.formatting import plural
 from pandas_anon.params import whole

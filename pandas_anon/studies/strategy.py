@@ -26,7 +26,8 @@ import pandas as pd
 from pandas_anon import formatting as report
 from pandas_anon.anonymization.recoding import HierarchyLike, Recoded, hierarchy_for, recode_codes
 from pandas_anon.engine.columns import resolve_columns
-from pandas_anon.engine.encoding import Grouping, factorize, group_codes
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.grouping import Grouping, group_codes
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import intervals

@@ -119,14 +119,14 @@ def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path)
     """Large tables count each size in threads, and sparse key spaces by hashing (subsets
     with children) or sorting (the last size): forced here on the embedded table."""
     from pandas_anon.detect import subsets
-    from pandas_anon.engine import encoding
+    from pandas_anon.engine import grouping
 
     if path == "parallel-threads":
         monkeypatch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
         monkeypatch.setattr(subsets.os, "cpu_count", lambda: 2)
     else:
-        monkeypatch.setattr(encoding, "DENSE_LABELS_PER_ROW", 0)
-        monkeypatch.setattr(encoding, "_DENSE_MIN_LABELS", 0)
+        monkeypatch.setattr(grouping, "DENSE_LABELS_PER_ROW", 0)
+        monkeypatch.setattr(grouping, "_DENSE_MIN_LABELS", 0)
     result = licences.anon.best_qid(ELEVEN[:8], max_size=3, exhaustive=True)
     winner, top, ties, ids, table = naive_election(licences, ELEVEN[:8], 3)
     assert (result.columns, result.singletons, list(result.ties)) == (winner, top, ties)

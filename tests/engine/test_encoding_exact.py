@@ -263,9 +263,9 @@ def test_grouping_equals_groupby_on_every_dtype(frame, dropna):
     assert _partition(grouping.labels) == _partition(expected)
     assert grouping.distinct == expected.max() + 1
     # each class decodes to the values of its rows
-    classes = encoded.frequency_set()
+    classes, row_combination = encoded.tabulate()
     decoded = classes.to_frame()
-    first = pd.Series(np.arange(len(part))).groupby(classes.row_class).min().to_numpy()
+    first = pd.Series(np.arange(len(part))).groupby(row_combination).min().to_numpy()
     for column in qid:
         assert all(_same(a, b) for a, b in zip(decoded[column], part[column].iloc[first]))
 
