@@ -3,7 +3,7 @@
 a. UCI Adult (30,162 rows), 9 quasi-identifiers with the literature's hierarchies (lattice of
    12,960 nodes), k=5, at most 5 % of the rows suppressed, metric precision and metric DM:
    ``pandas_anon.anonymize`` (the decision, no rows written) with the optimal search (ola)
-   against exhaustive search (``algorithms.ola.exhaustive``: every node, on a fresh Lattice
+   against exhaustive search (``fulldomain.exhaustive.search``: every node, on a fresh Lattice
    and Evaluator, built inside the timing as ``anonymize`` builds its own). Both must choose
    the same node, with the known optimum:
    precision [4,3,0,1,1,0,0,0,0], 0.3656, 1,461 rows suppressed;
@@ -40,11 +40,11 @@ import pandas as pd
 import pandas_anon
 import pandas_anon.datasets
 from pandas_anon import OneClassWarning
-from pandas_anon.anonymization.fulldomain import ola
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
-from pandas_anon.anonymization.kanon import Decision
+from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.engine.encoding import EncodedFrame
 from pandas_anon.engine.keys import KeyLayout
 from pandas_anon.hierarchy import Hierarchy
@@ -88,7 +88,7 @@ def answer(levels: dict, value: float, suppressed: int, metric: str) -> tuple:
 
 def decide(
     adult: pd.DataFrame, hierarchies: dict, algo: str, metric: str
-) -> Callable[[], Decision]:
+) -> Callable[[], Transformation]:
     return lambda: pandas_anon.anonymize(
         adult,
         K,
@@ -105,9 +105,9 @@ def exhaustive(adult: pd.DataFrame, hierarchies: dict, metric: str) -> Callable:
     """The baseline: a fresh lattice and evaluator, then every node."""
 
     def run():
-        lattice = Lattice(adult, ADULT_QID, hierarchies)
+        lattice = Lattice.of_frame(adult, ADULT_QID, hierarchies)
         evaluator = Evaluator(lattice, [KAnonymity(K)], MAX_SUPPRESSION)
-        return lattice, ola.exhaustive(
+        return lattice, exhaustive_search(
             evaluator, resolve_metric(metric, lattice.heights, lattice.n_rows)
         )
 
@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     )
     print(
         f"Adult: {len(adult):,} rows, lattice of "
-        f"{Lattice(adult, ADULT_QID, hierarchies).size:,} nodes"
+        f"{Lattice.of_frame(adult, ADULT_QID, hierarchies).size:,} nodes"
     )
     cases, baseline = optimal_cases(adult, hierarchies, args.repeat)
     cases += heuristic_cases(adult, hierarchies, args.repeat, baseline)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import platform
 import sys
 
-import bench_startup
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
@@ -18,6 +17,7 @@ import bench_check
 import bench_hierarchies
 import bench_kanon
 import bench_singletons
+import bench_startup
 import bench_study
 import harness
 import synthetic

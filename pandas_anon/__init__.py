@@ -47,10 +47,14 @@ if TYPE_CHECKING:
     from pandas_anon import datasets
     from pandas_anon.anonymization.generalize import generalize
     from pandas_anon.anonymization.kanon import anonymize, kanon
+    from pandas_anon.anonymization.reports import AnonymizationReport, GeneralizationReport
+    from pandas_anon.anonymization.transformation import Transformation
     from pandas_anon.detect.best_qid import best_qid
     from pandas_anon.detect.figures import identifiers, risk, singletons
-    from pandas_anon.detect.results import BestQID, Generalization, Risk, Singletons
-    from pandas_anon.engine.encoding import EncodedFrame, FrequencySet, Grouping
+    from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.engine.encoding import EncodedFrame
+    from pandas_anon.engine.frequency import FrequencySet
+    from pandas_anon.engine.grouping import Grouping
     from pandas_anon.hierarchy import Hierarchy
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
@@ -71,12 +75,14 @@ _LAZY = {
     "risk": "pandas_anon.detect.figures",
     "singletons": "pandas_anon.detect.figures",
     "BestQID": "pandas_anon.detect.results",
-    "Generalization": "pandas_anon.detect.results",
+    "AnonymizationReport": "pandas_anon.anonymization.reports",
+    "GeneralizationReport": "pandas_anon.anonymization.reports",
+    "Transformation": "pandas_anon.anonymization.transformation",
     "Risk": "pandas_anon.detect.results",
     "Singletons": "pandas_anon.detect.results",
     "EncodedFrame": "pandas_anon.engine.encoding",
-    "FrequencySet": "pandas_anon.engine.encoding",
-    "Grouping": "pandas_anon.engine.encoding",
+    "FrequencySet": "pandas_anon.engine.frequency",
+    "Grouping": "pandas_anon.engine.grouping",
     "Hierarchy": "pandas_anon.hierarchy",
     "hookimpl": "pandas_anon.plugins.hookspecs",
     "get_hierarchy": "pandas_anon.plugins.registry",
@@ -111,6 +117,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "AllMissingColumnError",
     "AnonError",
+    "AnonymizationReport",
     "AnonWarning",
     "BestQID",
     "ColumnNotFoundError",
@@ -119,7 +126,7 @@ __all__ = [
     "EncodedFrame",
     "IncompleteRowsWarning",
     "FrequencySet",
-    "Generalization",
+    "GeneralizationReport",
     "Grouping",
     "Hierarchy",
     "HierarchyError",
@@ -136,6 +143,7 @@ __all__ = [
     "Singletons",
     "Study",
     "TCloseness",
+    "Transformation",
     "UnhashableValueError",
     "best_qid",
     "datasets",

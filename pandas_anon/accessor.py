@@ -19,14 +19,9 @@ import pandas as pd
 if TYPE_CHECKING:
     from pandas_anon.anonymization.generalize import Rows
     from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
+    from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
-    from pandas_anon.detect.results import (
-        Anonymization,
-        BestQID,
-        Generalization,
-        Risk,
-        Singletons,
-    )
+    from pandas_anon.detect.results import BestQID, Risk, Singletons
     from pandas_anon.studies.strategy import Study
 
 
@@ -126,8 +121,9 @@ class AnonAccessor:
 
         return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
 
-    def report(self) -> Generalization | Anonymization:
-        """The report this frame carries, if pandas-anon produced it."""
-        from pandas_anon.detect.results import report_of
+    def report(self) -> Report:
+        """The report this frame carries, if pandas-anon produced it
+        (:mod:`pandas_anon.anonymization.reports`)."""
+        from pandas_anon.anonymization.reports import report_of
 
         return report_of(self._frame)

@@ -38,7 +38,11 @@ class ColumnNotFoundError(AnonError, KeyError):
         return str(self.args[0])
 
 
-class InvalidQIDError(AnonError, ValueError):
+class InvalidParameterError(AnonError, ValueError):
+    """An argument other than the data is out of range (``max_size=0``)."""
+
+
+class InvalidQIDError(InvalidParameterError):
     """The quasi-identifier (or column set) asked for is malformed: empty, repeated names."""
 
 
@@ -56,10 +60,6 @@ class AllMissingColumnError(AnonError, ValueError):
 
 class UnhashableValueError(AnonError, TypeError):
     """A column holds values (lists, dicts, sets) that cannot be compared for equality."""
-
-
-class InvalidParameterError(AnonError, ValueError):
-    """An argument other than the data is out of range (``max_size=0``)."""
 
 
 class InfeasibleError(AnonError, ValueError):

@@ -52,7 +52,7 @@ def render(
             parts.append(caption)
         parts.append(
             tabulate(
-                table,
+                table,  # type: ignore[arg-type]  # types-tabulate omits DataFrames, which it reads
                 headers="keys",
                 tablefmt="simple_outline",
                 showindex=False,

@@ -14,12 +14,16 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.recoding import SpecValue, output_copy, recode, resolve_spec
+from pandas_anon.anonymization.recoding import SpecValue, resolve_spec
+from pandas_anon.anonymization.reports import GeneralizationReport
+from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.detect.figures import singletons
-from pandas_anon.detect.results import Generalization, attach
+from pandas_anon.engine.backends.pandas import tabulate
 from pandas_anon.errors import InvalidParameterError
 
 Rows = str | Sequence[bool] | np.ndarray | pd.Series
+#: The label of the selection in the frequency set (a fresh object: no column can have it).
+_SELECTED = object()
 
 
 def generalize(
@@ -38,28 +42,40 @@ def generalize(
     """
     plan = resolve_spec(frame, spec)
     selected = select_rows(frame, rows, qid)
-    out = output_copy(frame)
-    modified = np.zeros(len(frame), dtype=bool)
-    per_column = {}
+    tabulation = tabulate(frame, list(plan)).refine(_SELECTED, selected)
+    frequencies = tabulation.frequencies
+    chosen = frequencies.codes[:, frequencies.position(_SELECTED)].astype(bool)
+    recodings = {}
     for column, (hierarchy, level) in plan.items():
-        recoded = recode(frame[column], hierarchy, level, selected)
-        out[column] = recoded.to_series(frame.index, column)
-        modified |= recoded.changed
-        per_column[str(column)] = {
-            "hierarchy": hierarchy.name or "(unnamed)",
-            "level": int(level),
-            "modified": int(recoded.changed.sum()),
-        }
-    report = Generalization(
+        codes = frequencies.codes[:, frequencies.position(column)]
+        counts = np.bincount(
+            codes, weights=frequencies.counts, minlength=frequencies.cardinality(column)
+        )
+        positions = hierarchy.positions(frequencies.values[column], column=column, counts=counts)
+        recodings[column] = ColumnRecoding.at_level(
+            hierarchy, positions[codes], level, selected=chosen, missing_at_top=False
+        )
+    report = GeneralizationReport(
         rows=len(frame),
         selection=rows if isinstance(rows, str) else "mask",
         qid=[str(c) for c in qid] if qid is not None else None,
         touched=int(selected.sum()),
-        modified=int(modified.sum()),
+        modified=0,  # counted when written
         removed=0,
-        columns=per_column,
+        columns={
+            str(column): {"hierarchy": hierarchy.name or "(unnamed)", "level": int(level)}
+            for column, (hierarchy, level) in plan.items()
+        },
     )
-    return attach(out, report)
+    return Transformation(
+        method="generalize",
+        tabulation=tabulation,
+        qid=tuple(plan),
+        recodings=recodings,
+        suppressed=np.zeros(len(frequencies), dtype=bool),
+        report=report,
+        treatment="keep",
+    ).apply(frame)
 
 
 def select_rows(frame: pd.DataFrame, rows: Rows, qid: Sequence[Hashable] | None) -> np.ndarray:

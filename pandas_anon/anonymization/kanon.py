@@ -10,40 +10,26 @@ classes suppressed (every quasi-identifier set to the top value ``*``, or droppe
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
-import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
-from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
-from pandas_anon.anonymization.fulldomain.lattice import Lattice
-from pandas_anon.anonymization.fulldomain.metrics import (
-    average_class_size,
-    discernibility,
-    precision,
-    resolve_metric,
-)
-from pandas_anon.anonymization.pseudonyms import keyed_hash
-from pandas_anon.anonymization.recoding import HierarchyLike, hierarchy_for, output_copy, recode
-from pandas_anon.detect.exposure import (
-    MAX_SIZE,
-    SUPPRESSED,
-    DirectIdentifier,
-    direct_identifiers,
-    scan,
-)
+from pandas_anon.anonymization.algorithms import Problem, get_algorithm
+from pandas_anon.anonymization.recoding import HierarchyLike, hierarchy_for, recode
+from pandas_anon.anonymization.reports import AnonymizationReport, column_keys
+from pandas_anon.anonymization.transformation import Transformation
+from pandas_anon.anonymization.utility import measure
+from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, direct_identifiers, scan
 from pandas_anon.detect.figures import candidate_columns
-from pandas_anon.detect.results import Anonymization, attach, column_keys
-from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.engine.backends.pandas import tabulate
+from pandas_anon.engine.columns import require_data, resolve_columns, sensitive_outside
 from pandas_anon.errors import (
     HierarchyError,
     HierarchyFallbackWarning,
     IdentifierWarning,
-    InfeasibleError,
     InvalidParameterError,
     InvalidQIDError,
     OneClassWarning,
@@ -52,32 +38,14 @@ from pandas_anon.errors import (
 from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import auto
-from pandas_anon.params import fraction, one_of
+from pandas_anon.params import fraction, one_of, whole
 from pandas_anon.plugins.registry import claimed_hierarchy
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.privacy.models import KAnonymity, LDiversity, PrivacyModel, TCloseness
 
-ALGORITHMS: dict[str, Callable] = {
-    "ola": ola.search,
-    "datafly": datafly.search,
-    "samarati": samarati.search,
-    "incognito": incognito.search,
-}
 #: Largest column set the gate's rule examines in zero configuration (as ``check`` does).
 AUTO_QID_SIZE = MAX_SIZE
 #: What ``identifiers=`` may do with a direct identifier column outside the QID.
 IDENTIFIER_TREATMENTS = ("drop", "hash", "keep")
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What an anonymization decided, before any row is written."""
-
-    lattice: Lattice
-    stats: NodeStats
-    row_class: np.ndarray
-    report: Anonymization
-    identifiers: tuple[Hashable, ...] = ()  # direct identifier columns outside the QID
-    treatment: str = "drop"  # what kanon does with them: drop, hash or keep
 
 
 @dataclass(frozen=True)
@@ -86,11 +54,11 @@ class _Request:
 
     frame: pd.DataFrame
     k: int
-    models: list
+    models: list[PrivacyModel]
     hierarchies: Mapping[Hashable, HierarchyLike]
     algo: str
     max_suppression: float
-    metric: str | Callable[[NodeStats], float]
+    metric: str | Callable
     sensitive: Hashable | None
     progress: bool | None
     built: dict = field(default_factory=dict)  # hierarchies built so far, per column
@@ -104,14 +72,15 @@ def anonymize(
     hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
     algo: str = "ola",
     max_suppression: float | str = 0.0,
-    metric: str | Callable[[NodeStats], float] = "precision",
+    metric: str | Callable = "precision",
     l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
     t: float | str | TCloseness | None = None,
     sensitive: Hashable | None = None,
     identifiers: str = "drop",
     progress: bool | None = None,
-) -> Decision:
-    """Choose the transformation (node and suppressed classes) and its report.
+) -> Transformation:
+    """Choose the transformation (the recoding of each combination, the suppressed ones)
+    and its report, without writing a row (:meth:`Transformation.apply` writes them).
 
     ``l``: distinct l-diversity of ``sensitive`` for a number, or an :class:`LDiversity`
     (``LDiversity(3, "entropy")``, ``LDiversity(3, "recursive", c=2)``); ``t``: t-closeness,
@@ -132,9 +101,9 @@ def anonymize(
     ``pandas-anon check --k K`` accepts what ``kanon(K)`` releases.
     """
     started = time.perf_counter()
+    k = whole(k, "k", example=5)  # as KAnonymity parses it: a plain int
     models = _models(k, l, t, sensitive, frame)
-    k = models[0].k  # as parsed: a plain int
-    one_of(algo, "algo", ALGORITHMS)
+    get_algorithm(algo)  # an unknown name is refused before any work
     one_of(identifiers, "identifiers", IDENTIFIER_TREATMENTS)
     max_suppression = fraction(max_suppression, "max_suppression")  # 0.05, "5%" or "0.05"
     require_data(frame)
@@ -152,17 +121,19 @@ def anonymize(
         found = _identifiers(frame, [c for c in frame.columns if c != sensitive], identifiers)
         decision = _zero_configuration(request, [f.column for f in found])
     else:
-        qid = _qid(frame, qid, sensitive)
+        qid = resolve_columns(frame, qid)
+        sensitive_outside(qid, sensitive)
         outside = [c for c in frame.columns if c not in qid and c != sensitive]
         found = _identifiers(frame, outside, identifiers)
         decision = _decide(request, qid, {})
-    stats, lattice = decision.stats, decision.lattice
-    if int((~stats.violating).sum()) == 1 and lattice.size > 1:
+    report = decision.report
+    assert isinstance(report, AnonymizationReport)
+    if report.classes == 1 and report.search["lattice_size"] > 1:
         warn(
-            f"the result is one class: every kept row is alike on {list(map(str, lattice.qid))} "
-            f"(levels {dict(zip(map(str, lattice.qid), stats.node))}), so they tell nothing "
-            f"apart; allow some suppression (max_suppression=, --max-suppression), lower k, or "
-            f"choose the quasi-identifier (qid=, --qid)",
+            f"the result is one class: every kept row is alike on {report.qid} (levels "
+            f"{report.levels}), so they tell nothing apart; allow some suppression "
+            f"(max_suppression=, --max-suppression), lower k, or choose the quasi-identifier "
+            f"(qid=, --qid)",
             OneClassWarning,
         )
     treated = {"drop": "dropped", "hash": "hashed", "keep": "kept"}[identifiers]
@@ -173,9 +144,9 @@ def anonymize(
         identifiers=tuple(keys),
         treatment=identifiers,
         report=replace(
-            decision.report,
+            report,
             identifiers={key: treated for key in keys.values()},
-            search={**decision.report.search, "seconds": seconds},
+            search={**report.search, "seconds": seconds},
         ),
     )
 
@@ -186,7 +157,7 @@ def kanon(
     *,
     suppress: str = "mask",
     salt: bytes | str | None = None,
-    **options,
+    **options: Any,
 ) -> pd.DataFrame:
     """A k-anonymous copy of ``frame`` (same index and column order, less the direct
     identifier columns it drops; with ``suppress="drop"`` the suppressed rows are left out).
@@ -198,33 +169,7 @@ def kanon(
     tokens of two calls cannot be linked; give one to get the same tokens again).
     """
     one_of(suppress, "suppress", ("mask", "drop"))
-    decision = anonymize(frame, k, **options)
-    out, modified, suppressed_rows = _write(frame, decision)
-    out = _treat_identifiers(out, decision.identifiers, decision.treatment, salt)
-    if suppress == "drop":
-        out = out.loc[~suppressed_rows]
-    return attach(out, replace(decision.report, modified=int(modified.sum())))
-
-
-def _write(frame: pd.DataFrame, decision: Decision) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    """The decision applied to the rows: the output, the rows modified, the rows suppressed."""
-    lattice, stats = decision.lattice, decision.stats
-    suppressed_rows = stats.violating[decision.row_class]
-    modified = suppressed_rows.copy()
-    out = output_copy(frame)
-    for column, hierarchy, level in zip(lattice.qid, lattice.hierarchies, stats.node):
-        recoded = recode(frame[column], hierarchy, level)
-        values = recoded.to_series(frame.index, column)
-        modified |= recoded.changed
-        if level == hierarchy.height:  # as in the lattice: missing values are merged too
-            modified |= values.isna().to_numpy()
-            values = pd.Series(
-                hierarchy.labels(level)[0], index=frame.index, name=column, dtype=object
-            )
-        if suppressed_rows.any():
-            values = values.astype(object).where(~suppressed_rows, SUPPRESSED)
-        out[column] = values
-    return out, modified, suppressed_rows
+    return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
 
 
 def _identifiers(
@@ -243,65 +188,29 @@ def _identifiers(
     return found
 
 
-def _treat_identifiers(
-    out: pd.DataFrame, columns: Sequence[Hashable], treatment: str, salt: bytes | str | None
-) -> pd.DataFrame:
-    """Drop or hash the direct identifier ``columns`` of ``out`` (or keep them)."""
-    if not columns or treatment == "keep":
-        return out
-    if treatment == "drop":
-        return out.drop(columns=list(columns))
-    key = salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
-    for column in columns:
-        out[column] = keyed_hash(out[column], key)
-    return out
-
-
-def _decide(request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str]) -> Decision:
-    """Search the lattice of ``qid`` and report the node found."""
-    frame, models = request.frame, request.models
+def _decide(
+    request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str]
+) -> Transformation:
+    """Run the algorithm on the frequency set of ``qid`` and report what it decided."""
+    frame = request.frame
     chosen = _hierarchies(frame, qid, request.hierarchies, choices, request.built)
-    lattice = Lattice(frame, qid, chosen, sensitive=request.sensitive)
-    evaluator = Evaluator(lattice, models, request.max_suppression)
-    search = ALGORITHMS[request.algo](
-        evaluator,
-        resolve_metric(request.metric, lattice.heights, lattice.n_rows, request.k),
+    columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
+    problem = Problem(
+        tabulation=tabulate(frame, columns),
+        qid=qid,
+        hierarchies=chosen,
+        models=tuple(request.models),
+        k=request.k,
+        max_suppression=request.max_suppression,
+        metric=request.metric,
+        sensitive=request.sensitive,
         progress=request.progress,
     )
-    if search.best is None:
-        if evaluator.limit == lattice.n_rows - 1:  # only suppressing every row would do
-            raise InfeasibleError(
-                f"every generalization of {list(map(str, qid))} suppresses all "
-                f"{lattice.n_rows:,} rows to satisfy {', '.join(map(str, models))}, and a "
-                f"release of no row is no result; lower k/l, raise t, or choose other columns "
-                f"(qid=, sensitive=)"
-            )
-        raise InfeasibleError(
-            f"no generalization of {list(map(str, qid))} satisfies {', '.join(map(str, models))} "
-            f"with at most {request.max_suppression:.2%} of the {lattice.n_rows:,} rows "
-            f"suppressed (no node found by {request.algo}); allow more suppression "
-            f"(max_suppression=), lower k/l or raise t"
-        )
-    classes, row_class = lattice.assign(search.best.node)
-    stats = evaluator.judge(classes)
-    report = _report(
-        frame,
-        qid,
-        chosen,
-        lattice,
-        stats,
-        models,
-        search,
-        choices,
-        request.k,
-        request.max_suppression,
-        evaluator.reached(stats),
-        0.0,
-    )
-    return Decision(lattice, stats, row_class, report)
+    decided = get_algorithm(request.algo).decide(problem)
+    return replace(decided, report=_report(decided, problem, choices))
 
 
-def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> Decision:
+def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> Transformation:
     """Elect the QID by the gate's rule and widen it until the output passes the rule."""
     frame, k = request.frame, request.k
     candidates = [
@@ -320,7 +229,7 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> D
             f"{outside!r}"
         )
     released = frame[candidates]
-    qid = scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE).qid
+    qid = list(scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE).qid)
     rounds = 0
     while True:
         rounds += 1
@@ -333,8 +242,7 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> D
         }
         given = {c: h for c, h in request.hierarchies.items() if c in qid}
         decision = _decide(replace(request, hierarchies=given), tuple(qid), choices)
-        out, _, _ = _write(released, decision)
-        found = scan(out, k=max(k, 2), max_size=AUTO_QID_SIZE)
+        found = scan(decision.write(released).frame, k=max(k, 2), max_size=AUTO_QID_SIZE)
         worst = found.election
         exposure = {
             "columns": [str(c) for c in found.qid],
@@ -345,12 +253,21 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> D
         exposure["passes"] = exposure["rows_below_k"] == 0 and not found.identifiers
         wider = [c for c in found.qid if c not in qid]
         if exposure["passes"] or not wider:
-            return replace(decision, report=replace(decision.report, exposure=exposure))
+            report = cast(AnonymizationReport, decision.report)
+            return replace(decision, report=replace(report, exposure=exposure))
         qid = [*qid, *wider]
 
 
-def _models(k, l, t, sensitive, frame) -> list:
-    models = [KAnonymity(k)]
+def _models(
+    k: int,
+    l: float | LDiversity | None,  # noqa: E741  (the model's name)
+    t: float | str | TCloseness | None,
+    sensitive: Hashable | None,
+    frame: pd.DataFrame,
+) -> list[PrivacyModel]:
+    """The privacy models asked for: k-anonymity, then l-diversity and t-closeness of
+    ``sensitive``."""
+    models: list[PrivacyModel] = [KAnonymity(k)]
     if (l is not None or t is not None) and sensitive is None:
         given = f"l={l!r}" if l is not None else f"t={t!r}"
         raise InvalidParameterError(
@@ -365,22 +282,20 @@ def _models(k, l, t, sensitive, frame) -> list:
             models.append(
                 t
                 if isinstance(t, TCloseness)
-                else TCloseness(t, ordered=pd.api.types.is_numeric_dtype(frame[sensitive]))
+                else TCloseness(
+                    fraction(t, "t"), ordered=pd.api.types.is_numeric_dtype(frame[sensitive])
+                )
             )
     return models
 
 
-def _qid(frame, qid, sensitive) -> tuple[Hashable, ...]:
-    qid = resolve_columns(frame, qid)
-    if sensitive is not None and sensitive in qid:
-        raise InvalidParameterError(
-            f"the sensitive column {sensitive!r} is inside the quasi-identifier; a column is "
-            f"either one or the other"
-        )
-    return qid
-
-
-def _hierarchies(frame, qid, given, choices, built=None) -> dict[Hashable, Hierarchy]:
+def _hierarchies(
+    frame: pd.DataFrame,
+    qid: Sequence[Hashable],
+    given: Mapping[Hashable, HierarchyLike],
+    choices: dict[str, str],
+    built: dict[Hashable, tuple[Hierarchy, str]] | None = None,
+) -> dict[Hashable, Hierarchy]:
     """The given hierarchies; for the other columns a registered one that claims the column,
     else one built from the data (intervals, dates or suppression: ``auto``), taken from
     ``built`` (column -> hierarchy and choice) when an earlier search built it."""
@@ -388,7 +303,8 @@ def _hierarchies(frame, qid, given, choices, built=None) -> dict[Hashable, Hiera
     unknown = [c for c in given if c not in qid]
     if unknown:
         raise InvalidParameterError(f"hierarchies given for columns outside the qid: {unknown!r}")
-    chosen, keys = {}, column_keys(qid)
+    chosen: dict[Hashable, Hierarchy] = {}
+    keys = column_keys(qid)
     for column in qid:
         if column in given:
             chosen[column] = hierarchy_for(frame[column], given[column])
@@ -431,39 +347,35 @@ def _by_default(series: pd.Series) -> tuple[Hierarchy, str]:
 
 
 def _report(
-    frame, qid, chosen, lattice, stats, models, search, choices, k, limit, privacy, seconds
-) -> Anonymization:
-    n = lattice.n_rows
-    kept = stats.kept_sizes  # never empty: a node suppressing every row is no solution
-    modified_levels = sum(level > 0 for level in stats.node)
-    keys = column_keys(qid)
-    return Anonymization(
-        algorithm=search.algorithm,
-        qid=[keys[c] for c in qid],
-        levels={keys[c]: int(level) for c, level in zip(qid, stats.node)},
-        hierarchies={keys[c]: chosen[c].name or "(unnamed)" for c in qid},
-        models=[str(m) for m in models],
-        rows=n,
-        suppressed=stats.suppressed,
-        max_suppression=limit,
-        classes=int(len(kept)),
-        k_reached=int(kept.min()),
-        metrics={
-            "precision": precision(stats, lattice.heights, n),
-            "dm": discernibility(stats, n),
-            "c_avg": average_class_size(stats, n, k),
-        },
-        risk={
-            "prosecutor_max": float(1 / kept.min()),
-            "prosecutor_avg": float(len(kept) / kept.sum()),
-            "sample_uniques": int((kept == 1).sum()),
-        },
+    transformation: Transformation, problem: Problem, choices: dict[str, str]
+) -> AnonymizationReport:
+    """What the call reports: the levels chosen, the privacy reached and the utility kept
+    (:mod:`pandas_anon.anonymization.utility`, the same figures for every algorithm)."""
+    utility = measure(transformation, problem.k)
+    keys = column_keys(problem.qid)
+    recodings = [transformation.recodings[c] for c in problem.qid]
+    levels = {
+        keys[c]: int(r.levels[0]) if r.levels is not None and len(r.levels) else 0
+        for c, r in zip(problem.qid, recodings)
+    }
+    return AnonymizationReport(
+        algorithm=transformation.method,
+        qid=[keys[c] for c in problem.qid],
+        levels=levels,
+        hierarchies={keys[c]: problem.hierarchies[c].name or "(unnamed)" for c in problem.qid},
+        models=[str(m) for m in problem.models],
+        rows=utility.rows,
+        suppressed=utility.suppressed,
+        max_suppression=problem.max_suppression,
+        classes=utility.classes,
+        k_reached=utility.smallest,
+        metrics=utility.metrics(),
+        risk=utility.risk(),
         search={
-            "lattice_size": search.lattice_size,
-            "evaluated": search.evaluated,
-            "seconds": round(seconds, 4),
-            "generalized_columns": modified_levels,
+            **transformation.search,
+            "seconds": 0.0,
+            "generalized_columns": sum(level > 0 for level in levels.values()),
         },
         choices=choices,
-        privacy=privacy,
+        privacy=dict(transformation.privacy),
     )

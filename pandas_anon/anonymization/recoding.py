@@ -19,6 +19,9 @@ from pandas_anon.engine.encoding import factorize
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 
+#: A label code meaning "keep the value as read" (:func:`relabel`).
+KEEP = -1
+
 #: What a generalization spec maps a column to: a hierarchy (object, registered name, or a
 #: builder called with the column) at level 1, or a ``(hierarchy, level)`` pair.
 HierarchyLike = Hierarchy | str | Callable[[pd.Series], Hierarchy]
@@ -62,6 +65,8 @@ def recode(
 def _union(uniques: pd.Index, labels: pd.Index) -> pd.Index:
     """``uniques`` then ``labels``, each value kept exactly: ``Index.append`` infers a dtype
     again for object values, and ``2**63 + 1`` among them became a float."""
+    if len(labels) == 0:  # no label written: the values keep their dtype
+        return uniques
     if uniques.dtype == object or labels.dtype == object:
         return pd.Index(
             np.concatenate([uniques.to_numpy(dtype=object), labels.to_numpy(dtype=object)]),
@@ -82,17 +87,40 @@ def recode_codes(
     """:func:`recode` for a column already factorized (codes into ``uniques``, -1 missing)."""
     counts = np.bincount(row_codes[row_codes >= 0], minlength=len(uniques))
     where = hierarchy.positions(uniques, column=column, counts=counts)
-    labels = hierarchy.labels(level).take(hierarchy.codes(level)[where])
+    present = row_codes >= 0
+    label = hierarchy.codes(level)[where][np.where(present, row_codes, 0)]
+    if selected is not None:
+        present &= selected
+    return relabel(row_codes, uniques, hierarchy.labels(level), np.where(present, label, KEEP))
+
+
+def relabel(
+    row_codes: np.ndarray, uniques: pd.Index, labels: pd.Index, row_labels: np.ndarray
+) -> Recoded:
+    """Write ``labels[row_labels]`` over a column factorized as ``row_codes`` into
+    ``uniques`` (-1 missing), keeping each row whose label is :data:`KEEP` as it was.
+
+    A label equal to an original value (the province "AOSTA" and the municipality "AOSTA",
+    or ``"1944"`` read as 1944.0 and 1944) is the same value: the row keeps the value as read
+    and is not counted as changed. A missing value given a label is changed.
+    """
+    codes, before, values = merged_codes(uniques, labels, row_codes, row_labels)
+    return Recoded(codes, values, (row_labels != KEEP) & (codes != before))
+
+
+def merged_codes(
+    uniques: pd.Index, labels: pd.Index, value_codes: np.ndarray, label_codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, pd.Index]:
+    """Codes into one index of values and labels (equal ones merged): of ``labels[label_codes]``
+    where the label is not :data:`KEEP`, else of ``uniques[value_codes]`` (-1: missing).
+    Returns those codes, the codes of the values as they were, and the index."""
     union_codes, values = pd.factorize(_union(uniques, labels), sort=False)
     original, generalized = union_codes[: len(uniques)], union_codes[len(uniques) :]
-    if selected is None:
-        selected = np.ones(len(row_codes), dtype=bool)
-    present = row_codes >= 0
-    safe = np.where(present, row_codes, 0)
-    codes = np.where(selected, generalized[safe], original[safe])
-    codes = np.where(present, codes, -1)
-    changed = selected & present & (generalized != original)[safe]
-    return Recoded(codes.astype(np.int64), pd.Index(values), changed)
+    before = np.where(value_codes >= 0, original[np.where(value_codes >= 0, value_codes, 0)], -1)
+    relabelled = label_codes != KEEP
+    generalized = np.append(generalized, -1)  # the last entry: under KEEP, never taken
+    codes = np.where(relabelled, generalized[np.where(relabelled, label_codes, -1)], before)
+    return codes.astype(np.int64), before, pd.Index(values)
 
 
 def resolve_spec(

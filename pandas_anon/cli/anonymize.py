@@ -31,7 +31,8 @@ HELP = "write a k-anonymous copy of a CSV (full-domain generalization)"
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments of ``anonymize`` (the algorithms and identifier treatments are kanon's)."""
-    from pandas_anon.anonymization.kanon import ALGORITHMS, IDENTIFIER_TREATMENTS
+    from pandas_anon.anonymization.algorithms import algorithms
+    from pandas_anon.anonymization.kanon import IDENTIFIER_TREATMENTS
     from pandas_anon.params import real
 
     command.add_argument("input", help="CSV/TSV file to anonymize")
@@ -45,7 +46,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--qid", type=column_list, help="quasi-identifier (default: elected with best_qid)"
     )
-    command.add_argument("--algo", choices=sorted(ALGORITHMS), default="ola")
+    command.add_argument("--algo", choices=sorted(algorithms()), default="ola")
     command.add_argument(
         "--max-suppression",
         type=fraction("max_suppression"),

@@ -22,6 +22,7 @@ checksums are in ``NOTICE.md`` next to this module and in ``docs/datasets.md``.
 
 from __future__ import annotations
 
+import sys
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
@@ -29,8 +30,11 @@ import pandas as pd
 
 from pandas_anon.errors import UnknownNameError
 
-if TYPE_CHECKING:  # importlib.resources.abc is Python >= 3.11; only the annotation needs it
-    from importlib.resources.abc import Traversable
+if TYPE_CHECKING:  # only the annotation needs it; importlib.resources.abc is Python >= 3.11
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 __all__ = [
     "ADULT_HIERARCHY_ATTRIBUTES",

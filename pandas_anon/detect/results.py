@@ -6,7 +6,7 @@ names). Row-level data (``.mask``, ``.rows``) is available on request but never 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon import formatting as report
-from pandas_anon.engine.encoding import EncodedFrame, Grouping
-from pandas_anon.errors import AnonError
+from pandas_anon.detect import prosecutor
+from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.engine.grouping import Grouping
 
 
 @dataclass(frozen=True, repr=False)
@@ -183,11 +184,11 @@ class Risk:
 
     @property
     def prosecutor_max(self) -> float:
-        return 1.0 / self.smallest_class
+        return prosecutor.highest(self.smallest_class)
 
     @property
     def prosecutor_avg(self) -> float:
-        return self.classes / self.examined
+        return prosecutor.average(self.classes, self.examined)
 
     @property
     def marketer(self) -> float:
@@ -253,184 +254,3 @@ def class_size_table(sizes: np.ndarray) -> pd.DataFrame:
             {"class size": label, "classes": int(inside.sum()), "rows": int(sizes[inside].sum())}
         )
     return pd.DataFrame(rows)
-
-
-#: Key of the report a transformed frame carries in ``DataFrame.attrs``.
-REPORT_KEY = "pandas_anon"
-
-
-def column_keys(columns: Sequence[Hashable]) -> dict[Hashable, str]:
-    """The name of each column in a report: ``str(label)``, or ``repr(label)`` for labels
-    sharing their ``str`` with another column (``0`` and ``"0"`` become ``"0"`` and
-    ``"'0'"``), so each column keeps its own key in the report's dicts and in JSON."""
-    texts = [str(c) for c in columns]
-    keys = [text if texts.count(text) == 1 else repr(c) for c, text in zip(columns, texts)]
-    if len(set(keys)) < len(keys):  # a repr equal to another label's str: "'0'" beside 0, "0"
-        keys = [repr(c) for c in columns]
-    return dict(zip(columns, keys))
-
-
-@dataclass(frozen=True, repr=False)
-class Generalization:
-    """What a generalization changed: rows selected (touched), rows whose value changed in a
-    generalized column (modified), rows removed, and each column's hierarchy and level."""
-
-    rows: int
-    selection: str
-    qid: list[str] | None
-    touched: int
-    modified: int
-    removed: int
-    columns: dict[str, dict]
-
-    kind = "generalize"
-
-    def to_dict(self) -> dict:
-        return {
-            "kind": self.kind,
-            "rows": self.rows,
-            "selection": self.selection,
-            "qid": self.qid,
-            "touched": self.touched,
-            "modified": self.modified,
-            "removed": self.removed,
-            "columns": self.columns,
-        }
-
-    @classmethod
-    def from_dict(cls, payload: dict) -> Generalization:
-        return cls(**{k: v for k, v in payload.items() if k != "kind"})
-
-    def __repr__(self) -> str:
-        table = pd.DataFrame([{"column": c, **detail} for c, detail in self.columns.items()])
-        on_qid = self.qid and self.selection == "singletons"
-        selection = self.selection + (f" on {report.columns(self.qid)}" if on_qid else "")
-        return report.render(
-            "Generalization",
-            [
-                ("rows", report.count(self.rows)),
-                ("rows selected", f"{selection}: {report.count(self.touched)}"),
-                ("rows modified", report.count(self.modified)),
-                ("rows removed", report.count(self.removed)),
-            ],
-            ("Columns", table),
-        )
-
-
-@dataclass(frozen=True, repr=False)
-class Anonymization:
-    """What a k-anonymization chose and what it cost: the node (a level per column), rows
-    suppressed and modified, the privacy reached, information loss and search statistics."""
-
-    algorithm: str
-    qid: list[str]
-    levels: dict[str, int]
-    hierarchies: dict[str, str]
-    models: list[str]
-    rows: int
-    suppressed: int
-    max_suppression: float
-    classes: int
-    k_reached: int
-    metrics: dict[str, float]
-    risk: dict[str, float]
-    search: dict[str, float]
-    choices: dict[str, str]
-    modified: int | None = None
-    privacy: dict[str, float] = field(default_factory=dict)  # level reached, per model
-    #: direct identifier columns found outside the QID and what became of each
-    #: ("dropped", "hashed" or "kept"), never their values
-    identifiers: dict[str, str] = field(default_factory=dict)
-    #: the gate's rule measured on the released columns (zero configuration only):
-    #: the most exposed column set, its rows in classes below k, and whether it passes
-    exposure: dict | None = None
-
-    kind = "kanon"
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, **{f: getattr(self, f) for f in self.__dataclass_fields__}}
-
-    @classmethod
-    def from_dict(cls, payload: dict) -> Anonymization:
-        return cls(**{k: v for k, v in payload.items() if k != "kind"})
-
-    def __repr__(self) -> str:
-        levels = pd.DataFrame(
-            {
-                "column": list(self.levels),
-                "level": list(self.levels.values()),
-                "hierarchy": [self.hierarchies[c] for c in self.levels],
-            }
-        )
-        fields = [
-            ("algorithm", self.algorithm),
-            ("privacy models", ", ".join(self.models)),
-            ("rows", report.count(self.rows)),
-            (
-                "rows suppressed",
-                f"{report.count(self.suppressed)} "
-                f"(limit {report.percent(self.max_suppression, 2)})",
-            ),
-            ("rows modified", "-" if self.modified is None else report.count(self.modified)),
-            ("equivalence classes", report.count(self.classes)),
-            ("smallest class (k reached)", report.count(self.k_reached)),
-            *[
-                (f"{what} reached", f"{level:.4g}")
-                for what, level in self.privacy.items()
-                if what != "k"
-            ],
-            ("precision", f"{self.metrics['precision']:.4f}"),
-            ("discernibility (DM)", report.count(int(self.metrics["dm"]))),
-            ("C_avg", f"{self.metrics['c_avg']:.4f}"),
-            (
-                "prosecutor risk max / avg",
-                f"{_risk(self.risk['prosecutor_max'])} / {_risk(self.risk['prosecutor_avg'])}",
-            ),
-            (
-                "nodes evaluated / lattice",
-                f"{self.search['evaluated']:,} / {self.search['lattice_size']:,}",
-            ),
-            ("seconds", f"{self.search['seconds']:.3f}"),
-            *[(f"identifier {column}", what) for column, what in self.identifiers.items()],
-            *(
-                [("exposure of the released columns", _exposure_line(self.exposure))]
-                if self.exposure is not None
-                else []
-            ),
-        ] + [(what, how) for what, how in self.choices.items()]
-        return report.render("k-anonymization", fields, ("Levels", levels))
-
-
-def _risk(value: float) -> str:
-    """A risk to 4 decimals; a tiny non-zero one is never printed as 0.0000."""
-    return "< 0.0001" if 0 < value < 0.0001 else f"{value:.4f}"
-
-
-def _exposure_line(exposure: dict) -> str:
-    """``"passes: (a, b, c) has 0 rows in classes below k=5"``."""
-    verdict = "passes" if exposure["passes"] else "FAILS"
-    return (
-        f"{verdict}: {report.columns(exposure['columns'])} has "
-        f"{report.count(exposure['rows_below_k'])} rows in classes below k={exposure['k']} "
-        f"(subsets of up to {exposure['max_size']} columns)"
-    )
-
-
-_REPORTS = {Generalization.kind: Generalization, Anonymization.kind: Anonymization}
-
-
-def attach(frame: pd.DataFrame, result: Generalization | Anonymization) -> pd.DataFrame:
-    """Let ``result`` travel with ``frame`` (a new attrs dict: the input's is not touched)."""
-    frame.attrs = {**frame.attrs, REPORT_KEY: result.to_dict()}
-    return frame
-
-
-def report_of(frame: pd.DataFrame) -> Generalization | Anonymization:
-    """The report a frame produced by pandas-anon carries."""
-    payload = frame.attrs.get(REPORT_KEY)
-    if not isinstance(payload, dict) or payload.get("kind") not in _REPORTS:
-        raise AnonError(
-            "this frame carries no pandas-anon report: it did not come from generalize() or "
-            "kanon(), or an operation since (merge, concat) dropped DataFrame.attrs"
-        )
-    return _REPORTS[payload["kind"]].from_dict(payload)

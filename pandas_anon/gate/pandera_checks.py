@@ -181,7 +181,9 @@ def anon_max_singletons(
     in their ``qid`` combination (neither given: none may be)."""
     return _verdict(
         "anon_max_singletons",
-        lambda: Limits(max_count, max_fraction).violations(measure(frame, qid)),
+        lambda: Limits(
+            max_count, None if max_fraction is None else fraction(max_fraction, "max_fraction")
+        ).violations(measure(frame, qid)),
     )
 
 

@@ -67,3 +67,25 @@ def register_hierarchies(register: Register) -> None:
     name registered by two plugins, or a column claimed by two names, is a collision: neither
     side is used for it until one plugin is removed (see ``docs/plugins.md``).
     """
+
+
+class AlgorithmRegister(Protocol):
+    """The ``register`` callback handed to :func:`register_algorithms`."""
+
+    def __call__(self, algorithm: object) -> None: ...
+
+
+@hookspec
+def register_algorithms(register: AlgorithmRegister) -> None:
+    """Register anonymization algorithms by calling ``register`` once for each.
+
+    ``register(algorithm)``: an object following
+    :class:`pandas_anon.anonymization.algorithms.Algorithm`: a ``name`` (lowercase letters,
+    digits, ``_`` and ``-``; what ``kanon(k, algo=name)`` and ``--algo`` take), a one-line
+    ``description``, and ``decide(problem) -> Transformation``, which reads the problem's
+    frequency set and returns the per-combination recoding and suppression it chose
+    (``docs/architecture.md``, "Where a new algorithm goes"). pandas-anon's own algorithms
+    are registered the same way (:mod:`pandas_anon.anonymization.builtin`) and their names
+    are reserved. A hook that raises makes its plugin broken: none of its algorithms is
+    kept, a warning names it. A name registered by two plugins is used by neither.
+    """

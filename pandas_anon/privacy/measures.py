@@ -19,9 +19,9 @@ import pandas as pd
 
 from pandas_anon.detect.exposure import without_suppressed
 from pandas_anon.detect.figures import QID
-from pandas_anon.engine.columns import as_label_list, resolve_columns
-from pandas_anon.engine.encoding import EncodedFrame, compress, encode_column
-from pandas_anon.errors import InvalidQIDError
+from pandas_anon.engine.columns import as_label_list, resolve_columns, sensitive_outside
+from pandas_anon.engine.encoding import EncodedFrame, encode_column
+from pandas_anon.engine.grouping import compress
 from pandas_anon.privacy.models import distinct_values
 
 
@@ -60,9 +60,5 @@ def l_diversity(frame: pd.DataFrame, qid: QID, sensitive: Hashable, *, dropna: b
 
 def _with_sensitive(qid: QID, sensitive: Hashable, frame: pd.DataFrame) -> list[Hashable]:
     columns = as_label_list(qid, frame.columns)
-    if sensitive in columns:
-        raise InvalidQIDError(
-            f"the sensitive column {sensitive!r} is part of the quasi-identifier; a column is "
-            f"either one or the other"
-        )
+    sensitive_outside(columns, sensitive)
     return [*columns, sensitive]

@@ -31,7 +31,9 @@ distinct l = 0 and violates every l-diversity (even l = 1), and is at distance 1
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -41,16 +43,72 @@ from pandas_anon.params import fraction, one_of, real, whole
 
 
 @dataclass(frozen=True)
+class Context:
+    """What a privacy model reads besides the classes: the sensitive column over the whole
+    table (None when no model of the search reads it)."""
+
+    sensitive: SensitiveDomain | None = None
+
+    def sensitive_domain(self) -> SensitiveDomain:
+        """The sensitive column; an :class:`InvalidParameterError` when none was read."""
+        if self.sensitive is None:
+            raise InvalidParameterError(
+                "l-diversity and t-closeness read a sensitive column: pass sensitive=<column>"
+            )
+        return self.sensitive
+
+
+@runtime_checkable
+class PrivacyModel(Protocol):
+    """What every privacy model offers the methods that enforce it.
+
+    ``violations`` names the classes that break the model and ``reached`` the level the kept
+    classes reach (a name and a number, as reports show it). ``merge_safe``: a class made of
+    several classes, one of which satisfies the model, satisfies it (monotone under merging),
+    which lets the searches prune (:mod:`pandas_anon.anonymization.fulldomain.incognito`).
+    ``reads_sensitive`` and ``reads_order``: whether the model reads the sensitive column,
+    and the order of its values, through the :class:`Context`.
+    """
+
+    @property
+    def merge_safe(self) -> bool: ...
+
+    @property
+    def reads_sensitive(self) -> bool: ...
+
+    @property
+    def reads_order(self) -> bool: ...
+
+    def violations(self, classes: Classes, context: Context) -> np.ndarray: ...
+
+    def reached(
+        self, classes: Classes, kept: np.ndarray, context: Context
+    ) -> tuple[str, float]: ...
+
+
+def merge_safe(models: Sequence[PrivacyModel]) -> bool:
+    """Whether every model is monotone under merging classes (k-anonymity, distinct
+    l-diversity): then a node above a feasible node is feasible, and a node with an
+    infeasible projection is infeasible."""
+    return all(model.merge_safe for model in models)
+
+
+@dataclass(frozen=True)
 class KAnonymity:
+    """k-anonymity: every class holds at least ``k`` rows."""
+
     k: int
+    merge_safe: ClassVar[bool] = True
+    reads_sensitive: ClassVar[bool] = False
+    reads_order: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", whole(self.k, "k", example=5))
 
-    def violations(self, classes: Classes) -> np.ndarray:
+    def violations(self, classes: Classes, context: Context) -> np.ndarray:
         return classes.sizes < self.k
 
-    def reached(self, classes: Classes, kept: np.ndarray) -> tuple[str, float]:
+    def reached(self, classes: Classes, kept: np.ndarray, context: Context) -> tuple[str, float]:
         """What the kept classes reach: the smallest class."""
         return "k", _smallest(classes.sizes[kept])
 
@@ -60,9 +118,20 @@ class KAnonymity:
 
 @dataclass(frozen=True)
 class LDiversity:
+    """l-diversity of the sensitive column, in one of three ``variant``s (``"distinct"``,
+    ``"entropy"``, ``"recursive"`` with its ``c``)."""
+
     l: float
     variant: str = "distinct"  # distinct | entropy | recursive
     c: float = 1.0
+    reads_sensitive: ClassVar[bool] = True
+    reads_order: ClassVar[bool] = False
+
+    @property
+    def merge_safe(self) -> bool:
+        """Only distinct l-diversity: a union has at least the distinct values of any part;
+        entropy and recursive (c, l) can turn bad when a good class merges with a bad one."""
+        return self.variant == "distinct"
 
     def __post_init__(self) -> None:
         """Distinct and recursive l count values (whole); the entropy's l may be fractional."""
@@ -75,7 +144,8 @@ class LDiversity:
         object.__setattr__(self, "l", l)
         object.__setattr__(self, "c", real(self.c, "c", low=0, above=True, example=2))
 
-    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
+    def violations(self, classes: Classes, context: Context) -> np.ndarray:
+        sensitive = context.sensitive_domain()
         if self.variant == "distinct":
             return self._distinct(classes, sensitive) < self.l
         if self.variant == "entropy":
@@ -84,13 +154,12 @@ class LDiversity:
         top, tail = self._recursive(classes, sensitive)
         return ~(top < self.c * tail)
 
-    def reached(
-        self, classes: Classes, kept: np.ndarray, sensitive: SensitiveDomain
-    ) -> tuple[str, float]:
+    def reached(self, classes: Classes, kept: np.ndarray, context: Context) -> tuple[str, float]:
         """What the kept classes reach: the fewest distinct values; the smallest exp(entropy)
         (the l they are entropy-diverse for; 0 for a class with no known value); or the
         largest ratio of the most frequent count to the tail from the l-th on (c must exceed
         it; inf when the tail is empty)."""
+        sensitive = context.sensitive_domain()
         if self.variant == "distinct":
             return "distinct l", _smallest(self._distinct(classes, sensitive)[kept])
         if self.variant == "entropy":
@@ -103,16 +172,15 @@ class LDiversity:
 
     @staticmethod
     def _distinct(classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
-        return distinct_values(
-            classes.pair_class, classes.pair_value, len(classes.sizes), sensitive.missing
-        )
+        owner, value, _ = classes.pairs()
+        return distinct_values(owner, value, len(classes.sizes), sensitive.missing)
 
     @staticmethod
     def _entropy(classes: Classes, sensitive: SensitiveDomain) -> tuple[np.ndarray, np.ndarray]:
         """Per class: the entropy of its known values, and whether it has any."""
         n = len(classes.sizes)
         known = sensitive.known(classes)
-        owner, count = classes.pair_class[known], classes.pair_count[known]
+        owner, _, count = (part[known] for part in classes.pairs())
         total = np.bincount(owner, weights=count, minlength=n)
         share = count / total[owner]
         return np.bincount(owner, weights=-share * np.log(share), minlength=n), total > 0
@@ -124,7 +192,7 @@ class LDiversity:
         total from the l-th most frequent known value on."""
         n = len(classes.sizes)
         known = sensitive.known(classes)
-        owner, count = classes.pair_class[known], classes.pair_count[known]
+        owner, _, count = (part[known] for part in classes.pairs())
         order = np.lexsort((-count, owner))
         owner, count = owner[order], count[order]
         starts = np.searchsorted(owner, np.arange(n))
@@ -141,8 +209,17 @@ class LDiversity:
 
 @dataclass(frozen=True)
 class TCloseness:
+    """t-closeness of the sensitive column: equal distance, or ``ordered`` distance."""
+
     t: float
     ordered: bool = False
+    merge_safe: ClassVar[bool] = False
+    reads_sensitive: ClassVar[bool] = True
+
+    @property
+    def reads_order(self) -> bool:
+        """The ordered distance walks the sensitive values in sorted order."""
+        return self.ordered
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "t", fraction(self.t, "t"))
@@ -150,14 +227,12 @@ class TCloseness:
             raise InvalidParameterError(f"ordered must be True or False, got {self.ordered!r}")
         object.__setattr__(self, "ordered", bool(self.ordered))
 
-    def violations(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
-        return self.distances(classes, sensitive) > self.t + 1e-12
+    def violations(self, classes: Classes, context: Context) -> np.ndarray:
+        return self.distances(classes, context.sensitive_domain()) > self.t + 1e-12
 
-    def reached(
-        self, classes: Classes, kept: np.ndarray, sensitive: SensitiveDomain
-    ) -> tuple[str, float]:
+    def reached(self, classes: Classes, kept: np.ndarray, context: Context) -> tuple[str, float]:
         """What the kept classes reach: the largest distance."""
-        return "t", _largest(self.distances(classes, sensitive)[kept])
+        return "t", _largest(self.distances(classes, context.sensitive_domain())[kept])
 
     def distances(self, classes: Classes, sensitive: SensitiveDomain) -> np.ndarray:
         """Each class's Earth Mover's Distance to the whole table, between distributions of
@@ -165,16 +240,17 @@ class TCloseness:
         ``sensitive.rank`` order."""
         n, m = len(classes.sizes), len(sensitive.counts)
         known = sensitive.known(classes)
-        position = classes.pair_value[known]
+        owner, position, count = (part[known] for part in classes.pairs())
         reference = sensitive.counts.astype(float)
         if self.ordered:
+            if sensitive.rank is None:
+                raise InvalidParameterError(
+                    "the ordered distance needs the order of the sensitive values "
+                    "(SensitiveDomain.rank)"
+                )
             position = sensitive.rank[position]
             reference[sensitive.rank] = sensitive.counts
-        table = np.bincount(
-            classes.pair_class[known] * m + position,
-            weights=classes.pair_count[known],
-            minlength=n * m,
-        ).reshape(n, m)
+        table = np.bincount(owner * m + position, weights=count, minlength=n * m).reshape(n, m)
         held = table.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             gap = table / held[:, None] - reference / reference.sum()

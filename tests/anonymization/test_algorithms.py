@@ -15,11 +15,12 @@ from pandas_anon.anonymization.fulldomain import cache as class_cache
 from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.base import tie_key
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.engine import keys
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness, merge_safe
 
 FIVE = ["age", "sex", "race", "marital-status", "education"]
 NINE = [
@@ -80,7 +81,7 @@ def naive_feasible(frame, qid, hierarchies, node, k, max_suppression) -> bool:
 
 
 def setup(frame, qid, hierarchies, models, limit, metric="precision", sensitive=None):
-    lattice = Lattice(frame, qid, hierarchies, sensitive=sensitive)
+    lattice = Lattice.of_frame(frame, qid, hierarchies, sensitive=sensitive)
     return (
         Evaluator(lattice, models, limit),
         resolve_metric(
@@ -125,7 +126,7 @@ def test_incognito_finds_every_k_anonymous_node_on_adult(adult, hierarchies, lim
     assert found == reference
     # and it picks the optimum among them, evaluating fewer full nodes than the 240
     result = run("incognito", adult, FIVE, hierarchies, [KAnonymity(5)], limit)
-    exhaustive = ola.exhaustive(*setup(adult, FIVE, hierarchies, [KAnonymity(5)], limit))
+    exhaustive = exhaustive_search(*setup(adult, FIVE, hierarchies, [KAnonymity(5)], limit))
     assert (result.best.node, result.value) == (exhaustive.best.node, exhaustive.value)
     assert result.notes["pruned"] and result.notes["feasible"] == expected
     assert result.notes["evaluated_full"] < result.lattice_size == 240
@@ -258,7 +259,7 @@ def check_output(name, frame, qid, hierarchies, k, limit):
 def test_ola_equals_exhaustive(problem, metric):
     frame, qid, hierarchies, k, limit = problem
     result = check_output("ola", *problem)
-    reference = ola.exhaustive(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
+    reference = exhaustive_search(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
     evaluator, chosen = setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric)
     found = ola.search(evaluator, chosen)
     assert (found.best is None) == (reference.best is None) == (result.best is None)
@@ -291,7 +292,7 @@ def test_ola_equals_exhaustive_on_wider_lattices(monkeypatch, budget, problem, m
     """Also with a roll-up cache of 60 array entries, which evicts all the time."""
     monkeypatch.setattr(class_cache, "BUDGET", budget)
     frame, qid, hierarchies, k, limit = problem
-    reference = ola.exhaustive(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
+    reference = exhaustive_search(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit, metric))
     found = run("ola", frame, qid, hierarchies, [KAnonymity(k)], limit, metric)
     assert (found.best is None) == (reference.best is None)
     if found.best is not None:
@@ -337,7 +338,7 @@ def float_tie():
             ],
         ),
     }
-    reference = ola.exhaustive(*setup(frame, ["a", "b"], hierarchies, [KAnonymity(2)], 0.0))
+    reference = exhaustive_search(*setup(frame, ["a", "b"], hierarchies, [KAnonymity(2)], 0.0))
     assert reference.best.node == (1, 0)
     assert reference.value >= resolve_metric("precision", (3, 6), 25).floor((1, 0))
     return frame, hierarchies, reference
@@ -358,7 +359,7 @@ def test_incognito_finds_exactly_the_feasible_nodes(problem):
     result = check_output("incognito", *problem)
     found = incognito.all_feasible(frame, qid, hierarchies, [KAnonymity(k)], limit)
     assert found == feasible_set(frame, qid, hierarchies, [KAnonymity(k)], limit)
-    reference = ola.exhaustive(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit))
+    reference = exhaustive_search(*setup(frame, qid, hierarchies, [KAnonymity(k)], limit))
     assert (result.best is None) == (reference.best is None) == (not found)
     if found:
         assert (result.best.node, result.value) == (reference.best.node, reference.value)
@@ -449,8 +450,8 @@ def test_sensitive_models_keep_the_searches_exact(problem, sensitive, model):
     found = incognito.all_feasible(frame, qid, hierarchies, models, limit, sensitive="s")
     assert found == feasible
     result = run("incognito", frame, qid, hierarchies, models, limit, sensitive="s")
-    assert result.notes["pruned"] == incognito.merge_safe(models)
-    reference = ola.exhaustive(*setup(frame, qid, hierarchies, models, limit, sensitive="s"))
+    assert result.notes["pruned"] == merge_safe(models)
+    reference = exhaustive_search(*setup(frame, qid, hierarchies, models, limit, sensitive="s"))
     assert (result.best is None) == (reference.best is None) == (not feasible)
     if result.best is not None:
         assert (result.best.node, result.value) == (reference.best.node, reference.value)
@@ -459,7 +460,7 @@ def test_sensitive_models_keep_the_searches_exact(problem, sensitive, model):
     if optimal.best is not None:
         assert (optimal.best.node, optimal.value) == (reference.best.node, reference.value)
     lowest = run("samarati", frame, qid, hierarchies, models, limit, sensitive="s")
-    assert lowest.notes["binary"] == incognito.merge_safe(models)
+    assert lowest.notes["binary"] == merge_safe(models)
     assert lowest.notes["height"] == (min(map(sum, feasible)) if feasible else None)
 
 
@@ -477,7 +478,7 @@ def test_entropy_l_diversity_breaks_the_subset_property():
     assert evaluator((0, 0)).feasible
     projection, _ = setup(frame, ["a"], hierarchies, entropy, 4 / 6, sensitive="s")
     assert not projection((0,)).feasible
-    assert not incognito.merge_safe(entropy) and incognito.merge_safe([LDiversity(2)])
+    assert not merge_safe(entropy) and merge_safe([LDiversity(2)])
     assert not evaluator((1, 1)).feasible  # nor the top: monotonicity fails the same way
     assert (0, 0) in incognito.all_feasible(
         frame, ["a", "b"], hierarchies, entropy, 4 / 6, sensitive="s"
@@ -489,9 +490,9 @@ def test_entropy_l_diversity_breaks_the_subset_property():
 def test_projection_keeps_rows_and_counts(adult, hierarchies):
     """A projection built from the frequency set evaluates like a lattice built from the
     table on the same columns."""
-    lattice = Lattice(adult, FIVE, hierarchies, sensitive="salary-class")
+    lattice = Lattice.of_frame(adult, FIVE, hierarchies, sensitive="salary-class")
     sub = lattice.project([0, 3, 4])
-    direct = Lattice(
+    direct = Lattice.of_frame(
         adult, ["age", "marital-status", "education"], hierarchies, sensitive="salary-class"
     )
     assert sub.qid == direct.qid and sub.heights == direct.heights

@@ -19,7 +19,7 @@ from pandas_anon import (
     InvalidParameterError,
     OneClassWarning,
 )
-from pandas_anon.detect.results import Anonymization, column_keys
+from pandas_anon.anonymization.reports import AnonymizationReport, column_keys
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.hookspecs import hookimpl
@@ -253,7 +253,7 @@ def test_columns_sharing_their_text_keep_their_own_report_keys():
     assert {"hierarchy 0", "hierarchy '0'"} <= set(report.choices)
     payload = json.loads(json.dumps(report.to_dict()))
     assert payload["levels"] == {"0": 0, "'0'": 1}
-    assert Anonymization.from_dict(payload) == report
+    assert AnonymizationReport.from_dict(payload) == report
     checked = verify_anonymized(out, [0, "0"], 2, 0)
     assert (checked["classes"], checked["k"]) == (report.classes, report.k_reached) == (4, 2)
 

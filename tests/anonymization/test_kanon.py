@@ -11,6 +11,7 @@ import pandas_anon
 from pandas_anon import HierarchyError, InfeasibleError, InvalidParameterError
 from pandas_anon.anonymization.fulldomain import ola
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.hierarchy import Hierarchy
@@ -65,10 +66,10 @@ def test_discernibility_optimum_on_adult(adult, hierarchies):
 @pytest.mark.parametrize("metric", ["precision", "dm"])
 @pytest.mark.parametrize("limit", [0.0, 0.05])
 def test_optimal_search_equals_exhaustive_on_five_columns(adult, hierarchies, metric, limit):
-    lattice = Lattice(adult, FIVE, hierarchies)
+    lattice = Lattice.of_frame(adult, FIVE, hierarchies)
     chosen = resolve_metric(metric, lattice.heights, lattice.n_rows, k=5)
     found = ola.search(Evaluator(lattice, [KAnonymity(5)], limit), chosen)
-    reference = ola.exhaustive(Evaluator(lattice, [KAnonymity(5)], limit), chosen)
+    reference = exhaustive_search(Evaluator(lattice, [KAnonymity(5)], limit), chosen)
     assert (found.best.node, found.value) == (reference.best.node, reference.value)
     assert found.evaluated <= reference.evaluated == lattice.size == 240
 
@@ -241,10 +242,10 @@ def test_optimal_search_is_exhaustive_and_verified(case, k, limit, metric):
     frame, hierarchies = case
     if k > len(frame):
         return
-    lattice = Lattice(frame, ["a", "b"], hierarchies)
+    lattice = Lattice.of_frame(frame, ["a", "b"], hierarchies)
     chosen = resolve_metric(metric, lattice.heights, lattice.n_rows, k=k)
     found = ola.search(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
-    reference = ola.exhaustive(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
+    reference = exhaustive_search(Evaluator(lattice, [KAnonymity(k)], limit), chosen)
     assert (found.best.node, found.value) == (reference.best.node, reference.value)
     out = frame.anon.kanon(
         k, qid=["a", "b"], hierarchies=hierarchies, max_suppression=limit, metric=metric

@@ -362,7 +362,8 @@ def test_an_entry_point_implementing_an_unknown_hook_is_broken(monkeypatch, inst
         pm = plugins.get_plugin_manager()
     assert not pm.has_plugin("typo") and pm.has_plugin("optional")
     assert status("typo")["problem"] == (
-        "ValueError: unknown hook(s) register_hierarchy; pandas-anon hooks: register_hierarchies"
+        "ValueError: unknown hook(s) register_hierarchy; pandas-anon hooks: "
+        "register_algorithms, register_hierarchies"
     )
     assert status("optional")["status"] == "ok"
 

@@ -25,8 +25,9 @@ import pandas_anon
 from pandas_anon import InvalidParameterError, OneClassWarning
 from pandas_anon.anonymization.fulldomain import datafly, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
-from pandas_anon.anonymization.fulldomain.metrics import generalization, resolve_metric
+from pandas_anon.anonymization.fulldomain.metrics import mean_level, resolve_metric
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.measures import l_diversity
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
@@ -45,7 +46,9 @@ def bottom(frame: pd.DataFrame, qid: list, sensitive: str, models: list, limit: 
     """The evaluator of a lattice whose every column is at its own values, and the bottom
     node's verdict (its hierarchies: each value its own label, then ``*``)."""
     hierarchies = {c: Hierarchy(frame[c].dropna().unique().tolist()) for c in qid}
-    evaluator = Evaluator(Lattice(frame, qid, hierarchies, sensitive=sensitive), models, limit)
+    evaluator = Evaluator(
+        Lattice.of_frame(frame, qid, hierarchies, sensitive=sensitive), models, limit
+    )
     return evaluator, evaluator(evaluator.lattice.bottom)
 
 
@@ -64,7 +67,7 @@ def test_ordered_t_closeness_walks_the_distinct_values(scale):
     model = TCloseness(0.3, ordered=True)
     evaluator, stats = bottom(frame, ["group"], "salary", [KAnonymity(4), model])
     assert stats.violating.tolist() == [True, True]
-    assert model.distances(stats.classes, evaluator.sensitive) == pytest.approx([1 / 3] * 2)
+    assert model.distances(stats.classes, evaluator.context.sensitive) == pytest.approx([1 / 3] * 2)
     with pytest.warns(OneClassWarning):
         out = pandas_anon.kanon(frame, 4, qid=["group"], sensitive="salary", t=0.3)
     report = out.anon.report()
@@ -95,7 +98,7 @@ def test_codes_that_no_row_holds_are_not_values(sensitive, ordered, distance):
     model = TCloseness(1, ordered=ordered)
     evaluator, stats = bottom(frame, ["group"], sensitive, [KAnonymity(1), model])
     assert t_distances(frame, ["group"], sensitive, ordered=ordered) == [distance] * 2
-    assert model.distances(stats.classes, evaluator.sensitive) == pytest.approx(
+    assert model.distances(stats.classes, evaluator.context.sensitive) == pytest.approx(
         [float(distance)] * 2, abs=1e-12
     )
 
@@ -176,7 +179,7 @@ def test_every_l_diversity_variant_skips_missing_values(model, rows, level):
     assert stats.violating.tolist() == [True, False]
     expected, holds = l_level(pd.Series(rows, dtype=object), model.variant, model.l, model.c)
     assert not holds and expected == pytest.approx(level)
-    assert model.reached(stats.classes, np.array([True, False]), evaluator.sensitive)[
+    assert model.reached(stats.classes, np.array([True, False]), evaluator.context)[
         1
     ] == pytest.approx(level)
 
@@ -228,7 +231,7 @@ def test_t_closeness_reads_the_known_values_of_a_text_column(ordered, a, b):
     assert t_distances(WARDS, ["ward"], "diagnosis", ordered=ordered) == [a, b, Fraction(1)]
     model = TCloseness(0.4, ordered=ordered)
     evaluator, stats = bottom(WARDS, ["ward"], "diagnosis", [KAnonymity(2), model], 0.2)
-    distances = model.distances(stats.classes, evaluator.sensitive)
+    distances = model.distances(stats.classes, evaluator.context.sensitive)
     assert distances == pytest.approx([float(a), float(b), 1.0], abs=1e-12)
     out = pandas_anon.kanon(
         WARDS, 2, qid=["ward"], sensitive="diagnosis", t=model, max_suppression=0.2
@@ -285,13 +288,13 @@ def test_every_class_measures_like_the_verifier(data, text):
     assert n_classes == len(groups)
     for model in models[:3]:
         ours = [
-            model.reached(stats.classes, np.arange(n_classes) == i, evaluator.sensitive)[1]
+            model.reached(stats.classes, np.arange(n_classes) == i, evaluator.context)[1]
             for i in range(n_classes)
         ]
         theirs = [l_level(g, model.variant, model.l, model.c)[0] for g in groups]
         assert sorted(ours) == pytest.approx(sorted(theirs)), model
     for model in models[3:]:
-        ours = model.distances(stats.classes, evaluator.sensitive)
+        ours = model.distances(stats.classes, evaluator.context.sensitive)
         theirs = t_distances(frame, ["zip"], "s", ordered=model.ordered)
         assert sorted(ours) == pytest.approx(sorted(map(float, theirs)), abs=1e-12), model
     assert l_diversity(frame, ["zip"], "s") == min(l_level(g, "distinct", 1)[0] for g in groups)
@@ -354,9 +357,9 @@ def test_equal_precision_is_equal(heights, low, high):
         sum(level / h for level, h in zip(node, heights)) / len(heights) for node in (low, high)
     ]
     assert floats[0] > floats[1]  # what the float sums said
-    assert generalization(low, heights) == generalization(high, heights)
+    assert mean_level(low, heights) == mean_level(high, heights)
     frame, hierarchies = two_minimal_nodes(heights, low, high)
-    lattice = Lattice(frame, list(frame.columns), hierarchies)
+    lattice = Lattice.of_frame(frame, list(frame.columns), hierarchies)
     assert lattice.heights == heights
     evaluator = Evaluator(lattice, [KAnonymity(2)], 0.0)
     feasible = [node for node in lattice.nodes() if evaluator(node).feasible]
@@ -373,11 +376,11 @@ def test_equal_precision_is_equal(heights, low, high):
 def test_an_exact_tie_goes_to_the_lower_node(algo, heights, low, high):
     frame, hierarchies = two_minimal_nodes(heights, low, high)
     qid = list(frame.columns)
-    lattice = Lattice(frame, qid, hierarchies)
+    lattice = Lattice.of_frame(frame, qid, hierarchies)
     metric = resolve_metric("precision", lattice.heights, lattice.n_rows, 2)
     found = SEARCHES[algo](Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
-    exhaustive = ola.exhaustive(Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
-    value = generalization(low, heights)
+    exhaustive = exhaustive_search(Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
+    value = mean_level(low, heights)
     assert (
         (found.best.node, found.value) == (exhaustive.best.node, exhaustive.value) == (low, value)
     )
@@ -391,10 +394,10 @@ def test_datafly_reports_the_exact_value(heights, low, high):
     """Datafly compares no metric: it stops at the first feasible node of its path (the
     second case: ``high``); its value is the exact precision of that node."""
     frame, hierarchies = two_minimal_nodes(heights, low, high)
-    lattice = Lattice(frame, list(frame.columns), hierarchies)
+    lattice = Lattice.of_frame(frame, list(frame.columns), hierarchies)
     metric = resolve_metric("precision", lattice.heights, lattice.n_rows, 2)
     found = datafly.search(Evaluator(lattice, [KAnonymity(2)], 0.0), metric)
-    assert found.value == generalization(found.best.node, heights) == generalization(low, heights)
+    assert found.value == mean_level(found.best.node, heights) == mean_level(low, heights)
 
 
 def test_precision_with_suppression_is_exact():
@@ -402,7 +405,7 @@ def test_precision_with_suppression_is_exact():
     5 rows are suppressed: g + (1 - g) s / n = 2/9 + 7/9 * 3/5 = 31/45."""
     frame, hierarchies = two_minimal_nodes(*TIES[0])
     frame = pd.concat([frame, frame.head(1)], ignore_index=True)
-    lattice = Lattice(frame, list(frame.columns), hierarchies)
+    lattice = Lattice.of_frame(frame, list(frame.columns), hierarchies)
     metric = resolve_metric("precision", lattice.heights, lattice.n_rows, 2)
     stats = Evaluator(lattice, [KAnonymity(2)], 0.6)((0, 1, 1))
     assert (stats.suppressed, lattice.n_rows) == (3, 5)

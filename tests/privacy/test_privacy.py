@@ -23,7 +23,7 @@ def test_adult_levels(qid):
 
 
 def test_sensitive_inside_the_qid_is_refused():
-    with pytest.raises(InvalidQIDError, match="'sex' is part of the quasi-identifier"):
+    with pytest.raises(InvalidQIDError, match="'sex' is inside the quasi-identifier"):
         l_diversity(load_adult(), ["sex", "race"], "sex")
 
 

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pandas_anon.anonymization.fulldomain.evaluation import NodeStats
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import Number
+from pandas_anon.errors import InvalidParameterError
 
 
 @dataclass
@@ -22,6 +24,15 @@ class Search:
     evaluated: int
     lattice_size: int
     notes: dict = field(default_factory=dict)
+
+
+def require_size(lattice: Lattice, max_nodes: int, search: str, advice: str) -> None:
+    """Refuse a lattice of more than ``max_nodes`` nodes, naming ``search`` and ``advice``."""
+    if lattice.size > max_nodes:
+        raise InvalidParameterError(
+            f"the lattice of {list(map(str, lattice.qid))} has {lattice.size:,} nodes, more than "
+            f"the {max_nodes:,} {search}; {advice}"
+        )
 
 
 def tie_key(value: Number, node: tuple[int, ...]) -> tuple:

@@ -72,7 +72,8 @@ class ClassCache:
             below &= column_levels <= level
         rows = np.where(below, self._rows, _NO_ROWS)
         slot = int(np.argmin(rows))
-        return None if rows[slot] == _NO_ROWS else self._tables[self._nodes[slot]]
+        found = self._nodes[slot]
+        return None if rows[slot] == _NO_ROWS or found is None else self._tables[found]
 
     def _grow(self) -> int:
         """A new slot, doubling the arrays when they are full."""

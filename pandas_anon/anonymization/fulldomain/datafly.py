@@ -14,7 +14,7 @@ counted over the classes of the current node (their codes per column, read from 
 keys; missing values count as a value below the top level, as everywhere in the lattice). Ties go to the
 first quasi-identifier in ``qid`` order; columns already at their top level are skipped. When
 the path reaches the top and even the top is not feasible, ``best`` is None: for k-anonymity
-and distinct l-diversity no node is feasible then (:func:`incognito.merge_safe`); with the
+and distinct l-diversity no node is feasible then (:func:`~pandas_anon.privacy.models.merge_safe`); with the
 other models a node off the path may still be. ``notes["path"]``: the nodes visited.
 """
 

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
-from pandas_anon.engine.classes import Classes, Node, SensitiveDomain
-from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
-
-Model = KAnonymity | LDiversity | TCloseness
+from pandas_anon.engine.classes import Classes, Node
+from pandas_anon.privacy.models import Context, PrivacyModel
 
 
 @dataclass(frozen=True)
@@ -35,17 +33,19 @@ class Evaluator:
     (a fraction of the rows) suppressed, and never every row (a node releasing no row is no
     solution, whatever the limit); counts the nodes it evaluated."""
 
-    def __init__(self, lattice: Lattice, models: Sequence[Model], max_suppression: float) -> None:
+    def __init__(
+        self, lattice: Lattice, models: Sequence[PrivacyModel], max_suppression: float
+    ) -> None:
         self.lattice = lattice
         self.models = tuple(models)
         self.limit = min(int(np.floor(max_suppression * lattice.n_rows + 1e-9)), lattice.n_rows - 1)
         self.evaluated = 0
-        #: the sensitive column as l-diversity and t-closeness read it (None without them)
-        self.sensitive: SensitiveDomain | None = None
-        if any(isinstance(m, (LDiversity, TCloseness)) for m in self.models):
-            self.sensitive = lattice.sensitive_domain(
-                ordered=any(isinstance(m, TCloseness) and m.ordered for m in self.models)
-            )
+        #: what the models read besides the classes: the sensitive column, when one reads it
+        self.context = Context(
+            lattice.sensitive_domain(ordered=any(m.reads_order for m in self.models))
+            if any(m.reads_sensitive for m in self.models)
+            else None
+        )
 
     def __call__(self, node: Node) -> NodeStats:
         self.evaluated += 1
@@ -55,18 +55,11 @@ class Evaluator:
         """The verdict on a node's classes."""
         violating = np.zeros(len(classes.sizes), dtype=bool)
         for model in self.models:
-            violating |= model.violations(classes, *self._table_of(model))
+            violating |= model.violations(classes, self.context)
         suppressed = int(classes.sizes[violating].sum())
         return NodeStats(classes.node, classes, violating, suppressed, suppressed <= self.limit)
 
     def reached(self, stats: NodeStats) -> dict[str, float]:
         """The privacy level each model reaches on the classes a node keeps."""
         kept = ~stats.violating
-        return dict(
-            model.reached(stats.classes, kept, *self._table_of(model)) for model in self.models
-        )
-
-    def _table_of(self, model: Model) -> tuple:
-        """What a model reads besides the classes: l-diversity and t-closeness, the sensitive
-        column over the whole table."""
-        return () if isinstance(model, KAnonymity) else (self.sensitive,)
+        return dict(model.reached(stats.classes, kept, self.context) for model in self.models)

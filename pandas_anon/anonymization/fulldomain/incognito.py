@@ -49,11 +49,11 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.fulldomain.base import Search, above_all, tie_key
-from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, Model
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.lattice import Lattice, Node
 from pandas_anon.anonymization.fulldomain.metrics import Metric
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.privacy.models import KAnonymity, LDiversity
+from pandas_anon.privacy.models import PrivacyModel, merge_safe
 from pandas_anon.progress import Progress
 
 
@@ -61,7 +61,7 @@ def all_feasible(
     frame: pd.DataFrame,
     qid: Sequence[Hashable],
     hierarchies: Mapping[Hashable, Hierarchy],
-    models: Sequence[Model],
+    models: Sequence[PrivacyModel],
     max_suppression: float,
     *,
     sensitive: Hashable | None = None,
@@ -69,7 +69,7 @@ def all_feasible(
     """Every feasible full-domain generalization of ``qid`` (levels in ``qid`` order), bottom
     first in lexicographic order; ``sensitive`` is the column l-diversity and t-closeness
     read."""
-    lattice = Lattice(frame, qid, hierarchies, sensitive=sensitive)
+    lattice = Lattice.of_frame(frame, qid, hierarchies, sensitive=sensitive)
     return feasible_nodes(Evaluator(lattice, models, max_suppression))[0]
 
 
@@ -162,15 +162,6 @@ def feasible_nodes(
         feasible=len(found),
     )
     return found, notes
-
-
-def merge_safe(models: Sequence[Model]) -> bool:
-    """Whether every model keeps a union of classes whenever it keeps one of them (the
-    property both prunings need): k-anonymity and distinct l-diversity."""
-    return all(
-        isinstance(m, KAnonymity) or (isinstance(m, LDiversity) and m.variant == "distinct")
-        for m in models
-    )
 
 
 def _candidates(

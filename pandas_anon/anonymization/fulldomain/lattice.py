@@ -25,19 +25,26 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.fulldomain.cache import ClassCache
+from pandas_anon.engine.backends.pandas import tabulate
 from pandas_anon.engine.classes import Classes, Node, SensitiveDomain
-from pandas_anon.engine.encoding import EncodedFrame, compress, first_occurrence, group_codes
+from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.keys import KeyLayout, Words, run_ids, run_starts, run_sums
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 
 
 class Lattice:
-    """Full-domain generalizations of ``qid`` under ``hierarchies``, on a frame's frequency set."""
+    """Full-domain generalizations of ``qid`` under ``hierarchies``, on a frequency set.
+
+    ``frequencies`` holds the combinations of ``qid`` (and of ``sensitive``, the column
+    l-diversity and t-closeness read, when given) with their counts, a missing value counted
+    as a value (:func:`pandas_anon.engine.backends.pandas.tabulate` with ``dropna=False``).
+    The lattice reduces them once more, to combinations of hierarchy positions.
+    """
 
     def __init__(
         self,
-        frame: pd.DataFrame,
+        frequencies: FrequencySet,
         qid: Sequence[Hashable],
         hierarchies: Mapping[Hashable, Hierarchy],
         *,
@@ -47,59 +54,73 @@ class Lattice:
         self.hierarchies = [hierarchies[c] for c in self.qid]
         self.heights = tuple(h.height for h in self.hierarchies)
         self.sensitive = sensitive
-        columns = [*self.qid, sensitive] if sensitive is not None else list(self.qid)
-        encoded = EncodedFrame(frame, columns, dropna=False)
-        self.n_rows = encoded.n_examined
-        positions = [
-            h.positions(
-                encoded.values[c],
-                column=c,
-                counts=np.bincount(encoded.codes[c], minlength=encoded.cardinality(c)),
+        self.n_rows = frequencies.n_rows
+        #: per quasi-identifier, the hierarchy position of each combination's value (-1: missing)
+        self.value_positions: list[np.ndarray] = []
+        codes, cardinalities = [], []
+        for c, h in zip(self.qid, self.hierarchies):
+            j = frequencies.position(c)
+            column_codes = frequencies.codes[:, j]
+            counts = np.bincount(
+                column_codes, weights=frequencies.counts, minlength=frequencies.cardinality(c)
             )
-            for c, h in zip(self.qid, self.hierarchies)
-        ]
-        # each row's hierarchy position per column (-1: missing), then the distinct combinations
-        base = [pos[encoded.codes[c]] for c, pos in zip(self.qid, positions)]
-        cardinalities = [len(h.values) + 1 for h in self.hierarchies]
-        codes = [np.where(b < 0, len(h.values), b) for b, h in zip(base, self.hierarchies)]
+            position = h.positions(frequencies.values[c], column=c, counts=counts)
+            base = position[column_codes]  # -1: missing, coded after the hierarchy's values
+            self.value_positions.append(base)
+            codes.append(np.where(base < 0, len(h.values), base))
+            cardinalities.append(len(h.values) + 1)
         if sensitive is not None:
-            codes.append(
-                self._sensitive_codes(
-                    frame[sensitive], encoded.codes[sensitive], encoded.values[sensitive]
-                )
-            )
+            codes.append(self._sensitive_codes(frequencies, sensitive))
             cardinalities.append(self._sensitive_radix)
-        self.row_combination = self._tabulate(codes, cardinalities, weights=None)
+        #: the combination of hierarchy positions of each combination of ``frequencies``
+        self.combination_of = self._tabulate(frequencies, codes, cardinalities)
 
-    def _sensitive_codes(
-        self, column: pd.Series, codes: np.ndarray, values: pd.Index
-    ) -> np.ndarray:
+    @classmethod
+    def of_frame(
+        cls,
+        frame: pd.DataFrame,
+        qid: Sequence[Hashable],
+        hierarchies: Mapping[Hashable, Hierarchy],
+        *,
+        sensitive: Hashable | None = None,
+    ) -> Lattice:
+        """The lattice of a frame's ``qid`` (and ``sensitive``) columns."""
+        columns = [*qid, sensitive] if sensitive is not None else list(qid)
+        return cls(tabulate(frame, columns).frequencies, qid, hierarchies, sensitive=sensitive)
+
+    def _sensitive_codes(self, frequencies: FrequencySet, sensitive: Hashable) -> np.ndarray:
         """Recode the sensitive column as :class:`SensitiveDomain` numbers it: its known
         values present, ``0..m-1`` in code order, then m for missing; keep those m values
-        (``sensitive_values``, in the column's own dtype, read from the rows)."""
+        (``sensitive_values``, in the column's own dtype)."""
+        codes = frequencies.codes[:, frequencies.position(sensitive)]
+        values = frequencies.values[sensitive]
         present = np.bincount(codes, minlength=len(values)) > 0
         known = present & ~np.asarray(pd.isna(values), dtype=bool)
         self.sensitive_known = int(known.sum())
         recode = np.full(len(values), self.sensitive_known, dtype=np.int64)  # missing: m
         recode[known] = np.arange(self.sensitive_known)
-        recoded = recode[codes]
         self._sensitive_radix = self.sensitive_known + int(bool((present & ~known).any()))
-        first = first_occurrence(recoded, self._sensitive_radix)[: self.sensitive_known]
-        self.sensitive_values = column.iloc[first].reset_index(drop=True)
-        return recoded
+        self.sensitive_values = frequencies.decode(sensitive, np.flatnonzero(known))
+        return recode[codes]
 
     def _tabulate(
-        self, codes: Sequence[np.ndarray], cardinalities: Sequence[int], weights: np.ndarray | None
+        self, frequencies: FrequencySet, codes: Sequence[np.ndarray], cardinalities: Sequence[int]
     ) -> np.ndarray:
-        """Set the frequency set to the distinct rows of ``codes`` (with their summed
-        ``weights``, or counts) and return each row's combination."""
-        group, n = compress(group_codes(codes, cardinalities, n_rows=len(codes[0])))
-        first = first_occurrence(group, n)
-        self._combinations = np.column_stack([c[first] for c in codes])
-        self._counts = np.bincount(group, weights=weights, minlength=n).astype(np.int64)
+        """Set the lattice's own frequency set to the distinct rows of ``codes`` (one per
+        combination of ``frequencies``, whose counts they add up) and return the new
+        combination of each."""
+        columns = tuple(range(len(codes)))  # positions, then the sensitive code
+        reduced, combination_of = frequencies.regroup(
+            columns,
+            codes,
+            cardinalities,
+            {j: pd.RangeIndex(n) for j, n in enumerate(cardinalities)},
+        )
+        self._combinations, self._counts = reduced.codes, reduced.counts
+        self._reduced = reduced
         self._cache = ClassCache(len(self.qid))
         self._steps: dict[tuple[int, int, int], np.ndarray] = {}  # see _step
-        return group
+        return combination_of
 
     def project(self, columns: Sequence[int]) -> Lattice:
         """The lattice of the quasi-identifiers at positions ``columns`` (in that order), on
@@ -114,14 +135,13 @@ class Lattice:
         sub.hierarchies = [self.hierarchies[j] for j in columns]
         sub.heights = tuple(h.height for h in sub.hierarchies)
         keep = list(columns)
-        cardinalities = [len(self.hierarchies[j].values) + 1 for j in columns]  # + missing
         if self.sensitive is not None:
             keep.append(self._combinations.shape[1] - 1)
-            cardinalities.append(self._sensitive_radix)
-        group = sub._tabulate(
-            [self._combinations[:, j] for j in keep], cardinalities, weights=self._counts
-        )
-        sub.row_combination = group[self.row_combination]
+        projected, combination_of = self._reduced.project(keep)
+        sub._combinations, sub._counts, sub._reduced = projected.codes, projected.counts, projected
+        sub._cache = ClassCache(len(sub.qid))
+        sub._steps = {}
+        sub.combination_of = combination_of[self.combination_of]
         return sub
 
     # -- the lattice -------------------------------------------------------------------------
@@ -294,8 +314,9 @@ class Lattice:
         return rank
 
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
-        """The classes of ``node`` with the class of every row (to apply a chosen node to
-        the rows); classes are numbered in key order, as :meth:`classes` lists them."""
+        """The classes of ``node`` with the class of every combination of the frequency set
+        the lattice was built on (to write a chosen node); classes are numbered in key
+        order, as :meth:`classes` lists them."""
         classes = self.classes(node)
         keys = self._layout.prefix(self._keys_of_combinations(node), len(self.qid))
-        return classes, run_ids(keys)[self.row_combination]
+        return classes, run_ids(keys)[self.combination_of]

@@ -1,9 +1,9 @@
-"""Information loss of a lattice node, the same for every algorithm and output.
+"""What the full-domain searches minimize: precision or discernibility of a lattice node,
+with lower bounds for pruning.
 
-- precision (Sweeney): mean over quasi-identifiers of level / height per row, a suppressed
-  row counting 1 on every quasi-identifier;
-- discernibility DM: the sum over kept classes of |class|^2, plus n for each suppressed row;
-- C_avg: (rows kept / classes kept) / k.
+The figures are those of :mod:`pandas_anon.anonymization.utility` (precision, a mean of
+level / height with a suppressed row counting 1 on every quasi-identifier; DM, the sum over
+kept classes of |class|^2 plus n per suppressed row), computed per node from its classes.
 
 Each minimizable metric comes with a lower bound that never decreases towards the top of
 the lattice, so an optimal search can skip every node above one whose bound already exceeds
@@ -32,6 +32,7 @@ from fractions import Fraction
 import numpy as np
 
 from pandas_anon.anonymization.fulldomain.evaluation import NodeStats
+from pandas_anon.anonymization.utility import discernibility
 from pandas_anon.errors import InvalidParameterError
 
 #: An exact metric value (Fraction, int), or what a custom metric returns.
@@ -78,27 +79,10 @@ class Precision:
         return total
 
 
-def generalization(node: tuple[int, ...], heights: tuple[int, ...]) -> Fraction:
+def mean_level(node: tuple[int, ...], heights: tuple[int, ...]) -> Fraction:
     """Mean of level / height over the quasi-identifiers, exactly."""
     exact = Precision(heights, 1)
     return Fraction(exact.share(node), exact.scale)
-
-
-def precision(stats: NodeStats, heights: tuple[int, ...], n_rows: int) -> float:
-    """The precision the report shows: ((n - s) * g + s) / n, the exact fraction rounded once
-    to a float."""
-    exact = Precision(heights, n_rows)
-    return float(Fraction(exact.value(stats), exact.unit))
-
-
-def discernibility(stats: NodeStats, n_rows: int) -> int:
-    sizes = stats.kept_sizes
-    return int((sizes.astype(np.int64) ** 2).sum()) + n_rows * stats.suppressed
-
-
-def average_class_size(stats: NodeStats, n_rows: int, k: int) -> float:
-    classes = int((~stats.violating).sum())
-    return ((n_rows - stats.suppressed) / classes) / k if classes else float("inf")
 
 
 @dataclass(frozen=True)
@@ -123,7 +107,10 @@ class Metric:
 
     def exact(self, scaled: Number) -> Number:
         """The metric whose scaled number is ``scaled``."""
-        return Fraction(scaled, self.unit) if self.unit != 1 else scaled
+        if self.unit == 1:
+            return scaled
+        assert isinstance(scaled, int)  # a built-in metric's scaled values are integers
+        return Fraction(scaled, self.unit)
 
     def value(self, stats: NodeStats) -> Number:
         return self.exact(self.scaled_value(stats))
@@ -156,7 +143,7 @@ def resolve_metric(
     if metric == "dm":
         return Metric(
             "dm",
-            lambda s: discernibility(s, n_rows),
+            lambda s: discernibility(s.kept_sizes, s.suppressed, n_rows),
             lambda s: int((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
             lambda _node: 0,
             lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),

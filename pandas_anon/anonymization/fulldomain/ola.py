@@ -7,7 +7,7 @@ The search keeps two facts about every node of the lattice, as arrays indexed by
   (DM: each of the node's classes ends up in a class at least as large and at least k, or
   suppressed; :mod:`pandas_anon.anonymization.fulldomain.metrics`);
 - its *feasibility*, when the models are merge-safe (k-anonymity, distinct l-diversity:
-  :func:`incognito.merge_safe`): the nodes above a feasible node are feasible and the nodes
+  :func:`~pandas_anon.privacy.models.merge_safe`): the nodes above a feasible node are feasible and the nodes
   below an infeasible node are infeasible, so one evaluation tags a whole up-set or down-set
   (the *predictive tagging* of OLA, El Emam et al. 2009, and Flash, Kohlmayer et al. 2012).
 
@@ -30,13 +30,14 @@ then the lower node, then the lexicographically smaller).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
-from pandas_anon.anonymization.fulldomain.base import Search, above_all, tie_key
-from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
-from pandas_anon.anonymization.fulldomain.incognito import merge_safe
+from pandas_anon.anonymization.fulldomain.base import Search, above_all, require_size, tie_key
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
 from pandas_anon.anonymization.fulldomain.metrics import Metric
-from pandas_anon.errors import InvalidParameterError
+from pandas_anon.privacy.models import merge_safe
 from pandas_anon.progress import Progress
 
 #: Largest lattice the optimal search keeps per-node arrays for (about 11 bytes per node).
@@ -46,12 +47,13 @@ _UNKNOWN, _FEASIBLE, _INFEASIBLE = 0, 1, -1
 
 def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None) -> Search:
     lattice = evaluator.lattice
-    if lattice.size > MAX_NODES:
-        raise InvalidParameterError(
-            f"the lattice of {list(map(str, lattice.qid))} has {lattice.size:,} nodes, more than "
-            f"the {MAX_NODES:,} the optimal search handles; use fewer quasi-identifiers, "
-            f"hierarchies with fewer levels, or algo='datafly' / 'samarati'"
-        )
+    require_size(
+        lattice,
+        MAX_NODES,
+        "the optimal search handles",
+        "use fewer quasi-identifiers, hierarchies with fewer levels, or algo='datafly' / "
+        "'samarati'",
+    )
     start = evaluator.evaluated
     with Progress(
         "ola", total=lattice.size, unit="node", enabled=progress if lattice.size > 2_000 else False
@@ -80,7 +82,8 @@ class _State:
         self.status = np.zeros(shape, dtype=np.int8)
         self.evaluated = np.zeros(shape, dtype=bool)
         self.open = np.ones(shape, dtype=bool)  # not taken, evaluated or known infeasible
-        self.best, self.best_key = None, (above_all(self.lower),)  # keys of scaled values
+        self.best: NodeStats | None = None
+        self.best_key: tuple = (above_all(self.lower),)  # keys of scaled values
         self.probes = 0
 
     def run(self) -> None:
@@ -144,7 +147,9 @@ class _State:
         self.open[node] = False
         above = tuple(slice(level, None) for level in node)
         raised = self.lower[above]
-        np.maximum(raised, self.metric.scaled_bound(stats), out=raised)
+        bound = self.metric.scaled_bound(stats)
+        assert not isinstance(bound, Fraction)  # scaled: an integer, or -inf (no bound)
+        np.maximum(raised, bound, out=raised)
         if stats.feasible:
             key = tie_key(self.metric.scaled_value(stats), node)
             if key < self.best_key:
@@ -158,21 +163,3 @@ class _State:
                 self.open[below] = False
         if self.evaluator.evaluated % 500 == 0:
             self.bar.advance(f"{self.evaluator.evaluated:,} evaluated")
-
-
-def exhaustive(evaluator: Evaluator, metric: Metric) -> Search:
-    """Evaluate every node (the reference the optimal search is tested against)."""
-    best, best_key = None, (np.inf,)
-    for node in evaluator.lattice.nodes():
-        stats = evaluator(node)
-        if stats.feasible:
-            key = tie_key(metric.scaled_value(stats), node)
-            if key < best_key:
-                best, best_key = stats, key
-    return Search(
-        "exhaustive",
-        best,
-        metric.exact(best_key[0]) if best is not None else np.inf,
-        evaluator.evaluated,
-        evaluator.lattice.size,
-    )

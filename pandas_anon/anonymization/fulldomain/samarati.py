@@ -13,7 +13,7 @@ Why the binary search is exact: a successor's classes are unions of the node's c
 k-anonymity a union containing a class of at least k rows has at least k rows (for distinct
 l-diversity, at least l values), so every row suppressed at the successor was suppressed at
 the node: a feasible node's successors are feasible, and if some node of height h is feasible,
-some node at every height from h up to the top is (:func:`incognito.merge_safe` names these
+some node at every height from h up to the top is (:func:`~pandas_anon.privacy.models.merge_safe` names these
 models; the proof is in :mod:`.incognito`). Entropy and recursive l-diversity and t-closeness
 lack the property once rows may be suppressed (a good class merged with a bad one can turn
 bad), so a low node can be feasible while the top is not; with any of them the heights are
@@ -33,8 +33,8 @@ import numpy as np
 
 from pandas_anon.anonymization.fulldomain.base import Search, tie_key
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
-from pandas_anon.anonymization.fulldomain.incognito import merge_safe
 from pandas_anon.anonymization.fulldomain.metrics import Metric
+from pandas_anon.privacy.models import merge_safe
 from pandas_anon.progress import Progress
 
 
@@ -73,8 +73,9 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
                 else:
                     low = middle + 1
         else:
-            high = next((h for h in range(high + 1) if probe(h)), None)
-            feasible = high is not None
+            lowest = next((h for h in range(high + 1) if probe(h)), None)
+            feasible = lowest is not None
+            high = lowest if lowest is not None else high
     if not feasible:
         return Search(
             "samarati",

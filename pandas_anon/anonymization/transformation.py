@@ -1,0 +1,182 @@
+"""The transformation contract: what every anonymizing method decides, and the one writer.
+
+A method reads a frequency set and decides, for each of its combinations, how each
+quasi-identifier is written (a :class:`ColumnRecoding`: the code of an output label, or
+:data:`~pandas_anon.anonymization.recoding.KEEP` to keep the value as read) and whether the
+combination's rows are suppressed. That decision is a :class:`Transformation`; nothing has
+touched the rows yet. :meth:`Transformation.apply` is the one step that maps rows to
+combinations and writes them, whatever the method (full-domain search, Mondrian's
+partitions, local recoding); :mod:`pandas_anon.anonymization.utility` measures every
+transformation the same way.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.anonymization.pseudonyms import keyed_hash
+from pandas_anon.anonymization.recoding import KEEP, Recoded, output_copy, relabel
+from pandas_anon.anonymization.reports import Report, attach
+from pandas_anon.detect.exposure import SUPPRESSED
+from pandas_anon.engine.backends.pandas import Tabulation
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.hierarchy import Hierarchy
+
+
+@dataclass(frozen=True)
+class ColumnRecoding:
+    """How a transformation writes one quasi-identifier column.
+
+    ``codes``: for each combination of the frequency set, the position of its output value in
+    ``labels``, or :data:`~pandas_anon.anonymization.recoding.KEEP`. When the labels come
+    from a hierarchy, ``hierarchy`` is it and ``levels`` the level of each combination's
+    label (what precision reads); a method writing its own labels (ranges) leaves both None.
+    """
+
+    codes: np.ndarray
+    labels: pd.Index
+    hierarchy: Hierarchy | None = None
+    levels: np.ndarray | None = None
+
+    @classmethod
+    def at_level(
+        cls,
+        hierarchy: Hierarchy,
+        positions: np.ndarray,
+        level: int | np.ndarray,
+        *,
+        selected: np.ndarray | None = None,
+        missing_at_top: bool = True,
+    ) -> ColumnRecoding:
+        """Each combination's label at ``level`` (one level, or one per combination) of
+        ``hierarchy``, given its value's hierarchy ``positions`` (-1: missing); the
+        combinations not ``selected`` (default: all are) keep their values. A missing value
+        stays missing below the top; at the top it becomes the top's label when
+        ``missing_at_top`` (as in the lattice, where it is a value of its own below the top)."""
+        levels = np.broadcast_to(np.asarray(level, dtype=np.int64), positions.shape)
+        used = np.unique(levels)  # only their labels: an unused level's must not widen the dtype
+        offset = np.zeros(hierarchy.n_levels, dtype=np.int64)
+        table = np.zeros((hierarchy.n_levels, max(len(hierarchy.values), 1)), dtype=np.int64)
+        parts, size = [], 0
+        for at in used:
+            offset[at] = size
+            table[at, : len(hierarchy.values)] = hierarchy.codes(at) + size
+            parts.append(hierarchy.labels(at))
+            size += len(parts[-1])
+        present = positions >= 0
+        codes = np.where(present, table[levels, np.where(present, positions, 0)], KEEP)
+        if missing_at_top:
+            at_top = levels == hierarchy.height
+            codes = np.where(~present & at_top, offset[hierarchy.height], codes)
+        if selected is not None:
+            codes = np.where(selected, codes, KEEP)
+            levels = np.where(selected, levels, 0)
+        labels = parts[0].append(parts[1:]) if len(parts) > 1 else parts[0]
+        return cls(codes, labels, hierarchy, levels)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A transformation written to a frame: the output, and which rows changed."""
+
+    frame: pd.DataFrame
+    modified: np.ndarray  # rows with a value changed (suppressed rows included)
+    suppressed: np.ndarray  # rows suppressed
+    changed: dict[Hashable, int]  # rows whose value changed, per quasi-identifier
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """What an anonymizing method decided on a frequency set, before any row is written.
+
+    ``tabulation``: the frame read once (its frequency set, and each row's combination);
+    ``recodings``: how each quasi-identifier is written, per combination; ``suppressed``:
+    the combinations whose rows are suppressed (every quasi-identifier written
+    :data:`~pandas_anon.detect.exposure.SUPPRESSED`); ``privacy``: the level each privacy
+    model reaches on the rows kept; ``search``: what the method reports about its own work
+    (nodes evaluated, partitions, seconds).
+    """
+
+    method: str
+    tabulation: Tabulation
+    qid: tuple[Hashable, ...]
+    recodings: Mapping[Hashable, ColumnRecoding]
+    suppressed: np.ndarray
+    privacy: Mapping[str, float] = field(default_factory=dict)
+    search: Mapping[str, float] = field(default_factory=dict)
+    #: what the call that asked for it reports (``modified`` filled in by :meth:`apply`)
+    report: Report | None = None
+    #: direct identifier columns outside the quasi-identifier, and what :meth:`apply` does
+    #: with them: ``"drop"``, ``"hash"`` (a keyed hash) or ``"keep"``
+    identifiers: tuple[Hashable, ...] = ()
+    treatment: str = "drop"
+
+    @property
+    def n_rows(self) -> int:
+        return self.tabulation.frequencies.n_rows
+
+    def apply(
+        self, frame: pd.DataFrame, *, suppress: str = "mask", salt: bytes | str | None = None
+    ) -> pd.DataFrame:
+        """The output: a copy of ``frame`` with the transformation written
+        (:meth:`write`), the direct identifiers dropped, hashed or kept, the suppressed rows
+        masked (``suppress="mask"``) or left out (``"drop"``), and the report attached with
+        the rows modified. ``salt``: the key of ``"hash"`` (default: a random one, never
+        stored)."""
+        written = self.write(frame)
+        out = _treat_identifiers(written.frame, self.identifiers, self.treatment, salt)
+        if suppress == "drop":
+            out = out.loc[~written.suppressed]
+        if self.report is None:
+            return out
+        return attach(out, self.report.after_writing(int(written.modified.sum()), written.changed))
+
+    def write(self, frame: pd.DataFrame) -> Written:
+        """Write the quasi-identifiers to a copy of ``frame`` (the frame the transformation
+        was decided on, or any frame with its rows and quasi-identifier columns); ``frame``
+        is unchanged."""
+        suppressed_rows = self.tabulation.rows_where(self.suppressed)
+        modified = suppressed_rows.copy()
+        changed: dict[Hashable, int] = {}
+        out = output_copy(frame)
+        for column in self.qid:
+            recoded = self.write_column(frame[column])
+            values = recoded.to_series(frame.index, column)
+            modified |= recoded.changed
+            changed[column] = int(recoded.changed.sum())
+            if suppressed_rows.any():
+                values = values.astype(object).where(~suppressed_rows, SUPPRESSED)
+            out[column] = values
+        return Written(out, modified, suppressed_rows, changed)
+
+    def write_column(self, series: pd.Series) -> Recoded:
+        """One quasi-identifier column as the transformation writes it."""
+        recoding = self.recodings[series.name]
+        row_codes, uniques = factorize(series)
+        row_labels = np.full(len(series), KEEP, dtype=np.int64)
+        examined = self.tabulation.positions
+        per_row = recoding.codes[self.tabulation.row_combination]
+        if examined is None:
+            row_labels = per_row
+        else:
+            row_labels[examined] = per_row
+        return relabel(row_codes, pd.Index(uniques), recoding.labels, row_labels)
+
+
+def _treat_identifiers(
+    out: pd.DataFrame, columns: Sequence[Hashable], treatment: str, salt: bytes | str | None
+) -> pd.DataFrame:
+    """Drop or hash the direct identifier ``columns`` of ``out`` (or keep them)."""
+    if not columns or treatment == "keep":
+        return out
+    if treatment == "drop":
+        return out.drop(columns=list(columns))
+    key = salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
+    for column in columns:
+        out[column] = keyed_hash(out[column], key)
+    return out

@@ -1,0 +1,234 @@
+"""What a transformation keeps and what it risks, measured the same way for every method.
+
+:func:`measure` reads a :class:`~pandas_anon.anonymization.transformation.Transformation`
+(never the method that made it): its output classes are the combinations grouped by what the
+quasi-identifiers are written as, suppressed rows in none. The figures:
+
+- **precision** (Sweeney 2002, "Achieving k-Anonymity Privacy Protection Using
+  Generalization and Suppression", section 4): the mean over rows and quasi-identifiers of
+  level / height, a suppressed row counting 1 on every quasi-identifier; only when every
+  column is written along a hierarchy, else None. Exact: a fraction over lcm(heights).
+- **discernibility** DM (Bayardo and Agrawal 2005): the sum over kept classes of
+  |class|^2, plus n for each suppressed row.
+- **C_avg** (LeFevre et al. 2006): (rows kept / classes kept) / k.
+- **GCP**, the global certainty penalty (Ghinita et al. 2007, "Fast Data Anonymization with
+  Low Information Loss", section 2, built on Xu et al. 2006's NCP): the mean over rows and
+  quasi-identifiers of the NCP of the value written, in [0, 1]. A written value stands for
+  the original values of the table it replaces: for a number or a date, NCP is their range
+  over the column's range; otherwise their count less one over the column's distinct values
+  less one. A value kept as read costs 0, a suppressed one 1.
+- **risk after**: prosecutor risk (:mod:`pandas_anon.detect.prosecutor`) and sample
+  uniques of the kept classes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.anonymization.recoding import KEEP, merged_codes
+from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
+from pandas_anon.detect import prosecutor
+from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.grouping import compress, group_codes
+
+
+@dataclass(frozen=True)
+class Utility:
+    """The figures of one transformation (see the module)."""
+
+    rows: int
+    suppressed: int
+    kept_sizes: np.ndarray
+    precision: Fraction | None
+    gcp: float
+    k: int
+
+    @property
+    def classes(self) -> int:
+        return len(self.kept_sizes)
+
+    @property
+    def smallest(self) -> int:
+        """The k reached: the smallest kept class (0 when none is kept)."""
+        return int(self.kept_sizes.min()) if len(self.kept_sizes) else 0
+
+    @property
+    def dm(self) -> int:
+        return discernibility(self.kept_sizes, self.suppressed, self.rows)
+
+    @property
+    def c_avg(self) -> float:
+        return average_class_size(self.kept_sizes, self.k)
+
+    def metrics(self) -> dict[str, float]:
+        """The information-loss figures, as reports show them."""
+        found: dict[str, float] = {}
+        if self.precision is not None:
+            found["precision"] = float(self.precision)
+        found.update(dm=self.dm, c_avg=self.c_avg, gcp=self.gcp)
+        return found
+
+    def risk(self) -> dict[str, float]:
+        """The risk left in the kept classes, as reports show it."""
+        return {
+            "prosecutor_max": prosecutor.highest(self.smallest) if self.classes else 0.0,
+            "prosecutor_avg": (
+                prosecutor.average(self.classes, int(self.kept_sizes.sum()))
+                if self.classes
+                else 0.0
+            ),
+            "sample_uniques": int((self.kept_sizes == 1).sum()),
+        }
+
+
+def discernibility(kept_sizes: np.ndarray, suppressed: int, n_rows: int) -> int:
+    """DM: the sum of |class|^2 over kept classes, plus n for each suppressed row (exact)."""
+    return int((kept_sizes.astype(np.int64) ** 2).sum()) + n_rows * suppressed
+
+
+def average_class_size(kept_sizes: np.ndarray, k: int) -> float:
+    """C_avg: the mean kept class size over k (inf when no class is kept)."""
+    return (int(kept_sizes.sum()) / len(kept_sizes)) / k if len(kept_sizes) else float("inf")
+
+
+def level_shares(levels: np.ndarray, heights: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    """Each row of ``levels`` (one level per quasi-identifier) as an integer G, with the
+    denominator D such that G / D is the mean of level / height (D = q lcm(heights))."""
+    common = math.lcm(*heights)
+    weights = np.array([common // h for h in heights], dtype=np.int64)
+    return levels.astype(np.int64) @ weights, len(heights) * common
+
+
+def measure(transformation: Transformation, k: int) -> Utility:
+    """The utility and risk figures of ``transformation``, for a release meant to be
+    ``k``-anonymous (what C_avg divides by)."""
+    frequencies = transformation.tabulation.frequencies
+    counts, suppressed = frequencies.counts, transformation.suppressed
+    kept = ~suppressed
+    written = [
+        _written_codes(frequencies, column, transformation.recodings[column])
+        for column in transformation.qid
+    ]
+    if kept.any():
+        group = group_codes(
+            [codes[kept] for codes, _ in written],
+            [n for _, n in written],
+            n_rows=int(kept.sum()),
+        )
+        label, n = compress(group)
+        sizes = np.bincount(label, weights=counts[kept], minlength=n).astype(np.int64)
+    else:
+        sizes = np.zeros(0, dtype=np.int64)
+    n_suppressed = int(counts[suppressed].sum())
+    return Utility(
+        rows=frequencies.n_rows,
+        suppressed=n_suppressed,
+        kept_sizes=sizes,
+        precision=_precision(transformation),
+        gcp=_gcp(transformation),
+        k=k,
+    )
+
+
+def _written_codes(
+    frequencies: FrequencySet, column: Hashable, recoding: ColumnRecoding
+) -> tuple[np.ndarray, int]:
+    """Each combination's written value of ``column`` as a code (a value written as a label
+    equal to a value kept as read is the same code), and the number of codes."""
+    original = frequencies.codes[:, frequencies.position(column)]
+    codes, _, values = merged_codes(
+        frequencies.values[column], recoding.labels, original, recoding.codes
+    )
+    return np.where(codes < 0, len(values), codes), len(values) + 1  # missing: one more code
+
+
+def _precision(transformation: Transformation) -> Fraction | None:
+    """Exact precision, or None unless every column is written along a hierarchy."""
+    recodings = [transformation.recodings[c] for c in transformation.qid]
+    heights = tuple(r.hierarchy.height for r in recodings if r.hierarchy is not None)
+    written = [r.levels for r in recodings if r.levels is not None]
+    if len(heights) < len(recodings) or len(written) < len(recodings):
+        return None
+    levels = np.column_stack(written)
+    share, scale = level_shares(levels, heights)
+    counts, suppressed = transformation.tabulation.frequencies.counts, transformation.suppressed
+    total = int((share[~suppressed] * counts[~suppressed]).sum())
+    total += scale * int(counts[suppressed].sum())
+    return Fraction(total, scale * transformation.n_rows)
+
+
+def _gcp(transformation: Transformation) -> float:
+    """The global certainty penalty (see the module)."""
+    frequencies = transformation.tabulation.frequencies
+    counts, suppressed = frequencies.counts, transformation.suppressed
+    kept = ~suppressed
+    penalty = float(counts[suppressed].sum()) * len(transformation.qid)
+    for column in transformation.qid:
+        recoding = transformation.recodings[column]
+        original = frequencies.codes[:, frequencies.position(column)]
+        numbers = _as_numbers(frequencies.values[column], frequencies.dtypes.get(column))
+        ncp = _ncp(frequencies.values[column], numbers, original[kept], recoding.codes[kept])
+        penalty += float((ncp * counts[kept]).sum())
+    return penalty / (frequencies.n_rows * len(transformation.qid))
+
+
+def _ncp(
+    values: pd.Index, numbers: np.ndarray | None, original: np.ndarray, labels: np.ndarray
+) -> np.ndarray:
+    """The NCP of each combination's written value: 0 when kept as read; else the spread of
+    the original values written as the same label, over the column's spread (``numbers``:
+    the values as finite floats, NaN otherwise, or None for values that are not numbers)."""
+    ncp = np.zeros(len(original), dtype=float)
+    relabelled = labels != KEEP
+    if not relabelled.any():
+        return ncp
+    label, n = compress(
+        group_codes([labels[relabelled]], [int(labels.max()) + 1], n_rows=int(relabelled.sum()))
+    )
+    codes = original[relabelled]
+    if numbers is not None:
+        numbers = numbers / 2  # ranges of halves: no overflow from -1e308 to 1e308
+        finite = np.isfinite(numbers)
+        if not finite.any():
+            return ncp
+        domain = float(numbers[finite].max() - numbers[finite].min())
+        if domain <= 0:
+            return ncp
+        known = finite[codes]
+        low = np.full(n, np.inf)
+        high = np.full(n, -np.inf)
+        np.minimum.at(low, label[known], numbers[codes[known]])
+        np.maximum.at(high, label[known], numbers[codes[known]])
+        spread = np.where(high >= low, (high - low) / domain, 0.0)
+    else:
+        present = ~np.asarray(pd.isna(values), dtype=bool)
+        known = present[codes]
+        domain = int(present.sum()) - 1
+        if domain <= 0:
+            return ncp
+        pairs = np.unique(label[known] * len(values) + codes[known])
+        spread = (np.bincount(pairs // len(values), minlength=n) - 1).clip(0) / domain
+    ncp[relabelled] = spread[label]
+    return ncp
+
+
+def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:
+    """The values of a column of ``dtype`` as floats (dates as nanoseconds), missing and
+    infinite ones as NaN; None when the column holds neither numbers nor dates."""
+    if dtype is None:
+        return None
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        numbers = pd.DatetimeIndex(values).asi8.astype(float)
+        numbers[np.asarray(pd.isna(values), dtype=bool)] = np.nan
+        return numbers
+    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
+        return None
+    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    return np.where(np.isfinite(numbers), numbers, np.nan)
