@@ -173,18 +173,22 @@ def _gcp(transformation: Transformation) -> float:
     for column in transformation.qid:
         recoding = transformation.recodings[column]
         original = frequencies.codes[:, frequencies.position(column)]
-        numbers = _as_numbers(frequencies.values[column], frequencies.dtypes.get(column))
-        ncp = _ncp(frequencies.values[column], numbers, original[kept], recoding.codes[kept])
+        values = frequencies.values[column]
+        held = np.bincount(original, weights=counts, minlength=len(values)) > 0
+        held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
+        numbers = _as_numbers(values, frequencies.dtypes.get(column))
+        ncp = _ncp(held, numbers, original[kept], recoding.codes[kept])
         penalty += float((ncp * counts[kept]).sum())
     return penalty / (frequencies.n_rows * len(transformation.qid))
 
 
 def _ncp(
-    values: pd.Index, numbers: np.ndarray | None, original: np.ndarray, labels: np.ndarray
+    held: np.ndarray, numbers: np.ndarray | None, original: np.ndarray, labels: np.ndarray
 ) -> np.ndarray:
     """The NCP of each combination's written value: 0 when kept as read; else the spread of
-    the original values written as the same label, over the column's spread (``numbers``:
-    the values as finite floats, NaN otherwise, or None for values that are not numbers)."""
+    the original values written as the same label, over the spread of the values the table
+    holds (``held``, per value code; ``numbers``: the values as finite floats, NaN
+    otherwise, or None for values that are not numbers)."""
     ncp = np.zeros(len(original), dtype=float)
     relabelled = labels != KEEP
     if not relabelled.any():
@@ -195,7 +199,7 @@ def _ncp(
     codes = original[relabelled]
     if numbers is not None:
         numbers = numbers / 2  # ranges of halves: no overflow from -1e308 to 1e308
-        finite = np.isfinite(numbers)
+        finite = np.isfinite(numbers) & held
         if not finite.any():
             return ncp
         domain = float(numbers[finite].max() - numbers[finite].min())
@@ -208,13 +212,12 @@ def _ncp(
         np.maximum.at(high, label[known], numbers[codes[known]])
         spread = np.where(high >= low, (high - low) / domain, 0.0)
     else:
-        present = ~np.asarray(pd.isna(values), dtype=bool)
-        known = present[codes]
-        domain = int(present.sum()) - 1
+        known = held[codes]
+        domain = int(held.sum()) - 1
         if domain <= 0:
             return ncp
-        pairs = np.unique(label[known] * len(values) + codes[known])
-        spread = (np.bincount(pairs // len(values), minlength=n) - 1).clip(0) / domain
+        pairs = np.unique(label[known] * len(held) + codes[known])
+        spread = (np.bincount(pairs // len(held), minlength=n) - 1).clip(0) / domain
     ncp[relabelled] = spread[label]
     return ncp
 

@@ -17,7 +17,7 @@ from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
-from verify import verify_anonymized, verify_l_diverse
+from verify import release_classes, verify_anonymized, verify_gcp, verify_l_diverse
 
 ADULT_QID = [
     "age",
@@ -50,6 +50,10 @@ def test_precision_optimum_on_adult(adult, hierarchies):
     expected = ((len(adult) - 1_461) * share + 1_461) / len(adult)
     assert report.metrics["precision"] == pytest.approx(expected)
     assert out.index.equals(adult.index) and list(out.columns) == list(adult.columns)
+    # GCP recomputed from the values written (age ranges and education groups)
+    masked = release_classes(out, ADULT_QID)["masked"]
+    gcp = verify_gcp(adult, out, ADULT_QID, masked)
+    assert report.metrics["gcp"] == pytest.approx(gcp, rel=1e-12) and round(gcp, 4) == 0.3192
 
 
 @pytest.mark.slow

@@ -42,6 +42,7 @@ from verify import (
     naive_election,
     naive_singleton_mask,
     release_classes,
+    verify_gcp,
     verify_generalized,
     verify_l_diverse,
     verify_t_close,
@@ -487,6 +488,10 @@ def check_release(
     assert report.metrics["dm"] == int((sizes.astype(object) ** 2).sum()) + n * suppressed
     assert report.risk["sample_uniques"] == int((sizes == 1).sum())
     assert report.privacy["k"] == report.k_reached
+    really_suppressed = masked & (report.suppressed > 0)  # the top node suppresses nothing
+    assert report.metrics["gcp"] == pytest.approx(
+        verify_gcp(frame, out, qid, really_suppressed), rel=1e-9, abs=1e-12
+    )
     # generalization is a function of the value: rows alike on the input stay alike
     alike = pd.concat(
         [
