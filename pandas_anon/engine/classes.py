@@ -9,10 +9,13 @@ them, the anonymization methods build them.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
+from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.keys import Words
 from pandas_anon.errors import InvalidParameterError
 
@@ -79,3 +82,57 @@ class SensitiveDomain:
     def known(self, classes: Classes) -> np.ndarray:
         """Which (class, value) pairs of ``classes`` hold a known value."""
         return classes.pairs()[1] < self.missing
+
+
+@dataclass(frozen=True)
+class SensitiveColumn:
+    """The sensitive column of a frequency set, numbered as :class:`SensitiveDomain` numbers
+    it: ``codes`` gives each combination's value, ``0..m-1`` for the m known values present
+    (in code order), m for missing; ``values`` are those m values in the column's dtype."""
+
+    column: Hashable
+    codes: np.ndarray
+    counts: np.ndarray  # rows holding each known value in the whole table
+    values: pd.Series
+    radix: int  # codes in use: m, plus one when a value is missing
+
+    @classmethod
+    def read(cls, frequencies: FrequencySet, column: Hashable) -> SensitiveColumn:
+        """The sensitive ``column`` of ``frequencies``."""
+        codes = frequencies.codes[:, frequencies.position(column)]
+        values = frequencies.values[column]
+        present = np.bincount(codes, minlength=len(values)) > 0
+        known = present & ~np.asarray(pd.isna(values), dtype=bool)
+        m = int(known.sum())
+        recode = np.full(len(values), m, dtype=np.int64)  # missing: m
+        recode[known] = np.arange(m)
+        recoded = recode[codes]
+        counts = np.bincount(recoded, weights=frequencies.counts, minlength=m + 1)[:m]
+        return cls(
+            column,
+            recoded,
+            counts.astype(np.int64),
+            frequencies.decode(column, np.flatnonzero(known)),
+            m + int(bool((present & ~known).any())),
+        )
+
+    def domain(self, *, ordered: bool = False) -> SensitiveDomain:
+        """What the privacy models read; with ``ordered``, the values' order too (an
+        :class:`InvalidParameterError` when they do not sort)."""
+        return SensitiveDomain(self.counts, self._rank() if ordered else None)
+
+    def _rank(self) -> np.ndarray:
+        """Each known code's position among the values, sorted."""
+        try:
+            order = np.asarray(self.values.argsort(kind="stable"), dtype=np.int64)
+        except TypeError as error:
+            types = sorted({type(v).__name__ for v in self.values})
+            raise InvalidParameterError(
+                f"the ordered distance of t-closeness walks the values of the sensitive column "
+                f"{self.column!r} in sorted order, but they mix types that do not compare "
+                f"({', '.join(types)}); use t=TCloseness(t, ordered=False) for the equal "
+                f"distance, or convert the column (e.g. .astype(str))"
+            ) from error
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return rank

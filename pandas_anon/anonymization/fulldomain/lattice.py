@@ -26,7 +26,7 @@ import pandas as pd
 
 from pandas_anon.anonymization.fulldomain.cache import ClassCache
 from pandas_anon.engine.backends.pandas import tabulate
-from pandas_anon.engine.classes import Classes, Node, SensitiveDomain
+from pandas_anon.engine.classes import Classes, Node, SensitiveColumn, SensitiveDomain
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.keys import KeyLayout, Words, run_ids, run_starts, run_sums
 from pandas_anon.errors import InvalidParameterError
@@ -69,9 +69,13 @@ class Lattice:
             self.value_positions.append(base)
             codes.append(np.where(base < 0, len(h.values), base))
             cardinalities.append(len(h.values) + 1)
-        if sensitive is not None:
-            codes.append(self._sensitive_codes(frequencies, sensitive))
-            cardinalities.append(self._sensitive_radix)
+        #: the sensitive column l-diversity and t-closeness read (None without one)
+        self.sensitive_column = (
+            SensitiveColumn.read(frequencies, sensitive) if sensitive is not None else None
+        )
+        if self.sensitive_column is not None:
+            codes.append(self.sensitive_column.codes)
+            cardinalities.append(self.sensitive_column.radix)
         #: the combination of hierarchy positions of each combination of ``frequencies``
         self.combination_of = self._tabulate(frequencies, codes, cardinalities)
 
@@ -87,21 +91,6 @@ class Lattice:
         """The lattice of a frame's ``qid`` (and ``sensitive``) columns."""
         columns = [*qid, sensitive] if sensitive is not None else list(qid)
         return cls(tabulate(frame, columns).frequencies, qid, hierarchies, sensitive=sensitive)
-
-    def _sensitive_codes(self, frequencies: FrequencySet, sensitive: Hashable) -> np.ndarray:
-        """Recode the sensitive column as :class:`SensitiveDomain` numbers it: its known
-        values present, ``0..m-1`` in code order, then m for missing; keep those m values
-        (``sensitive_values``, in the column's own dtype)."""
-        codes = frequencies.codes[:, frequencies.position(sensitive)]
-        values = frequencies.values[sensitive]
-        present = np.bincount(codes, minlength=len(values)) > 0
-        known = present & ~np.asarray(pd.isna(values), dtype=bool)
-        self.sensitive_known = int(known.sum())
-        recode = np.full(len(values), self.sensitive_known, dtype=np.int64)  # missing: m
-        recode[known] = np.arange(self.sensitive_known)
-        self._sensitive_radix = self.sensitive_known + int(bool((present & ~known).any()))
-        self.sensitive_values = frequencies.decode(sensitive, np.flatnonzero(known))
-        return recode[codes]
 
     def _tabulate(
         self, frequencies: FrequencySet, codes: Sequence[np.ndarray], cardinalities: Sequence[int]
@@ -212,8 +201,8 @@ class Lattice:
             max(self.cardinality(j, level) for level in range(h.n_levels))
             for j, h in enumerate(self.hierarchies)
         ]
-        if self.sensitive is not None:
-            radixes.append(self._sensitive_radix)
+        if self.sensitive_column is not None:
+            radixes.append(self.sensitive_column.radix)
         return KeyLayout(radixes, max_count=self.n_rows)
 
     def _keys_of_combinations(self, node: Node) -> Words:
@@ -287,31 +276,12 @@ class Lattice:
     def sensitive_domain(self, *, ordered: bool = False) -> SensitiveDomain:
         """The sensitive column over the whole table; with ``ordered``, its values' order too
         (an :class:`InvalidParameterError` when they do not sort)."""
-        if self.sensitive is None:
+        if self.sensitive_column is None:
             raise InvalidParameterError(
                 "l-diversity and t-closeness read a sensitive column: build the Lattice with "
                 "sensitive=<column>"
             )
-        counts = np.bincount(
-            self._combinations[:, -1], weights=self._counts, minlength=self._sensitive_radix
-        )[: self.sensitive_known]
-        return SensitiveDomain(counts.astype(np.int64), self._sensitive_rank() if ordered else None)
-
-    def _sensitive_rank(self) -> np.ndarray:
-        """Each known sensitive code's position among the values, sorted."""
-        try:
-            order = np.asarray(self.sensitive_values.argsort(kind="stable"), dtype=np.int64)
-        except TypeError as error:
-            types = sorted({type(v).__name__ for v in self.sensitive_values})
-            raise InvalidParameterError(
-                f"the ordered distance of t-closeness walks the values of the sensitive column "
-                f"{self.sensitive!r} in sorted order, but they mix types that do not compare "
-                f"({', '.join(types)}); use t=TCloseness(t, ordered=False) for the equal "
-                f"distance, or convert the column (e.g. .astype(str))"
-            ) from error
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        return rank
+        return self.sensitive_column.domain(ordered=ordered)
 
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
         """The classes of ``node`` with the class of every combination of the frequency set
