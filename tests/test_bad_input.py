@@ -159,9 +159,9 @@ API = {
     ),
     # kanon: names from a list
     "kanon algo": (
-        _kanon(algo="mondrian"),
+        _kanon(algo="magic"),
         InvalidParameterError,
-        ["algo must be one of 'ola', 'datafly', 'samarati', 'incognito'", "got 'mondrian'"],
+        ["algo must be one of 'ola', 'datafly', 'samarati', 'incognito'", "got 'magic'"],
     ),
     "kanon metric": (
         _kanon(metric="loss"),
@@ -716,8 +716,8 @@ CLI = {
         ["'illness' not found"],
     ),
     "anonymize --algo": (
-        ANONYMIZE + ["--k", "2", "--algo", "mondrian"],
-        ["argument --algo: invalid choice", "mondrian"],
+        ANONYMIZE + ["--k", "2", "--algo", "magic"],
+        ["argument --algo: invalid choice", "magic"],
     ),
     "check --k 0": (
         CHECK + ["--k", "0"],

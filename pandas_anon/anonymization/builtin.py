@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pandas_anon.anonymization.fulldomain import datafly, exhaustive, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.method import FullDomainSearch
+from pandas_anon.anonymization.mondrian.algorithm import Mondrian
 from pandas_anon.plugins.hookspecs import AlgorithmRegister, hookimpl
 
 
 @hookimpl
 def register_algorithms(register: AlgorithmRegister) -> None:
     """The full-domain searches (generalization of whole columns along hierarchies, with
-    suppression of the classes left violating)."""
+    suppression of the classes left violating), then Mondrian (multidimensional partitions)."""
     register(
         FullDomainSearch(
             "ola", ola.search, "optimal: best-first branch and bound with predictive tagging"
@@ -28,3 +29,4 @@ def register_algorithms(register: AlgorithmRegister) -> None:
     register(
         FullDomainSearch("exhaustive", exhaustive.search, "every node evaluated: the reference")
     )
+    register(Mondrian())

@@ -17,8 +17,8 @@ from typing import Any, cast
 
 import pandas as pd
 
-from pandas_anon.anonymization.algorithms import Problem, get_algorithm
-from pandas_anon.anonymization.recoding import HierarchyLike, hierarchy_for, recode
+from pandas_anon.anonymization.algorithms import Algorithm, Problem, get_algorithm
+from pandas_anon.anonymization.recoding import KEEP, HierarchyLike, hierarchy_for, recode
 from pandas_anon.anonymization.reports import AnonymizationReport, column_keys
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.anonymization.utility import measure
@@ -56,7 +56,7 @@ class _Request:
     k: int
     models: list[PrivacyModel]
     hierarchies: Mapping[Hashable, HierarchyLike]
-    algo: str
+    algo: Algorithm
     max_suppression: float
     metric: str | Callable
     sensitive: Hashable | None
@@ -70,7 +70,7 @@ def anonymize(
     *,
     qid: Sequence[Hashable] | None = None,
     hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
-    algo: str = "ola",
+    algo: str | Algorithm = "ola",
     max_suppression: float | str = 0.0,
     metric: str | Callable = "precision",
     l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
@@ -103,7 +103,7 @@ def anonymize(
     started = time.perf_counter()
     k = whole(k, "k", example=5)  # as KAnonymity parses it: a plain int
     models = _models(k, l, t, sensitive, frame)
-    get_algorithm(algo)  # an unknown name is refused before any work
+    algorithm = get_algorithm(algo) if isinstance(algo, str) else _algorithm(algo)
     one_of(identifiers, "identifiers", IDENTIFIER_TREATMENTS)
     max_suppression = fraction(max_suppression, "max_suppression")  # 0.05, "5%" or "0.05"
     require_data(frame)
@@ -115,7 +115,7 @@ def anonymize(
             f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}"
         )
     request = _Request(
-        frame, k, models, hierarchies or {}, algo, max_suppression, metric, sensitive, progress
+        frame, k, models, hierarchies or {}, algorithm, max_suppression, metric, sensitive, progress
     )
     if qid is None:
         found = _identifiers(frame, [c for c in frame.columns if c != sensitive], identifiers)
@@ -128,10 +128,10 @@ def anonymize(
         decision = _decide(request, qid, {})
     report = decision.report
     assert isinstance(report, AnonymizationReport)
-    if report.classes == 1 and report.search["lattice_size"] > 1:
+    if report.classes == 1 and report.search.get("lattice_size", 2) > 1:
         warn(
             f"the result is one class: every kept row is alike on {report.qid} (levels "
-            f"{report.levels}), so they tell nothing apart; allow some suppression "
+            f"{report.levels or 'none'}), so they tell nothing apart; allow some suppression "
             f"(max_suppression=, --max-suppression), lower k, or choose the quasi-identifier "
             f"(qid=, --qid)",
             OneClassWarning,
@@ -172,6 +172,17 @@ def kanon(
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
 
 
+def _algorithm(algo: object) -> Algorithm:
+    """An algorithm object given as ``algo=`` (such as ``Mondrian(relaxed=True)``)."""
+    if not isinstance(algo, Algorithm):
+        raise InvalidParameterError(
+            f"algo must be an algorithm's name (such as 'ola' or 'mondrian') or an algorithm "
+            f"object (such as pandas_anon.Mondrian(relaxed=True)), got {type(algo).__name__} "
+            f"{algo!r}"
+        )
+    return algo
+
+
 def _identifiers(
     frame: pd.DataFrame, columns: Sequence[Hashable], treatment: str
 ) -> tuple[DirectIdentifier, ...]:
@@ -193,7 +204,14 @@ def _decide(
 ) -> Transformation:
     """Run the algorithm on the frequency set of ``qid`` and report what it decided."""
     frame = request.frame
-    chosen = _hierarchies(frame, qid, request.hierarchies, choices, request.built)
+    chosen = _hierarchies(
+        frame,
+        qid,
+        request.hierarchies,
+        choices,
+        request.built,
+        build=getattr(request.algo, "default_hierarchies", True),
+    )
     columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
     problem = Problem(
         tabulation=tabulate(frame, columns),
@@ -206,7 +224,7 @@ def _decide(
         sensitive=request.sensitive,
         progress=request.progress,
     )
-    decided = get_algorithm(request.algo).decide(problem)
+    decided = request.algo.decide(problem)
     return replace(decided, report=_report(decided, problem, choices))
 
 
@@ -294,11 +312,14 @@ def _hierarchies(
     qid: Sequence[Hashable],
     given: Mapping[Hashable, HierarchyLike],
     choices: dict[str, str],
-    built: dict[Hashable, tuple[Hierarchy, str]] | None = None,
+    built: dict[Hashable, tuple[Hierarchy | None, str]] | None = None,
+    *,
+    build: bool = True,
 ) -> dict[Hashable, Hierarchy]:
     """The given hierarchies; for the other columns a registered one that claims the column,
-    else one built from the data (intervals, dates or suppression: ``auto``), taken from
-    ``built`` (column -> hierarchy and choice) when an earlier search built it."""
+    else (with ``build``) one built from the data (intervals, dates or suppression:
+    ``auto``), taken from ``built`` (column -> hierarchy and choice) when an earlier search
+    built it. Without ``build`` a column with neither has no hierarchy."""
     built = {} if built is None else built
     unknown = [c for c in given if c not in qid]
     if unknown:
@@ -310,14 +331,17 @@ def _hierarchies(
             chosen[column] = hierarchy_for(frame[column], given[column])
         else:
             if column not in built:
-                built[column] = _by_default(frame[column])
-            chosen[column], choices[f"hierarchy {keys[column]}"] = built[column]
+                built[column] = _by_default(frame[column], build=build)
+            hierarchy, choices[f"hierarchy {keys[column]}"] = built[column]
+            if hierarchy is not None:
+                chosen[column] = hierarchy
     return chosen
 
 
-def _by_default(series: pd.Series) -> tuple[Hierarchy, str]:
+def _by_default(series: pd.Series, *, build: bool = True) -> tuple[Hierarchy | None, str]:
     """The registered hierarchy claiming the column if it covers the column, else ``auto``
-    (with a :class:`HierarchyFallbackWarning` when a claiming one falls short); and the
+    (with ``build``; without it, no hierarchy: the algorithm cuts the column by its values),
+    with a :class:`HierarchyFallbackWarning` when a claiming one falls short; and the
     choice as the report states it. The warning counts the values left out, never quotes
     them: only a hierarchy the user named may list them (its own error)."""
     claimed = claimed_hierarchy(series.name)
@@ -332,13 +356,14 @@ def _by_default(series: pd.Series) -> tuple[Hierarchy, str]:
                 if error.unmatched is None
                 else f"does not cover {plural(error.unmatched, 'value')} of the column"
             )
-    built = hierarchy_for(series, auto)
-    name = built.name or "auto"
+    built = hierarchy_for(series, auto) if build else None
+    name = (built.name or "auto") if built is not None else "none (cut by value)"
     if claimed is None:
         return built, name
+    instead = f"a hierarchy built from its data instead ({name})" if build else "its values instead"
     warn(
         f"hierarchy {claimed!r} claims column {series.name!r} but {problem}; the column is "
-        f"generalized by a hierarchy built from its data instead ({name}). To use "
+        f"generalized by {instead}. To use "
         f"{claimed!r}, pass hierarchies={{{series.name!r}: {claimed!r}}}: its error then says "
         f"which values to clean or map",
         HierarchyFallbackWarning,
@@ -353,16 +378,26 @@ def _report(
     (:mod:`pandas_anon.anonymization.utility`, the same figures for every algorithm)."""
     utility = measure(transformation, problem.k)
     keys = column_keys(problem.qid)
-    recodings = [transformation.recodings[c] for c in problem.qid]
-    levels = {
-        keys[c]: int(r.levels[0]) if r.levels is not None and len(r.levels) else 0
-        for c, r in zip(problem.qid, recodings)
+    recodings = {c: transformation.recodings[c] for c in problem.qid}
+    levels = {  # the level of columns written at one level of a hierarchy (full-domain)
+        keys[c]: int(r.levels[0])
+        for c, r in recodings.items()
+        if r.levels is not None and len(r.levels) and (r.levels == r.levels[0]).all()
     }
+    generalized = sum(
+        bool((r.levels > 0).any()) if r.levels is not None else bool((r.codes != KEEP).any())
+        for r in recodings.values()
+    )
     return AnonymizationReport(
         algorithm=transformation.method,
         qid=[keys[c] for c in problem.qid],
         levels=levels,
-        hierarchies={keys[c]: problem.hierarchies[c].name or "(unnamed)" for c in problem.qid},
+        hierarchies={
+            keys[c]: (problem.hierarchies[c].name or "(unnamed)")
+            if c in problem.hierarchies
+            else "none (cut by value)"
+            for c in problem.qid
+        },
         models=[str(m) for m in problem.models],
         rows=utility.rows,
         suppressed=utility.suppressed,
@@ -374,7 +409,7 @@ def _report(
         search={
             **transformation.search,
             "seconds": 0.0,
-            "generalized_columns": sum(level > 0 for level in levels.values()),
+            "generalized_columns": generalized,
         },
         choices=choices,
         privacy=dict(transformation.privacy),

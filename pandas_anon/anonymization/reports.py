@@ -137,9 +137,9 @@ class AnonymizationReport(Report):
     def __repr__(self) -> str:
         levels = pd.DataFrame(
             {
-                "column": list(self.levels),
-                "level": list(self.levels.values()),
-                "hierarchy": [self.hierarchies[c] for c in self.levels],
+                "column": list(self.hierarchies),
+                "level": [self.levels.get(c, "-") for c in self.hierarchies],
+                "hierarchy": list(self.hierarchies.values()),
             }
         )
         fields = [
@@ -171,10 +171,21 @@ class AnonymizationReport(Report):
                 "prosecutor risk max / avg",
                 f"{_risk(self.risk['prosecutor_max'])} / {_risk(self.risk['prosecutor_avg'])}",
             ),
-            (
-                "nodes evaluated / lattice",
-                f"{self.search['evaluated']:,} / {self.search['lattice_size']:,}",
+            *(
+                [
+                    (
+                        "nodes evaluated / lattice",
+                        f"{self.search['evaluated']:,} / {self.search['lattice_size']:,}",
+                    )
+                ]
+                if "evaluated" in self.search and "lattice_size" in self.search
+                else []
             ),
+            *[
+                (what, f"{count:,}")
+                for what, count in self.search.items()
+                if what not in ("evaluated", "lattice_size", "seconds", "generalized_columns")
+            ],
             ("seconds", f"{self.search['seconds']:.3f}"),
             *[(f"identifier {column}", what) for column, what in self.identifiers.items()],
             *(

@@ -14,9 +14,10 @@ quasi-identifiers are written as, suppressed rows in none. The figures:
 - **GCP**, the global certainty penalty (Ghinita et al. 2007, "Fast Data Anonymization with
   Low Information Loss", section 2, built on Xu et al. 2006's NCP): the mean over rows and
   quasi-identifiers of the NCP of the value written, in [0, 1]. A written value stands for
-  the original values of the table it replaces: for a number or a date, NCP is their range
-  over the column's range; otherwise their count less one over the column's distinct values
-  less one. A value kept as read costs 0, a suppressed one 1.
+  every original value of the table written as it (a reader cannot tell them apart): for a
+  number or a date, NCP is their range over the column's range; otherwise their count less
+  one over the column's distinct values less one. A value kept as read and written for no
+  other costs 0, a missing one 0, a suppressed one 1.
 - **risk after**: prosecutor risk (:mod:`pandas_anon.detect.prosecutor`) and sample
   uniques of the kept classes.
 """
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.recoding import KEEP, merged_codes
+from pandas_anon.anonymization.recoding import merged_codes
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.frequency import FrequencySet
@@ -112,18 +113,10 @@ def measure(transformation: Transformation, k: int) -> Utility:
     frequencies = transformation.tabulation.frequencies
     counts, suppressed = frequencies.counts, transformation.suppressed
     kept = ~suppressed
-    written = [
-        _written_codes(frequencies, column, transformation.recodings[column])
-        for column in transformation.qid
-    ]
     if kept.any():
-        group = group_codes(
-            [codes[kept] for codes, _ in written],
-            [n for _, n in written],
-            n_rows=int(kept.sum()),
-        )
-        label, n = compress(group)
-        sizes = np.bincount(label, weights=counts[kept], minlength=n).astype(np.int64)
+        label, n = output_classes(transformation)
+        sizes = np.bincount(label[kept], weights=counts[kept], minlength=n).astype(np.int64)
+        sizes = sizes[sizes > 0]  # classes of suppressed combinations only are no classes
     else:
         sizes = np.zeros(0, dtype=np.int64)
     n_suppressed = int(counts[suppressed].sum())
@@ -135,6 +128,21 @@ def measure(transformation: Transformation, k: int) -> Utility:
         gcp=_gcp(transformation),
         k=k,
     )
+
+
+def output_classes(transformation: Transformation) -> tuple[np.ndarray, int]:
+    """The output class of each combination of the frequency set, and how many classes:
+    combinations written alike in every quasi-identifier (a label equal to a value kept as
+    read is that value), kept ones (suppressed combinations are in no class; their number
+    here is meaningless)."""
+    frequencies = transformation.tabulation.frequencies
+    kept = ~transformation.suppressed
+    written = [
+        _written_codes(frequencies, column, transformation.recodings[column])
+        for column in transformation.qid
+    ]
+    codes = [np.where(kept, found, 0) for found, _ in written]
+    return compress(group_codes(codes, [n for _, n in written], n_rows=len(frequencies)))
 
 
 def _written_codes(
@@ -176,27 +184,29 @@ def _gcp(transformation: Transformation) -> float:
         values = frequencies.values[column]
         held = np.bincount(original, weights=counts, minlength=len(values)) > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
+        written, _, _ = merged_codes(values, recoding.labels, original, recoding.codes)
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
-        ncp = _ncp(held, numbers, original[kept], recoding.codes[kept])
+        ncp = _ncp(held, numbers, original[kept], written[kept])
         penalty += float((ncp * counts[kept]).sum())
     return penalty / (frequencies.n_rows * len(transformation.qid))
 
 
 def _ncp(
-    held: np.ndarray, numbers: np.ndarray | None, original: np.ndarray, labels: np.ndarray
+    held: np.ndarray, numbers: np.ndarray | None, original: np.ndarray, written: np.ndarray
 ) -> np.ndarray:
-    """The NCP of each combination's written value: 0 when kept as read; else the spread of
-    the original values written as the same label, over the spread of the values the table
-    holds (``held``, per value code; ``numbers``: the values as finite floats, NaN
-    otherwise, or None for values that are not numbers)."""
+    """The NCP of each combination's written value (``written``: its code among the values
+    written, -1 for missing): the spread of the original values written as that same value,
+    over the spread of the values the table holds (``held``, per value code; ``numbers``: the
+    values as finite floats, NaN otherwise, or None for values that are not numbers). A value
+    written as itself and as nothing else costs 0; a missing one too."""
     ncp = np.zeros(len(original), dtype=float)
-    relabelled = labels != KEEP
-    if not relabelled.any():
+    present = written >= 0
+    if not present.any():
         return ncp
     label, n = compress(
-        group_codes([labels[relabelled]], [int(labels.max()) + 1], n_rows=int(relabelled.sum()))
+        group_codes([written[present]], [int(written.max()) + 1], n_rows=int(present.sum()))
     )
-    codes = original[relabelled]
+    codes = original[present]
     if numbers is not None:
         numbers = numbers / 2  # ranges of halves: no overflow from -1e308 to 1e308
         finite = np.isfinite(numbers) & held
@@ -218,7 +228,7 @@ def _ncp(
             return ncp
         pairs = np.unique(label[known] * len(held) + codes[known])
         spread = (np.bincount(pairs // len(held), minlength=n) - 1).clip(0) / domain
-    ncp[relabelled] = spread[label]
+    ncp[present] = spread[label]
     return ncp
 
 

@@ -33,6 +33,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments of ``anonymize`` (the algorithms and identifier treatments are kanon's)."""
     from pandas_anon.anonymization.algorithms import algorithms
     from pandas_anon.anonymization.kanon import IDENTIFIER_TREATMENTS
+    from pandas_anon.anonymization.mondrian.dimensions import REPRESENTATIONS
     from pandas_anon.params import real
 
     command.add_argument("input", help="CSV/TSV file to anonymize")
@@ -47,6 +48,17 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "--qid", type=column_list, help="quasi-identifier (default: elected with best_qid)"
     )
     command.add_argument("--algo", choices=sorted(algorithms()), default="ola")
+    command.add_argument(
+        "--relaxed",
+        action="store_true",
+        help="with --algo mondrian: values equal to the median may go to either half",
+    )
+    command.add_argument(
+        "--represent",
+        choices=REPRESENTATIONS,
+        default="range",
+        help="with --algo mondrian: how a numeric column's classes are written (default range)",
+    )
     command.add_argument(
         "--max-suppression",
         type=fraction("max_suppression"),
@@ -106,6 +118,19 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     add_file_options(command)
 
 
+def _algorithm(args: argparse.Namespace) -> object:
+    """The algorithm asked for: its name, or Mondrian with its options."""
+    if args.algo == "mondrian":
+        from pandas_anon.anonymization.mondrian.algorithm import Mondrian
+
+        return Mondrian(relaxed=args.relaxed, represent=args.represent)
+    if args.relaxed or args.represent != "range":
+        raise InvalidParameterError(
+            f"--relaxed and --represent are options of --algo mondrian, not of {args.algo}"
+        )
+    return args.algo
+
+
 def run(args: argparse.Namespace) -> int:
     """Anonymize on the typed read, write from the text read (see :func:`as_written`)."""
     from pandas_anon.anonymization.kanon import kanon
@@ -140,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         args.k,
         qid=args.qid,
         hierarchies=given or None,
-        algo=args.algo,
+        algo=_algorithm(args),
         max_suppression=args.max_suppression,
         metric=args.metric,
         sensitive=args.sensitive,

@@ -440,3 +440,33 @@ def test_a_malformed_hierarchy_option_is_a_usage_error(capsys, towns):
         "argument --hierarchy: expected COLUMN=NAME or COLUMN=path.csv (e.g. "
         "comune=it.comune), got 'town'"
     )
+
+
+# -- Mondrian ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [(), ("--relaxed",), ("--represent", "mean")])
+def test_mondrian_from_the_command_line(capsys, tmp_path, licences, options):
+    """``--algo mondrian`` (with its options) writes a 5-anonymous file, checked by the
+    verifier, that the gate's rule on its QID accepts."""
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    licences.to_csv(source, index=False)
+    qid = ["anno_nascita", "sesso"]
+    code, out, err = run(
+        capsys, "anonymize", str(source), str(target), "--k", "5", "--qid", ",".join(qid),
+        "--algo", "mondrian", *options,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "mondrian" in out and "rows suppressed" in out
+    written = read_text(target)
+    verify_anonymized(written, qid, 5, 0, top="\0never")
+    assert run(capsys, "check", str(target), "--qid", ",".join(qid), "--k", "5")[0] == 0
+    if "mean" in options:  # a number for every class of the year of birth
+        assert pd.to_numeric(written["anno_nascita"], errors="coerce").notna().all()
+
+
+def test_mondrian_options_need_mondrian(capsys, small):
+    code, _, err = run(
+        capsys, "anonymize", str(small), str(small) + ".out", "--k", "2", "--relaxed"
+    )
+    assert code != 0 and "--relaxed and --represent are options of --algo mondrian" in err

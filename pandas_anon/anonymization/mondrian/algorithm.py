@@ -1,0 +1,229 @@
+"""``algo="mondrian"``: multidimensional k-anonymity on the frequency set.
+
+LeFevre, DeWitt and Ramakrishnan (2006), "Mondrian Multidimensional k-Anonymity" (ICDE):
+the space of quasi-identifier values is cut recursively at medians
+(:mod:`~pandas_anon.anonymization.mondrian.partition`) and each final partition (a box) is
+written on its own (:mod:`~pandas_anon.anonymization.mondrian.dimensions`): a range, a set,
+a hierarchy's ancestor, or a summary value. Unlike full-domain generalization, a rare value
+does not drag its whole column up a hierarchy, and nothing is suppressed.
+
+The partitioning reads the frequency set: its unit is a combination of quasi-identifier
+values with its count, so the cost grows with the distinct combinations, not the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import numpy as np
+
+from pandas_anon.anonymization.algorithms import Problem
+from pandas_anon.anonymization.mondrian.dimensions import (
+    REPRESENTATIONS,
+    Dimension,
+    HierarchyDimension,
+    NumberDimension,
+    check_representation,
+    dimension,
+)
+from pandas_anon.anonymization.mondrian.partition import Boxes, extents, partition
+from pandas_anon.anonymization.recoding import KEEP
+from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
+from pandas_anon.anonymization.utility import output_classes
+from pandas_anon.engine.classes import Classes, SensitiveColumn
+from pandas_anon.errors import InfeasibleError, InvalidParameterError
+from pandas_anon.params import one_of
+from pandas_anon.privacy.models import Context, PrivacyModel
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mondrian:
+    """Mondrian multidimensional k-anonymity (``kanon(k, algo="mondrian")``, or
+    ``algo=Mondrian(relaxed=True, represent={"age": "mean"})`` to choose its options).
+
+    Parameters
+    ----------
+    relaxed
+        Values equal to the median may go to either half (relaxed partitioning), which
+        gives classes closer to k rows; strict partitioning (the default) keeps equal values
+        together.
+    represent
+        How a numeric column's classes are written: ``"range"`` (``[30-39]``, the default),
+        or a summary value for analysts who need numbers: ``"mean"``, ``"median"`` or
+        ``"midrange"``. One choice for every numeric column, or a mapping from column to
+        choice (the others: ranges). A summary is written on every row of the class, those
+        missing the value included.
+
+    Columns given a hierarchy (``hierarchies=``, or a registered one that claims the column)
+    are cut along it; other columns are cut by value (numbers and dates), by category order
+    (ordered categoricals), or by splitting their set of values (everything else).
+    """
+
+    relaxed: bool = False
+    represent: str | Mapping[Hashable, str] = "range"
+
+    name: ClassVar[str] = "mondrian"
+    description: ClassVar[str] = (
+        "multidimensional partitioning at medians (LeFevre et al. 2006): no suppression"
+    )
+    #: hierarchies only for the columns that have one (no ``auto`` intervals): the other
+    #: columns are cut by their values
+    default_hierarchies: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.relaxed, (bool, np.bool_)):
+            raise InvalidParameterError(f"relaxed must be True or False, got {self.relaxed!r}")
+        chosen = [self.represent] if isinstance(self.represent, str) else None
+        if chosen is None:
+            if not isinstance(self.represent, Mapping):
+                raise InvalidParameterError(
+                    f"represent must be one of {', '.join(map(repr, REPRESENTATIONS))} or a "
+                    f"mapping from columns to them, got {self.represent!r}"
+                )
+            chosen = list(self.represent.values())
+        for found in chosen:
+            one_of(found, "represent", REPRESENTATIONS)
+
+    def decide(self, problem: Problem) -> Transformation:
+        """Partition the problem's frequency set and write each partition's box."""
+        frequencies = problem.tabulation.frequencies
+        qi, qi_of = frequencies.project(problem.qid)
+        dimensions = [dimension(qi, c, problem.hierarchies.get(c)) for c in problem.qid]
+        represent = self._representations(problem.qid, dimensions)
+        judge = _Judge(problem, qi_of, len(qi))
+        everything = np.arange(len(qi))
+        if judge(everything, np.zeros(len(qi), dtype=np.int64), 1)[0]:
+            raise InfeasibleError(
+                f"the whole table does not satisfy {', '.join(map(str, problem.models))}: no "
+                f"partition of it can; lower k/l, raise t, or choose another sensitive column"
+            )
+        boxes = partition(
+            dimensions, qi.counts, judge, relaxed=self.relaxed, progress=problem.progress
+        )
+        written = Transformation(
+            method=self.name,
+            tabulation=problem.tabulation,
+            qid=problem.qid,
+            recodings=self._write(dimensions, boxes, qi.counts, qi_of, represent),
+            suppressed=np.zeros(len(frequencies), dtype=bool),
+            search={"partitions": boxes.n_parts, "rounds": boxes.rounds},
+        )
+        output_class, _ = output_classes(written)
+        of_qi = np.zeros(len(qi), dtype=np.int64)
+        of_qi[qi_of] = output_class  # combinations alike on the QID are written alike
+        return replace(written, privacy=judge.reached(of_qi))
+
+    def _representations(
+        self, qid: tuple[Hashable, ...], dimensions: list[Dimension]
+    ) -> dict[Hashable, str]:
+        """Each column's representation, checked."""
+        if isinstance(self.represent, str):
+            chosen = {
+                c: (self.represent if isinstance(d, NumberDimension) and not d.dates else "range")
+                for c, d in zip(qid, dimensions)
+            }
+        else:
+            chosen = {c: self.represent.get(c, "range") for c in qid}
+        for column, found in zip(qid, dimensions):
+            check_representation(column, found, chosen[column])
+        return chosen
+
+    def _write(
+        self,
+        dimensions: list[Dimension],
+        boxes: Boxes,
+        counts: np.ndarray,
+        qi_of: np.ndarray,
+        represent: Mapping[Hashable, str],
+    ) -> dict[Hashable, ColumnRecoding]:
+        """Each column's label for each combination of the frequency set."""
+        ranks = np.stack([d.rank for d in dimensions])
+        segment = boxes.segment_of_position()
+        low, high, distinct = extents(
+            dimensions, ranks, boxes.order, segment, boxes.start, boxes.end
+        )
+        part = boxes.part()
+        recodings = {}
+        for j, found in enumerate(dimensions):
+            codes, labels = found.labels(
+                low[j], high[j], distinct[j], _held(found, boxes, j, segment, counts),
+                represent[found.column],
+            )  # fmt: skip
+            levels = None
+            hierarchy = None
+            if isinstance(found, HierarchyDimension):
+                hierarchy = found.hierarchy
+                levels = np.where(codes == KEEP, 0, found.levels(low[j], high[j]))[part][qi_of]
+            recodings[found.column] = ColumnRecoding(codes[part][qi_of], labels, hierarchy, levels)
+        return recodings
+
+
+def _held(
+    found: Dimension, boxes: Boxes, j: int, segment: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (partition, rank) pairs of dimension ``j``, sorted by partition then
+    rank, with their rows."""
+    combinations = boxes.order[j]
+    rank = found.rank[combinations]
+    new = np.r_[True, (rank[1:] != rank[:-1]) | (segment[1:] != segment[:-1])]
+    starts = np.flatnonzero(new)
+    rows = np.add.reduceat(counts[combinations], starts) if len(starts) else counts[:0]
+    owner, value = segment[starts], rank[starts]
+    by_partition = np.argsort(owner, kind="stable")  # positions hold partitions out of order
+    return owner[by_partition], value[by_partition], rows[by_partition]
+
+
+class _Judge:
+    """Which groups of combinations break a privacy model: k-anonymity from the counts,
+    l-diversity and t-closeness from the sensitive values each group holds."""
+
+    def __init__(self, problem: Problem, qi_of: np.ndarray, n_qi: int) -> None:
+        frequencies = problem.tabulation.frequencies
+        self.models: tuple[PrivacyModel, ...] = problem.models
+        self.counts = np.bincount(qi_of, weights=frequencies.counts, minlength=n_qi)
+        self.qi_of, self.n_qi = qi_of, n_qi
+        self.pair_counts = frequencies.counts
+        self.sensitive: SensitiveColumn | None = None
+        context = None
+        if any(m.reads_sensitive for m in self.models) and problem.sensitive is not None:
+            self.sensitive = SensitiveColumn.read(frequencies, problem.sensitive)
+            context = self.sensitive.domain(ordered=any(m.reads_order for m in self.models))
+        self.context = Context(context)
+
+    def classes(self, combinations: np.ndarray, groups: np.ndarray, n_groups: int) -> Classes:
+        """The groups as classes (with their sensitive values when a model reads them)."""
+        sizes = np.bincount(groups, weights=self.counts[combinations], minlength=n_groups)
+        sizes = sizes.astype(np.int64)
+        if self.sensitive is None:
+            return Classes((), (), sizes, sizes)
+        group_of = np.full(self.n_qi, -1, dtype=np.int64)
+        group_of[combinations] = groups
+        owner = group_of[self.qi_of]
+        inside = owner >= 0
+        key = owner[inside] * self.sensitive.radix + self.sensitive.codes[inside]
+        pairs, inverse = np.unique(key, return_inverse=True)
+        rows = np.bincount(inverse.ravel(), weights=self.pair_counts[inside], minlength=len(pairs))
+        return Classes(
+            (),
+            (),
+            rows.astype(np.int64),
+            sizes,
+            pairs // self.sensitive.radix,
+            pairs % self.sensitive.radix,
+        )
+
+    def __call__(self, combinations: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+        classes = self.classes(combinations, groups, n_groups)
+        broken = np.zeros(n_groups, dtype=bool)
+        for model in self.models:
+            broken |= model.violations(classes, self.context)
+        return broken & (classes.sizes > 0)
+
+    def reached(self, output_class: np.ndarray) -> dict[str, float]:
+        """The level each model reaches on the output's classes."""
+        n_classes = int(output_class.max()) + 1
+        classes = self.classes(np.arange(self.n_qi), output_class, n_classes)
+        kept = np.ones(n_classes, dtype=bool)
+        return dict(model.reached(classes, kept, self.context) for model in self.models)

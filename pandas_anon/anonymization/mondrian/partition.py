@@ -1,0 +1,244 @@
+"""Mondrian's recursive median cuts, run on every open partition at once.
+
+LeFevre, DeWitt and Ramakrishnan (2006), "Mondrian Multidimensional k-Anonymity", section 4,
+Figure 4: a partition with no *allowable* cut becomes a class; otherwise it is cut in the
+dimension of widest normalized range at the median of that dimension, and both halves are
+anonymized in turn. A cut is allowable when both halves satisfy every privacy model (at least
+k rows, and l-diversity or t-closeness of a sensitive column when asked). Here the widest
+dimension whose median cut is allowable is taken (trying the dimensions in decreasing width),
+which is the paper's rule, since a partition with no allowable cut in any dimension is a leaf.
+
+- **strict** partitioning (section 4.1): the median is the weighted median of the values
+  (the smallest value at or past half of the rows); the left half holds the values at or
+  below it, the right half those above. When the median is the partition's largest value
+  (more than half of its rows share that value, as "Male" in a column of sexes), that rule
+  leaves the right half empty; the cut then falls just below the median instead (the median
+  value alone on the right), still keeping equal values together.
+- **relaxed** partitioning: values equal to the median may go either way; the partition's
+  combinations, ordered by value, are cut where the rows reach half. A combination of values
+  (the frequency set's unit) is never divided.
+
+How it runs: the recursion is breadth-first, every open partition cut in the same round. The
+combinations are kept sorted once per dimension (``order[j]``: by rank in dimension j), every
+partition a contiguous segment of each order; a cut splits each of its segments in two
+without sorting again (a stable partition by side, from running sums), so a round costs a
+few passes over the combinations per dimension, whatever the number of partitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pandas_anon.anonymization.mondrian.dimensions import Dimension
+from pandas_anon.progress import Progress
+
+#: ``violating(combinations, groups, n_groups)``: which groups of combinations break a model.
+Judge = Callable[[np.ndarray, np.ndarray, int], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Boxes:
+    """The final partitions: ``order[j]`` lists the combinations sorted by partition then
+    by rank in dimension j; partition p holds positions ``start[p]:end[p]`` of every order."""
+
+    order: np.ndarray  # (dimensions, combinations)
+    start: np.ndarray
+    end: np.ndarray
+    rounds: int
+
+    @property
+    def n_parts(self) -> int:
+        return len(self.start)
+
+    def segment_of_position(self) -> np.ndarray:
+        """The partition of each position of the orders."""
+        by_position = np.argsort(self.start, kind="stable")
+        return np.repeat(by_position, (self.end - self.start)[by_position])
+
+    def part(self) -> np.ndarray:
+        """The partition of each combination."""
+        found = np.empty(self.order.shape[1], dtype=np.int64)
+        found[self.order[0]] = self.segment_of_position()
+        return found
+
+
+def partition(
+    dimensions: Sequence[Dimension],
+    counts: np.ndarray,
+    violating: Judge,
+    *,
+    relaxed: bool = False,
+    progress: bool | None = None,
+) -> Boxes:
+    """Cut the combinations (weights ``counts``) until no partition has an allowable cut."""
+    ranks = np.stack([d.rank for d in dimensions])
+    order = np.stack([np.argsort(d.rank, kind="stable") for d in dimensions])
+    start = np.zeros(1, dtype=np.int64)
+    end = np.full(1, len(counts), dtype=np.int64)
+    open_parts = np.ones(1, dtype=bool)
+    rounds = 0
+    estimate = max(int(np.log2(max(int(counts.sum()), 2))), 1)
+    with Progress("mondrian", total=estimate, unit="round", enabled=progress) as bar:
+        while open_parts.any():
+            rounds += 1
+            boxes = Boxes(order, start, end, rounds)
+            segment = boxes.segment_of_position()
+            low, high, distinct = extents(dimensions, ranks, order, segment, start, end)
+            split_at, cut_dimension = _choose_cuts(
+                dimensions, ranks, order, counts, segment, boxes, low, high, distinct,
+                open_parts, violating, relaxed,
+            )  # fmt: skip
+            cut = split_at >= 0
+            if not cut.any():
+                break
+            _split(order, segment, start, split_at, cut_dimension)
+            new_start, new_end = split_at[cut], end[cut]
+            end = np.where(cut, split_at, end)
+            start = np.concatenate([start, new_start])
+            end = np.concatenate([end, new_end])
+            open_parts = np.concatenate([cut, np.ones(len(new_start), dtype=bool)])
+            bar.advance(f"{len(start):,} partitions")
+    return Boxes(order, start, end, rounds)
+
+
+def extents(
+    dimensions: Sequence[Dimension],
+    ranks: np.ndarray,
+    order: np.ndarray,
+    segment: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per dimension and partition: the lowest and highest rank, and how many distinct ranks
+    (the orders keep each partition sorted by rank)."""
+    q, n = len(dimensions), len(start)
+    low = np.zeros((q, n), dtype=np.int64)
+    high = np.zeros((q, n), dtype=np.int64)
+    distinct = np.ones((q, n), dtype=np.int64)
+    same_segment = segment[1:] == segment[:-1]
+    for j in range(q):
+        rank = ranks[j, order[j]]
+        low[j], high[j] = rank[start], rank[end - 1]
+        changes = np.flatnonzero((rank[1:] != rank[:-1]) & same_segment) + 1
+        distinct[j] += np.bincount(segment[changes], minlength=n)
+    return low, high, distinct
+
+
+def _choose_cuts(
+    dimensions: Sequence[Dimension],
+    ranks: np.ndarray,
+    order: np.ndarray,
+    counts: np.ndarray,
+    segment: np.ndarray,
+    boxes: Boxes,
+    low: np.ndarray,
+    high: np.ndarray,
+    distinct: np.ndarray,
+    open_parts: np.ndarray,
+    violating: Judge,
+    relaxed: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each partition, where its allowable cut falls (a position of the chosen
+    dimension's order; -1: none) and in which dimension."""
+    n = boxes.n_parts
+    widths = np.stack([d.width(low[j], high[j], distinct[j]) for j, d in enumerate(dimensions)])
+    widths[:, ~open_parts] = 0.0
+    preference = np.argsort(-widths, axis=0, kind="stable")  # per partition, widest first
+    undecided = open_parts.copy()
+    split_at = np.full(n, -1, dtype=np.int64)
+    cut_dimension = np.full(n, -1, dtype=np.int64)
+    every = np.arange(n)
+    for attempt in range(len(dimensions)):
+        chosen = preference[attempt]
+        trying = undecided & (widths[chosen, every] > 0)
+        if not trying.any():
+            break
+        positions = np.flatnonzero(trying[segment])
+        owner = segment[positions]
+        dimension_of = chosen[owner]
+        combinations = order[dimension_of, positions]
+        key = ranks[dimension_of, combinations]
+        for j, dimension in enumerate(dimensions):
+            along = dimension_of == j
+            if along.any():
+                key[along] = dimension.cut_key(
+                    key[along], low[j, owner[along]], high[j, owner[along]]
+                )
+        left_size = _median_cut(key, counts[combinations], positions, owner, boxes, relaxed)
+        side = (positions - boxes.start[owner] >= left_size[owner]).astype(np.int64)
+        rows = np.bincount(2 * owner + side, weights=counts[combinations], minlength=2 * n)
+        broken = violating(combinations, 2 * owner + side, 2 * n)
+        allowable = trying & (rows[0::2] > 0) & (rows[1::2] > 0) & ~broken[0::2] & ~broken[1::2]
+        split_at[allowable] = boxes.start[allowable] + left_size[allowable]
+        cut_dimension[allowable] = chosen[allowable]
+        undecided &= ~allowable
+    return split_at, cut_dimension
+
+
+def _median_cut(
+    key: np.ndarray,
+    rows: np.ndarray,
+    positions: np.ndarray,
+    owner: np.ndarray,
+    boxes: Boxes,
+    relaxed: bool,
+) -> np.ndarray:
+    """How many combinations of each tried partition go left (its cut keys are sorted along
+    its positions; see the module for the strict and relaxed rules)."""
+    n = boxes.n_parts
+    firsts, lasts = _runs(owner)
+    running = np.cumsum(rows)
+    before = np.repeat(running[firsts] - rows[firsts], lasts - firsts + 1)
+    within = running - before
+    total = np.zeros(n)
+    total[owner[firsts]] = within[lasts]
+    reached = np.flatnonzero(2 * within >= total[owner])
+    median_index = np.zeros(n, dtype=np.int64)
+    first_reached = reached[np.r_[True, owner[reached][1:] != owner[reached][:-1]]]
+    median_index[owner[first_reached]] = first_reached
+    if relaxed:
+        first_index = np.zeros(n, dtype=np.int64)
+        first_index[owner[firsts]] = firsts
+        return median_index - first_index + 1
+    median = key[median_index[owner]]
+    last_index = np.zeros(n, dtype=np.int64)
+    last_index[owner[firsts]] = lasts
+    at_top = key[last_index[owner]] == median  # nothing above the median: cut below it
+    left = np.where(at_top, key < median, key <= median)
+    return np.bincount(owner, weights=left, minlength=n).astype(np.int64)
+
+
+def _runs(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last index of each run of equal owners (partitions are contiguous)."""
+    firsts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    return firsts, np.r_[firsts[1:] - 1, len(owner) - 1]
+
+
+def _split(
+    order: np.ndarray,
+    segment: np.ndarray,
+    start: np.ndarray,
+    split_at: np.ndarray,
+    cut_dimension: np.ndarray,
+) -> None:
+    """Split the cut partitions' segments of every order in place: the left half's
+    combinations first, each half keeping its rank order (a stable partition)."""
+    positions = np.flatnonzero(split_at[segment] >= 0)
+    owner = segment[positions]
+    goes_left = np.zeros(order.shape[1], dtype=bool)
+    chosen = order[cut_dimension[owner], positions]
+    goes_left[chosen] = positions < split_at[owner]
+    offset = positions - start[owner]
+    firsts, lasts = _runs(owner)
+    first_of = np.repeat(firsts, lasts - firsts + 1)
+    for j in range(order.shape[0]):
+        moving = order[j, positions]
+        left = goes_left[moving].astype(np.int64)
+        running = np.cumsum(left)
+        lefts_before = running - left - (running[first_of] - left[first_of])
+        rights_before = offset - lefts_before
+        target = np.where(left == 1, start[owner] + lefts_before, split_at[owner] + rights_before)
+        order[j, target] = moving

@@ -1,0 +1,283 @@
+"""Mondrian (LeFevre, DeWitt, Ramakrishnan 2006): hand-worked partitions, Adult against the
+Python peers' figures, bad input, and every release of random frames checked by the
+independent verifier."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import event, given, note
+from hypothesis import strategies as st
+
+import pandas_anon
+from pandas_anon import Hierarchy
+from pandas_anon.anonymization.mondrian.algorithm import Mondrian
+from pandas_anon.errors import (
+    AllMissingColumnError,
+    HierarchyError,
+    InfeasibleError,
+    InvalidParameterError,
+)
+from pandas_anon.privacy.models import LDiversity, TCloseness
+from test_properties_algorithms import (
+    calls,
+    cases,
+    comparable,
+    examples,
+    expected_refusal,
+    run,
+    same_values,
+)
+from verify import release_classes, verify_anonymized, verify_gcp, verify_l_diverse, verify_t_close
+
+NEVER = "\0never"  # Mondrian suppresses nothing: no row is read as masked
+
+
+def boxes(out: pd.DataFrame, qid: list) -> list[tuple]:
+    """The written classes, as sorted tuples of the values written (with their row count)."""
+    sizes = out.groupby(qid, dropna=False, sort=False).size()
+    return sorted(
+        ((*key, int(n)) for key, n in sizes.items()), key=lambda box: tuple(map(str, box))
+    )
+
+
+# -- hand-worked partitions ----------------------------------------------------------------
+
+
+def test_one_dimension_is_cut_at_its_medians():
+    """Ages 20..27, one row each, k = 2. Root: 8 rows, the weighted median is 23 (the
+    smallest age reaching 4 rows): 20-23 | 24-27. Each half: medians 21 and 25: 20-21 | 22-23
+    and 24-25 | 26-27. Each pair: the median cut leaves one row a side (< k): leaves."""
+    frame = pd.DataFrame({"age": range(20, 28)})
+    out = pandas_anon.kanon(frame, 2, qid=["age"], algo="mondrian")
+    assert (
+        out["age"].tolist() == ["[20-21]"] * 2 + ["[22-23]"] * 2 + ["[24-25]"] * 2 + ["[26-27]"] * 2
+    )
+    report = out.anon.report()
+    assert (report.classes, report.k_reached, report.suppressed) == (4, 2, 0)
+    assert report.search["partitions"] == 4
+
+
+def test_the_widest_normalized_dimension_is_cut_first():
+    """Ages 10, 20, 30, 40 crossed with zip 1, 2 (8 rows), k = 2. Root: both ranges are
+    whole (width 1): the first column, age, is cut at its median 20. Each half spans a third
+    of the ages but every zip: zip is cut (1 | 2). Then only age is wide, and its median cut
+    leaves one row a side: four classes of two rows, age generalized, zip kept."""
+    frame = pd.DataFrame({"age": [10, 10, 20, 20, 30, 30, 40, 40], "zip": [1, 2] * 4})
+    out = pandas_anon.kanon(frame, 2, qid=["age", "zip"], algo="mondrian")
+    assert boxes(out, ["age", "zip"]) == [
+        ("[10-20]", 1, 2),
+        ("[10-20]", 2, 2),
+        ("[30-40]", 1, 2),
+        ("[30-40]", 2, 2),
+    ]
+
+
+def test_a_majority_value_is_cut_just_below_the_median():
+    """Sex: 3 F and 5 M, with ages 30 to 37, k = 3. Root: sex (2 values, width 1) and age
+    (whole range, width 1) tie; sex comes first in the QID. Its median is M, the largest
+    value: the paper's cut (<= M) leaves nothing on the right, so it falls below M: F | M.
+    F (3 rows) cannot be cut again; M (5 rows, ages 33..37): age median 35, cut 33-35 | 36-37
+    leaves 2 rows (< 3): a leaf."""
+    frame = pd.DataFrame(
+        {"sex": ["F", "F", "F", "M", "M", "M", "M", "M"], "age": list(range(30, 38))}
+    )
+    out = pandas_anon.kanon(frame, 3, qid=["sex", "age"], algo="mondrian")
+    assert boxes(out, ["sex", "age"]) == [("F", "[30-32]", 3), ("M", "[33-37]", 5)]
+
+
+def test_relaxed_partitioning_splits_equal_values():
+    """x = 1, 2, 2, 2, 2, 3 and y = a, b, c, b, c, a (combinations (1,a), (2,b) twice, (2,c)
+    twice, (3,a)), k = 3. Strict: x's median 2 leaves 5 | 1 rows; y's median b (cumulative
+    rows 2, 4 of 6) leaves a, b (4) | c (2): no cut, one class. Relaxed: the combinations in x
+    order, (1,a), (2,b), (2,c), (3,a), reach half the rows at (2,b): 3 | 3 rows, and the two
+    classes' ranges of x overlap at 2, as the paper allows."""
+    frame = pd.DataFrame({"x": [1, 2, 2, 2, 2, 3], "y": list("abcbca")})
+    with pytest.warns(pandas_anon.OneClassWarning):
+        strict = pandas_anon.kanon(frame, 3, qid=["x", "y"], algo="mondrian")
+    assert boxes(strict, ["x", "y"]) == [("[1-3]", "{a, b, c}", 6)]
+    relaxed = pandas_anon.kanon(frame, 3, qid=["x", "y"], algo=Mondrian(relaxed=True))
+    assert boxes(relaxed, ["x", "y"]) == [("[1-2]", "{a, b}", 3), ("[2-3]", "{a, c}", 3)]
+
+
+def test_a_hierarchy_is_cut_at_the_children_of_the_common_ancestor():
+    """Six towns, two rows each, under two provinces under the top ``*``; k = 4. The root's
+    common ancestor is the top, whose children are the provinces: A (6 rows) | B (6 rows).
+    In A, the ancestor is A and its children the towns: the median cut a1, a2 (4) | a3 (2)
+    leaves 2 rows: a leaf, labelled A. Every row at level 1 of 2: precision 1/2."""
+    towns = ["a1", "a2", "a3", "b1", "b2", "b3"]
+    hierarchy = Hierarchy(towns, [["A", "A", "A", "B", "B", "B"]], name="towns")
+    frame = pd.DataFrame({"town": towns * 2})
+    out = pandas_anon.kanon(
+        frame, 4, qid=["town"], algo="mondrian", hierarchies={"town": hierarchy}
+    )
+    assert boxes(out, ["town"]) == [("A", 6), ("B", 6)]
+    report = out.anon.report()
+    assert report.metrics["precision"] == 0.5
+    assert report.hierarchies == {"town": "towns"}
+
+
+def test_numbers_can_be_written_as_a_summary():
+    frame = pd.DataFrame({"age": [20, 21, 22, 30, 31, 32]})
+    mean = pandas_anon.kanon(frame, 3, qid=["age"], algo=Mondrian(represent="mean"))
+    assert mean["age"].tolist() == [21.0] * 3 + [31.0] * 3
+    middle = pandas_anon.kanon(frame, 3, qid=["age"], algo=Mondrian(represent={"age": "midrange"}))
+    assert middle["age"].tolist() == [21.0] * 3 + [31.0] * 3
+
+
+# -- Adult against the Python peers ------------------------------------------------------
+
+FIVE = ["age", "sex", "race", "marital-status", "education"]
+NINE = [
+    "age",
+    "education",
+    "marital-status",
+    "native-country",
+    "occupation",
+    "race",
+    "salary-class",
+    "sex",
+    "workclass",
+]
+
+
+@pytest.mark.parametrize(
+    ("qid", "anonypy_dm", "dm", "classes"),
+    [(FIVE, 1_486_916, 1_131_344, 2_141), (NINE, 289_608, 266_496, 4_020)],
+)
+def test_adult_beats_anonypy_discernibility(adult, qid, anonypy_dm, dm, classes):
+    """UCI Adult, k = 5, no hierarchies (age a number, the rest unordered values, as anonypy
+    treats them): the discernibility is below anonypy's, checked by the verifier."""
+    out = pandas_anon.kanon(adult, 5, qid=qid, algo="mondrian")
+    report = out.anon.report()
+    found = verify_anonymized(out, qid, 5, 0, top=NEVER)
+    assert report.metrics["dm"] == found["dm"] == dm < anonypy_dm
+    assert report.classes == found["classes"] == classes and report.k_reached == found["k"] == 5
+    assert report.metrics["gcp"] == pytest.approx(
+        verify_gcp(adult, out, qid, pd.Series(False, index=adult.index))
+    )
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+def test_constant_columns_are_never_cut():
+    frame = pd.DataFrame({"c": ["x"] * 6, "age": range(6)})
+    out = pandas_anon.kanon(frame, 2, qid=["c", "age"], algo="mondrian")
+    assert (out["c"] == "x").all()  # width 0: kept as read
+    assert out["age"].tolist() == ["[0-2]"] * 3 + ["[3-5]"] * 3  # 0-2 | 3-5; 0-1 | 2 < k
+
+
+def test_all_missing_columns_and_k_above_the_rows_are_refused():
+    frame = pd.DataFrame({"age": [1, 2, 3], "empty": [None] * 3})
+    with pytest.raises(AllMissingColumnError, match="'empty'"):
+        pandas_anon.kanon(frame, 2, qid=["age", "empty"], algo="mondrian")
+    with pytest.raises(InvalidParameterError, match="k=4 exceeds the 3 rows"):
+        pandas_anon.kanon(frame, 4, qid=["age"], algo="mondrian")
+
+
+def test_l_no_partition_can_meet_says_so():
+    frame = pd.DataFrame({"age": range(8), "illness": ["flu"] * 7 + ["cold"]})
+    with pytest.raises(InfeasibleError, match="the whole table does not satisfy"):
+        pandas_anon.kanon(frame, 2, qid=["age"], sensitive="illness", l=3, algo="mondrian")
+    with pytest.warns(pandas_anon.OneClassWarning):  # only the top box has 2 illnesses
+        out = pandas_anon.kanon(frame, 2, qid=["age"], sensitive="illness", l=2, algo="mondrian")
+    assert out.anon.report().classes == 1
+
+
+def test_a_hierarchy_that_does_not_cover_the_column_is_refused():
+    hierarchy = Hierarchy(["a", "b"], [["*", "*"]])
+    frame = pd.DataFrame({"town": ["a", "b", "c", "c"]})
+    with pytest.raises(HierarchyError, match="'c'"):
+        pandas_anon.kanon(frame, 2, qid=["town"], algo="mondrian", hierarchies={"town": hierarchy})
+
+
+def test_a_summary_for_a_column_without_numbers_is_refused():
+    frame = pd.DataFrame({"town": list("aabb")})
+    with pytest.raises(InvalidParameterError, match="holds no numbers"):
+        pandas_anon.kanon(frame, 2, qid=["town"], algo=Mondrian(represent={"town": "mean"}))
+    with pytest.raises(InvalidParameterError, match="'range', 'mean'"):
+        pandas_anon.kanon(frame, 2, qid=["town"], algo=Mondrian(represent="average"))
+
+
+def test_an_algorithm_that_is_no_algorithm_is_refused():
+    with pytest.raises(InvalidParameterError, match="algo must be an algorithm's name"):
+        pandas_anon.kanon(pd.DataFrame({"a": [1, 2]}), 1, qid=["a"], algo=42)
+
+
+# -- random frames -------------------------------------------------------------------------
+
+
+@examples
+@given(data=st.data())
+def test_every_mondrian_release_is_verified(data):
+    """Random frames of every dtype (numbers, text, categories, dates, missing values,
+    duplicates, tiny k and k near the rows), strict and relaxed: each release is k-anonymous,
+    l-diverse and t-close by the verifier, its report matches what the verifier reads, the
+    input is untouched and the same call gives the same release."""
+    case = data.draw(cases(), label="case")
+    call = data.draw(calls(case), label="call")
+    relaxed = data.draw(st.booleans(), label="relaxed")
+    represent = data.draw(st.sampled_from(["range", "range", "mean", "median", "midrange"]))
+    frame = case.frame()
+    before = frame.copy(deep=True)
+    note(f"frame:\n{frame}\ndtypes: {dict(frame.dtypes)}")
+    options = call.options(case, "mondrian")
+    options.update(algo=Mondrian(relaxed=relaxed, represent=represent), max_suppression=0)
+    refusal = expected_refusal(frame, case, call)
+    if refusal is not None:
+        with pytest.raises(refusal):
+            run(frame, call.k, **options)
+        return
+    try:
+        out, ours = run(frame, call.k, **options)
+    except InfeasibleError:
+        assert call.l is not None or call.t is not None, "the top box holds k rows"
+        event("infeasible: the whole table breaks l or t")
+        return
+    pd.testing.assert_frame_equal(frame, before)
+    qid, report = case.qid, out.anon.report()
+    event(f"{'one class' if report.classes == 1 else 'several classes'}")
+    assert report.suppressed == 0 and out.index.equals(frame.index)
+    for column in out.columns.difference(qid):
+        pd.testing.assert_series_equal(out[column], frame[column], check_exact=True)
+    found = release_classes(out, qid, top=NEVER)
+    sizes = found["sizes"]
+    assert (report.classes, report.k_reached) == (len(sizes), int(sizes.min()))
+    assert report.k_reached >= call.k
+    assert report.metrics["dm"] == int((sizes.astype(object) ** 2).sum())
+    assert report.metrics["gcp"] == pytest.approx(
+        verify_gcp(frame, out, qid, pd.Series(False, index=frame.index)), rel=1e-9, abs=1e-12
+    )
+    changed = ~np.logical_and.reduce([same_values(out[c], frame[c]) for c in qid])
+    assert report.modified == int(changed.sum())
+    # rows alike on the input stay alike: a combination of values is never divided
+    pairs = pd.concat(
+        [
+            frame[qid].astype(object).reset_index(drop=True),
+            out[qid].astype(object).add_prefix("o").reset_index(drop=True),
+        ],
+        axis=1,
+    )
+    assert len(pairs.drop_duplicates()) == len(frame[qid].astype(object).drop_duplicates())
+    if call.l is not None or call.t is not None:
+        view = found["by_class"].assign(s=comparable(frame["s"]).to_numpy())
+        if call.l is not None:
+            model = call.l if isinstance(call.l, LDiversity) else LDiversity(call.l)
+            checked, _ = verify_l_diverse(
+                view, qid, "s", model.l, model.variant, model.c, top=NEVER
+            )
+            assert checked == report.classes
+        if call.t is not None:
+            model = (
+                call.t
+                if isinstance(call.t, TCloseness)
+                else TCloseness(call.t, ordered=pd.api.types.is_numeric_dtype(frame["s"]))
+            )
+            checked, _ = verify_t_close(
+                view, qid, "s", model.t, ordered=model.ordered, whole=view["s"], top=NEVER
+            )
+            assert checked == report.classes
+    again, _ = run(frame, call.k, **options)
+    pd.testing.assert_frame_equal(again, out, check_exact=True)
