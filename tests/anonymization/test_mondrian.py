@@ -20,6 +20,7 @@ from pandas_anon.errors import (
     InvalidParameterError,
 )
 from pandas_anon.privacy.models import LDiversity, TCloseness
+
 from test_properties_algorithms import (
     calls,
     cases,
