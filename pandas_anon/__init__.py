@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from pandas_anon import datasets
     from pandas_anon.anonymization.generalize import generalize
     from pandas_anon.anonymization.kanon import anonymize, kanon
+    from pandas_anon.anonymization.mondrian.algorithm import Mondrian
     from pandas_anon.anonymization.reports import AnonymizationReport, GeneralizationReport
     from pandas_anon.anonymization.transformation import Transformation
     from pandas_anon.detect.best_qid import best_qid
@@ -70,6 +71,7 @@ _LAZY = {
     "generalize": "pandas_anon.anonymization.generalize",
     "anonymize": "pandas_anon.anonymization.kanon",
     "kanon": "pandas_anon.anonymization.kanon",
+    "Mondrian": "pandas_anon.anonymization.mondrian.algorithm",
     "best_qid": "pandas_anon.detect.best_qid",
     "identifiers": "pandas_anon.detect.figures",
     "risk": "pandas_anon.detect.figures",
@@ -137,6 +139,7 @@ __all__ = [
     "InvalidQIDError",
     "KAnonymity",
     "LDiversity",
+    "Mondrian",
     "OneClassWarning",
     "OutputFileError",
     "Risk",
