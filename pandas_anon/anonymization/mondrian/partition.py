@@ -162,6 +162,8 @@ def _choose_cuts(
         combinations = order[dimension_of, positions]
         key = ranks[dimension_of, combinations]
         for j, dimension in enumerate(dimensions):
+            if type(dimension).cut_key is Dimension.cut_key:
+                continue  # the rank itself
             along = dimension_of == j
             if along.any():
                 key[along] = dimension.cut_key(
@@ -234,11 +236,10 @@ def _split(
     offset = positions - start[owner]
     firsts, lasts = _runs(owner)
     first_of = np.repeat(firsts, lasts - firsts + 1)
+    left_base, right_base = start[owner], split_at[owner] + offset  # right: less the lefts
     for j in range(order.shape[0]):
         moving = order[j, positions]
-        left = goes_left[moving].astype(np.int64)
-        running = np.cumsum(left)
-        lefts_before = running - left - (running[first_of] - left[first_of])
-        rights_before = offset - lefts_before
-        target = np.where(left == 1, start[owner] + lefts_before, split_at[owner] + rights_before)
-        order[j, target] = moving
+        left = goes_left[moving]
+        before = np.cumsum(left) - left  # lefts before each position, from the first
+        lefts_before = before - before[first_of]
+        order[j, np.where(left, left_base + lefts_before, right_base - lefts_before)] = moving
