@@ -273,17 +273,24 @@ def verify_generalized(
 
 
 def verify_gcp(frame: pd.DataFrame, out: pd.DataFrame, qid: list, suppressed: pd.Series) -> float:
-    """The global certainty penalty of a release, from the input and output values alone.
+    """The global certainty penalty of a release: the mean of :func:`verify_ncp`."""
+    found = verify_ncp(frame, out, qid, suppressed)
+    return sum(found.values()) / len(found)
+
+
+def verify_ncp(frame: pd.DataFrame, out: pd.DataFrame, qid: list, suppressed: pd.Series) -> dict:
+    """Each column's normalized certainty penalty, from the input and output values alone.
 
     Each kept cell costs the NCP of the value written: the original values written as that
     same value (among kept rows), for numbers and dates their range over the column's range,
     otherwise their count less one over the column's distinct values less one; 0 when the
     column has a single value, and for a missing value left missing. A suppressed row costs 1
-    on every column. The mean over rows and columns.
+    on every column. The mean over the rows, per column.
     """
     kept = ~suppressed.to_numpy()
-    total = float(suppressed.sum()) * len(qid)
+    found = {}
     for column in qid:
+        total = float(suppressed.sum())
         original, written = frame[column], out[column].astype(object)
         numbers = _as_floats(original)
         if numbers is not None:
@@ -291,21 +298,24 @@ def verify_gcp(frame: pd.DataFrame, out: pd.DataFrame, qid: list, suppressed: pd
             domain = float(finite.max() - finite.min()) if len(finite) else 0.0
         else:
             domain = original.nunique(dropna=True) - 1
-        if domain <= 0:
-            continue
-        table = pd.DataFrame(
-            {"written": written.to_numpy()[kept], "original": original.to_numpy(dtype=object)[kept]}
-        )
-        if numbers is not None:
-            table["number"] = np.where(np.isfinite(numbers), numbers / 2, np.nan)[kept]
-        for _, group in table.groupby("written", sort=False, dropna=True):
+        if domain > 0:
+            table = pd.DataFrame(
+                {
+                    "written": written.to_numpy()[kept],
+                    "original": original.to_numpy(dtype=object)[kept],
+                }
+            )
             if numbers is not None:
-                spread = group["number"].max() - group["number"].min()
-                cost = 0.0 if np.isnan(spread) else spread / domain
-            else:
-                cost = (group["original"].nunique(dropna=True) - 1) / domain if len(group) else 0
-            total += max(cost, 0.0) * len(group)
-    return total / (len(frame) * len(qid))
+                table["number"] = np.where(np.isfinite(numbers), numbers / 2, np.nan)[kept]
+            for _, group in table.groupby("written", sort=False, dropna=True):
+                if numbers is not None:
+                    spread = group["number"].max() - group["number"].min()
+                    cost = 0.0 if np.isnan(spread) else spread / domain
+                else:
+                    cost = (group["original"].nunique(dropna=True) - 1) / domain
+                total += max(cost, 0.0) * len(group)
+        found[column] = total / len(frame)
+    return found
 
 
 def _as_floats(column: pd.Series) -> np.ndarray | None:

@@ -405,6 +405,7 @@ def _report(
         classes=utility.classes,
         k_reached=utility.smallest,
         metrics=utility.metrics(),
+        ncp={keys[c]: value for c, value in utility.ncp.items()},
         risk=utility.risk(),
         search={
             **transformation.search,

@@ -128,6 +128,9 @@ class AnonymizationReport(Report):
     #: direct identifier columns found outside the QID and what became of each
     #: ("dropped", "hashed" or "kept"), never their values
     identifiers: dict[str, str] = field(default_factory=dict)
+    #: each quasi-identifier's normalized certainty penalty (Xu et al. 2006), the mean over
+    #: its cells (``metrics["gcp"]`` is their mean)
+    ncp: dict[str, float] = field(default_factory=dict)
     #: the gate's rule measured on the released columns (zero configuration only):
     #: the most exposed column set, its rows in classes below k, and whether it passes
     exposure: dict | None = None
@@ -140,6 +143,7 @@ class AnonymizationReport(Report):
                 "column": list(self.hierarchies),
                 "level": [self.levels.get(c, "-") for c in self.hierarchies],
                 "hierarchy": list(self.hierarchies.values()),
+                "NCP": [f"{self.ncp[c]:.4f}" if c in self.ncp else "-" for c in self.hierarchies],
             }
         )
         fields = [

@@ -48,8 +48,13 @@ class Utility:
     suppressed: int
     kept_sizes: np.ndarray
     precision: Fraction | None
-    gcp: float
+    ncp: dict[Hashable, float]  # per quasi-identifier: the mean NCP of its cells
     k: int
+
+    @property
+    def gcp(self) -> float:
+        """The global certainty penalty: the mean of the columns' NCP."""
+        return sum(self.ncp.values()) / len(self.ncp) if self.ncp else 0.0
 
     @property
     def classes(self) -> int:
@@ -125,7 +130,7 @@ def measure(transformation: Transformation, k: int) -> Utility:
         suppressed=n_suppressed,
         kept_sizes=sizes,
         precision=_precision(transformation),
-        gcp=_gcp(transformation),
+        ncp=_ncp_by_column(transformation),
         k=k,
     )
 
@@ -172,12 +177,12 @@ def _precision(transformation: Transformation) -> Fraction | None:
     return Fraction(total, scale * transformation.n_rows)
 
 
-def _gcp(transformation: Transformation) -> float:
-    """The global certainty penalty (see the module)."""
+def _ncp_by_column(transformation: Transformation) -> dict[Hashable, float]:
+    """Each quasi-identifier's NCP, averaged over the rows (a suppressed cell costs 1)."""
     frequencies = transformation.tabulation.frequencies
     counts, suppressed = frequencies.counts, transformation.suppressed
     kept = ~suppressed
-    penalty = float(counts[suppressed].sum()) * len(transformation.qid)
+    found: dict[Hashable, float] = {}
     for column in transformation.qid:
         recoding = transformation.recodings[column]
         original = frequencies.codes[:, frequencies.position(column)]
@@ -187,8 +192,9 @@ def _gcp(transformation: Transformation) -> float:
         written, _, _ = merged_codes(values, recoding.labels, original, recoding.codes)
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
         ncp = _ncp(held, numbers, original[kept], written[kept])
-        penalty += float((ncp * counts[kept]).sum())
-    return penalty / (frequencies.n_rows * len(transformation.qid))
+        penalty = float((ncp * counts[kept]).sum()) + float(counts[suppressed].sum())
+        found[column] = penalty / frequencies.n_rows
+    return found
 
 
 def _ncp(

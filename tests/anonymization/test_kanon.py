@@ -17,7 +17,7 @@ from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
-from verify import release_classes, verify_anonymized, verify_gcp, verify_l_diverse
+from verify import release_classes, verify_anonymized, verify_gcp, verify_l_diverse, verify_ncp
 
 ADULT_QID = [
     "age",
@@ -54,6 +54,8 @@ def test_precision_optimum_on_adult(adult, hierarchies):
     masked = release_classes(out, ADULT_QID)["masked"]
     gcp = verify_gcp(adult, out, ADULT_QID, masked)
     assert report.metrics["gcp"] == pytest.approx(gcp, rel=1e-12) and round(gcp, 4) == 0.3192
+    assert report.ncp == pytest.approx(verify_ncp(adult, out, ADULT_QID, masked), rel=1e-12)
+    assert report.ncp["age"] == report.ncp["education"] == 1.0  # at the top of their hierarchy
 
 
 @pytest.mark.slow
