@@ -54,6 +54,12 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="with --algo mondrian: values equal to the median may go to either half",
     )
     command.add_argument(
+        "--choose",
+        choices=("width", "gain"),
+        default="width",
+        help="with --algo mondrian: cut the widest dimension (default) or the best gain",
+    )
+    command.add_argument(
         "--represent",
         choices=REPRESENTATIONS,
         default="range",
@@ -123,10 +129,11 @@ def _algorithm(args: argparse.Namespace) -> object:
     if args.algo == "mondrian":
         from pandas_anon.anonymization.mondrian.algorithm import Mondrian
 
-        return Mondrian(relaxed=args.relaxed, represent=args.represent)
-    if args.relaxed or args.represent != "range":
+        return Mondrian(relaxed=args.relaxed, choose=args.choose, represent=args.represent)
+    if args.relaxed or args.represent != "range" or args.choose != "width":
         raise InvalidParameterError(
-            f"--relaxed and --represent are options of --algo mondrian, not of {args.algo}"
+            f"--relaxed, --choose and --represent are options of --algo mondrian, not of "
+            f"{args.algo}"
         )
     return args.algo
 

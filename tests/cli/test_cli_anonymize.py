@@ -445,7 +445,9 @@ def test_a_malformed_hierarchy_option_is_a_usage_error(capsys, towns):
 # -- Mondrian ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", [(), ("--relaxed",), ("--represent", "mean")])
+@pytest.mark.parametrize(
+    "options", [(), ("--relaxed",), ("--represent", "mean"), ("--choose", "gain")]
+)
 def test_mondrian_from_the_command_line(capsys, tmp_path, licences, options):
     """``--algo mondrian`` (with its options) writes a 5-anonymous file, checked by the
     verifier, that the gate's rule on its QID accepts."""
@@ -469,4 +471,4 @@ def test_mondrian_options_need_mondrian(capsys, small):
     code, _, err = run(
         capsys, "anonymize", str(small), str(small) + ".out", "--k", "2", "--relaxed"
     )
-    assert code != 0 and "--relaxed and --represent are options of --algo mondrian" in err
+    assert code != 0 and "--relaxed, --choose and --represent are options of --algo" in err

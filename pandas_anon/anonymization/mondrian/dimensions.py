@@ -166,7 +166,7 @@ class NumberDimension(Dimension):
             np.minimum.at(low, partition, numbers)
             np.maximum.at(high, partition, numbers)
             with np.errstate(invalid="ignore"):  # -inf and inf: no middle
-                found = (low + high) / 2
+                found = low / 2 + high / 2  # halves: no overflow near the float limits
         else:  # the weighted median: pairs are sorted by partition, then rank (value)
             offset = np.concatenate([[0.0], np.cumsum(total)])[partition]
             past_half = np.flatnonzero(2 * (np.cumsum(rows) - offset) >= total[partition])
