@@ -34,9 +34,8 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.recoding import merged_codes
-from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
+from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.detect import prosecutor
-from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import compress, group_codes
 
 
@@ -118,8 +117,9 @@ def measure(transformation: Transformation, k: int) -> Utility:
     frequencies = transformation.tabulation.frequencies
     counts, suppressed = frequencies.counts, transformation.suppressed
     kept = ~suppressed
+    written = written_codes(transformation)
     if kept.any():
-        label, n = output_classes(transformation)
+        label, n = output_classes(transformation, written)
         sizes = np.bincount(label[kept], weights=counts[kept], minlength=n).astype(np.int64)
         sizes = sizes[sizes > 0]  # classes of suppressed combinations only are no classes
     else:
@@ -130,36 +130,44 @@ def measure(transformation: Transformation, k: int) -> Utility:
         suppressed=n_suppressed,
         kept_sizes=sizes,
         precision=_precision(transformation),
-        ncp=_ncp_by_column(transformation),
+        ncp=_ncp_by_column(transformation, written),
         k=k,
     )
 
 
-def output_classes(transformation: Transformation) -> tuple[np.ndarray, int]:
+def output_classes(
+    transformation: Transformation, written: Written | None = None
+) -> tuple[np.ndarray, int]:
     """The output class of each combination of the frequency set, and how many classes:
     combinations written alike in every quasi-identifier (a label equal to a value kept as
     read is that value), kept ones (suppressed combinations are in no class; their number
-    here is meaningless)."""
-    frequencies = transformation.tabulation.frequencies
+    here is meaningless). ``written``: :func:`written_codes`, when already computed."""
+    written = written_codes(transformation) if written is None else written
     kept = ~transformation.suppressed
-    written = [
-        _written_codes(frequencies, column, transformation.recodings[column])
-        for column in transformation.qid
-    ]
-    codes = [np.where(kept, found, 0) for found, _ in written]
-    return compress(group_codes(codes, [n for _, n in written], n_rows=len(frequencies)))
+    codes = [np.where(kept, np.where(found < 0, n, found), 0) for found, n in written.values()]
+    cardinalities = [n + 1 for _, n in written.values()]  # missing: one more code
+    n_rows = len(transformation.suppressed)
+    return compress(group_codes(codes, cardinalities, n_rows=n_rows))
 
 
-def _written_codes(
-    frequencies: FrequencySet, column: Hashable, recoding: ColumnRecoding
-) -> tuple[np.ndarray, int]:
-    """Each combination's written value of ``column`` as a code (a value written as a label
-    equal to a value kept as read is the same code), and the number of codes."""
-    original = frequencies.codes[:, frequencies.position(column)]
-    codes, _, values = merged_codes(
-        frequencies.values[column], recoding.labels, original, recoding.codes
-    )
-    return np.where(codes < 0, len(values), codes), len(values) + 1  # missing: one more code
+#: Per quasi-identifier, each combination's written value as a code (-1: missing) and the
+#: number of values written.
+Written = dict[Hashable, tuple[np.ndarray, int]]
+
+
+def written_codes(transformation: Transformation) -> Written:
+    """Each quasi-identifier's written values as codes: a label equal to a value kept as read
+    is the same code, as it is the same value to a reader."""
+    frequencies = transformation.tabulation.frequencies
+    found: Written = {}
+    for column in transformation.qid:
+        recoding = transformation.recodings[column]
+        original = frequencies.codes[:, frequencies.position(column)]
+        codes, _, values = merged_codes(
+            frequencies.values[column], recoding.labels, original, recoding.codes
+        )
+        found[column] = codes, len(values)
+    return found
 
 
 def _precision(transformation: Transformation) -> Fraction | None:
@@ -177,21 +185,19 @@ def _precision(transformation: Transformation) -> Fraction | None:
     return Fraction(total, scale * transformation.n_rows)
 
 
-def _ncp_by_column(transformation: Transformation) -> dict[Hashable, float]:
+def _ncp_by_column(transformation: Transformation, written: Written) -> dict[Hashable, float]:
     """Each quasi-identifier's NCP, averaged over the rows (a suppressed cell costs 1)."""
     frequencies = transformation.tabulation.frequencies
     counts, suppressed = frequencies.counts, transformation.suppressed
     kept = ~suppressed
     found: dict[Hashable, float] = {}
     for column in transformation.qid:
-        recoding = transformation.recodings[column]
         original = frequencies.codes[:, frequencies.position(column)]
         values = frequencies.values[column]
         held = np.bincount(original, weights=counts, minlength=len(values)) > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
-        written, _, _ = merged_codes(values, recoding.labels, original, recoding.codes)
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
-        ncp = _ncp(held, numbers, original[kept], written[kept])
+        ncp = _ncp(held, numbers, original[kept], written[column][0][kept])
         penalty = float((ncp * counts[kept]).sum()) + float(counts[suppressed].sum())
         found[column] = penalty / frequencies.n_rows
     return found
