@@ -35,7 +35,8 @@ class FrequencySet:
         The column labels, in order.
     codes
         Array of shape (combinations, columns): the code of each column in each combination,
-        an index into ``values[column]``.
+        an index into ``values[column]`` (the backend builds it column by column, in Fortran
+        order, so that reading one column reads contiguous memory).
     counts
         Rows carrying each combination (int64, all positive).
     values
@@ -73,6 +74,14 @@ class FrequencySet:
     def n_rows(self) -> int:
         """Rows tabulated: the sum of the counts."""
         return int(self.counts.sum())
+
+    @cached_property
+    def surplus(self) -> tuple[np.ndarray, np.ndarray]:
+        """The combinations carrying more than one row, and the rows each carries beyond one:
+        what grouping the combinations again adds to counting them
+        (:data:`~pandas_anon.engine.grouping.Surplus`); empty when every count is 1."""
+        heavy = np.flatnonzero(self.counts > 1)
+        return heavy, self.counts[heavy] - 1
 
     def position(self, column: Hashable) -> int:
         """The index of ``column`` among the columns."""
@@ -123,7 +132,9 @@ class FrequencySet:
             return FrequencySet(columns, empty, self.counts, values, dtypes), np.zeros(0, np.int64)
         group, n = compress(group_codes(codes, cardinalities, n_rows=len(self)))
         first = first_occurrence(group, n)
-        combined = np.column_stack([np.asarray(c, dtype=np.int64)[first] for c in codes])
+        combined = np.empty((n, len(codes)), dtype=np.int64, order="F")
+        for j, column_codes in enumerate(codes):
+            combined[:, j] = np.asarray(column_codes)[first]
         counts = np.bincount(group, weights=self.counts, minlength=n).astype(np.int64)
         return FrequencySet(columns, combined, counts, values, dtypes), group
 

@@ -4,12 +4,19 @@ A set of encoded columns (:mod:`pandas_anon.engine.encoding`) is grouped by a mi
 integer key built from the codes and counted with ``np.bincount`` when the key space is
 dense, by hashing or by sorting when it is sparse; keys that would overflow int64 are
 compressed to dense ids first. No string is hashed twice, and no groupby runs over the
-original values.
+original values. :func:`combinations` reads each distinct key back into the codes of its
+combination, so a frequency set is built without gathering a single row.
+
+What is grouped may be combinations rather than rows, each carrying a count of rows (a
+frequency set grouped again on fewer columns): a *surplus* then names the elements carrying
+more than one row and the rows each carries beyond one, and the counts become rows. Only
+those elements cost anything more than plain counting, so a frequency set whose counts are
+nearly all 1 is grouped nearly as fast as rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,6 +28,10 @@ import pandas as pd
 DENSE_LABELS_PER_ROW = 8
 _DENSE_MIN_LABELS = 1 << 16
 _KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+
+#: The elements weighing more than one row (positions among the labels grouped) and the rows
+#: each carries beyond one; every other element is one row.
+Surplus = tuple[np.ndarray, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -59,36 +70,58 @@ def _dense(n_labels: int, n_rows: int) -> bool:
     return n_labels <= max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
 
 
-def group_labels(labels: np.ndarray, n_labels: int) -> Grouping:
-    """Count rows per label, through a hash table when the label space is too sparse."""
+def group_labels(labels: np.ndarray, n_labels: int, surplus: Surplus | None = None) -> Grouping:
+    """Count rows per label, through a hash table when the label space is too sparse (with a
+    ``surplus``, the elements grouped are weighted: the counts are rows)."""
     if _dense(n_labels, len(labels)):
-        return Grouping(labels, np.bincount(labels, minlength=n_labels))
-    dense, _ = pd.factorize(labels, sort=False)
-    dense = np.asarray(dense, dtype=np.int64)
-    return Grouping(dense, np.bincount(dense))
+        grouping = Grouping(labels, np.bincount(labels, minlength=n_labels))
+    else:
+        dense, _ = pd.factorize(labels, sort=False)
+        dense = np.asarray(dense, dtype=np.int64)
+        grouping = Grouping(dense, np.bincount(dense))
+    if surplus is not None and len(surplus[0]):
+        np.add.at(grouping.label_counts, grouping.labels[surplus[0]], surplus[1])
+    return grouping
 
 
-def class_sizes(labels: np.ndarray, n_labels: int) -> np.ndarray:
-    """Rows per label, zeros allowed (labels no row carries), when no row needs its class id.
+def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = None) -> np.ndarray:
+    """Rows per label, zeros allowed (labels no row carries), when no row needs its class id
+    (with a ``surplus``, the elements grouped are weighted: the counts are rows).
 
     Dense key spaces are counted with ``np.bincount``; sparse ones by sorting the labels and
     measuring the runs of equal labels, several times faster than a hash table on millions
     of distinct labels (numpy sorts integers with SIMD instructions).
     """
+    weighted = surplus is not None and len(surplus[0]) > 0
     if _dense(n_labels, len(labels)):
-        return np.bincount(labels, minlength=n_labels)
+        sizes = np.bincount(labels, minlength=n_labels)
+        if weighted:
+            assert surplus is not None
+            np.add.at(sizes, labels[surplus[0]], surplus[1])
+        return sizes
     if len(labels) == 0:
         return np.zeros(0, dtype=np.int64)
     ordered = np.sort(labels)
     run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-    return np.diff(run_starts, prepend=0, append=len(ordered))
+    sizes = np.diff(run_starts, prepend=0, append=len(ordered))
+    if weighted:
+        assert surplus is not None
+        run_labels = ordered[np.concatenate(([0], run_starts))]
+        runs = np.searchsorted(run_labels, labels[surplus[0]])
+        np.add.at(sizes, runs, surplus[1])
+    return sizes
 
 
 def group_codes(
-    codes: Sequence[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+    codes: Sequence[np.ndarray],
+    cardinalities: Sequence[int],
+    *,
+    n_rows: int,
+    surplus: Surplus | None = None,
 ) -> Grouping:
     """Group rows by several code columns (codes ``0..cardinality-1``) through a
-    mixed-radix key, compressed whenever the key space would overflow int64."""
+    mixed-radix key, compressed whenever the key space would overflow int64 (with a
+    ``surplus``, the elements grouped are weighted: the counts are rows)."""
     labels = np.zeros(n_rows, dtype=np.int64)
     n_labels = 1
     for column_codes, cardinality in zip(codes, cardinalities):
@@ -96,7 +129,92 @@ def group_codes(
             labels, n_labels = compress(group_labels(labels, n_labels))
         labels = labels * cardinality + column_codes
         n_labels *= cardinality
-    return group_labels(labels, n_labels)
+    return group_labels(labels, n_labels, surplus)
+
+
+@dataclass(frozen=True)
+class Combinations:
+    """Rows grouped into their distinct combinations of codes (:func:`combinations`).
+
+    ``codes`` has shape (combinations, columns), each column contiguous (Fortran order);
+    ``counts`` gives the rows of each combination. ``labels`` gives each row a label: its
+    combination when ``keys`` is None, otherwise a key, ``keys`` (ascending) holding the key
+    of each combination.
+    """
+
+    codes: np.ndarray
+    counts: np.ndarray
+    labels: np.ndarray
+    keys: np.ndarray | None
+
+
+def combinations(
+    codes: Iterable[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+) -> Combinations:
+    """Group rows by several code columns (as :func:`group_codes` does) and read each
+    combination's codes back from its key, by division: no row is gathered, and the rows'
+    labels are left as the keys when relabelling them would cost a pass over every row.
+
+    ``codes`` may be a generator: each column is read once, in order, so the caller can
+    release it as soon as it is folded into the keys.
+    """
+    cardinalities = [int(c) for c in cardinalities]
+    labels: np.ndarray | None = None  # the keys, built in place
+    n_labels = 1
+    # Each compression starts a stage: the key of each of its ids in the stage before, and
+    # the radixes of the columns the stage adds.
+    stages: list[tuple[np.ndarray | None, list[int]]] = [(None, [])]
+    for column_codes, cardinality in zip(codes, cardinalities):
+        if labels is None:
+            labels = np.array(column_codes, dtype=np.int64)  # a copy: the caller's codes stay
+        else:
+            if n_labels * cardinality >= _KEY_LIMIT:
+                labels, stage_keys = _distinct(labels, n_labels)
+                n_labels = len(stage_keys)
+                stages.append((stage_keys, []))
+            labels *= cardinality
+            labels += column_codes
+        n_labels *= cardinality
+        stages[-1][1].append(cardinality)
+    if labels is None:  # no column: every row is one combination
+        labels = np.zeros(n_rows, dtype=np.int64)
+    if _dense(n_labels, n_rows):
+        label_counts = np.bincount(labels, minlength=n_labels)
+        found = np.flatnonzero(label_counts)
+        counts = label_counts[found]
+        keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
+    else:
+        labels, found = _factorize(labels)
+        counts = np.bincount(labels)
+        keys = None
+    combination_codes = np.empty((len(found), len(cardinalities)), dtype=np.int64, order="F")
+    key, column = found, len(cardinalities)
+    for previous_keys, radixes in reversed(stages):
+        for radix in reversed(radixes):
+            column -= 1
+            quotient = key // radix
+            combination_codes[:, column] = key - quotient * radix
+            key = quotient
+        if previous_keys is not None:
+            key = previous_keys[key]
+    return Combinations(combination_codes, counts, labels, keys)
+
+
+def _distinct(labels: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ids of the labels, and the label of each id."""
+    if not _dense(n_labels, len(labels)):
+        return _factorize(labels)
+    used = np.bincount(labels, minlength=n_labels) > 0
+    keys = np.flatnonzero(used)
+    if len(keys) == n_labels:
+        return labels, keys
+    return (np.cumsum(used) - 1)[labels], keys
+
+
+def _factorize(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ids of the labels in order of appearance (a hash table), and the label of each."""
+    dense, uniques = pd.factorize(labels, sort=False)
+    return np.asarray(dense, dtype=np.int64), np.asarray(uniques, dtype=np.int64)
 
 
 def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:

@@ -2,29 +2,60 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.engine.encoding import EncodedFrame
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import compress, first_occurrence, group_labels
+from pandas_anon.engine.grouping import combinations, compress, first_occurrence, group_labels
 
 
 @dataclass(frozen=True)
 class Tabulation:
     """A frame read once: its frequency set, and the combination of each row examined.
 
+    ``labels``: a label per examined row, its combination itself when ``keys`` is None,
+    otherwise the key of its combination in ``keys`` (ascending): the row map is then built
+    only when asked (:attr:`row_combination`, :meth:`rows_where`), so reading a frame's
+    frequency set costs no pass over its rows beyond the grouping itself.
     ``positions``: the positions of the examined rows in the frame (None: every row), when
     rows missing a value are left out (``dropna=True``).
     """
 
     frequencies: FrequencySet
-    row_combination: np.ndarray
+    labels: np.ndarray
     positions: np.ndarray | None
     n_rows: int
+    keys: np.ndarray | None = None
+
+    @property
+    def n_examined(self) -> int:
+        """Rows examined: the rows the frequency set counts."""
+        return self.frequencies.n_rows
+
+    @property
+    def n_dropped(self) -> int:
+        """Rows of the frame left out, missing a value (``dropna=True``)."""
+        return self.n_rows - self.n_examined
+
+    @cached_property
+    def row_combination(self) -> np.ndarray:
+        """The combination of each examined row."""
+        if self.keys is None:
+            return self.labels
+        return self._by_key(np.arange(len(self.keys)))[self.labels]
+
+    def _by_key(self, per_combination: np.ndarray) -> np.ndarray:
+        """A table indexed by the rows' keys giving the value of their combination (only the
+        keys of combinations are written, and only they are read)."""
+        assert self.keys is not None
+        table = np.empty(int(self.keys[-1]) + 1, dtype=per_combination.dtype)
+        table[self.keys] = per_combination
+        return table
 
     def refine(self, label: Hashable, flags: np.ndarray) -> Tabulation:
         """The tabulation with one more column, ``label``: a boolean given for every row of
@@ -53,7 +84,10 @@ class Tabulation:
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
         examined)."""
-        examined = combinations[self.row_combination]
+        if self.keys is None or "row_combination" in self.__dict__:
+            examined = combinations[self.row_combination]
+        else:  # through the keys: one pass over the rows, no row map built
+            examined = self._by_key(combinations)[self.labels]
         if self.positions is None:
             return examined
         mask = np.zeros(self.n_rows, dtype=bool)
@@ -62,10 +96,21 @@ class Tabulation:
 
 
 def tabulate(
-    frame: pd.DataFrame, columns: Sequence[Hashable], *, dropna: bool = False
+    frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable, *, dropna: bool = False
 ) -> Tabulation:
     """Read ``columns`` of ``frame`` into a frequency set (a missing value is a value of its
-    own unless ``dropna``, which leaves the rows missing one out)."""
+    own unless ``dropna``, which leaves the rows missing one out).
+
+    ``columns`` is read as :class:`~pandas_anon.engine.encoding.EncodedFrame` reads it (one
+    label or several; the frequency set's columns come in the frame's order). The codes of
+    each column are released as soon as they are folded into the rows' keys, so a frame of
+    millions of distinct rows does not hold its codes twice.
+    """
     encoded = EncodedFrame(frame, columns, dropna=dropna)
-    frequencies, row_combination = encoded.tabulate()
-    return Tabulation(frequencies, row_combination, encoded.positions, encoded.n_rows)
+    names = encoded.columns
+    cardinalities = [encoded.cardinality(c) for c in names]
+    found = combinations(
+        (encoded.codes.pop(c) for c in names), cardinalities, n_rows=encoded.n_examined
+    )
+    frequencies = FrequencySet(names, found.codes, found.counts, encoded.values, encoded.dtypes)
+    return Tabulation(frequencies, found.labels, encoded.positions, encoded.n_rows, found.keys)
