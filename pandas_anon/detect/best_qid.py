@@ -8,8 +8,10 @@ Because refining a partition never removes a singleton, no subset can expose mor
 singletons than the whole candidate set (identifier columns left out). That count is an
 exact upper bound, computed once: as soon as a size reaches it, every larger subset can at
 best tie with more columns, so the search stops after that size (``exhaustive=True``
-visits every size up to ``max_size`` anyway, to fill ``table``). See
-:mod:`pandas_anon.detect.subsets` for how each subset is counted.
+visits every size up to ``max_size`` anyway, to fill ``table``). The frame is read once,
+into the frequency set of every candidate column (the backend's
+:func:`~pandas_anon.engine.backends.pandas.tabulate`), whose classes are also that bound's; see
+:mod:`pandas_anon.detect.subsets` for how each subset is counted on it.
 """
 
 from __future__ import annotations
@@ -18,10 +20,9 @@ from collections.abc import Hashable
 
 import pandas as pd
 
-from pandas_anon.detect.figures import QID, candidate_columns
+from pandas_anon.detect.figures import QID, candidate_frequencies
 from pandas_anon.detect.results import BestQID
-from pandas_anon.detect.subsets import IDENTIFIER, Node, SubsetSearch, check_max_size
-from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.detect.subsets import IDENTIFIER, Subset, SubsetSearch, check_max_size
 from pandas_anon.errors import InvalidQIDError
 from pandas_anon.params import whole
 from pandas_anon.progress import Progress
@@ -47,28 +48,28 @@ def best_qid(
     """
     check_max_size(max_size)
     k = whole(k, "k", low=2, example=5)
-    encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=dropna)
-    return elect(
-        SubsetSearch(encoded, max_size=max_size, k=k), exhaustive=exhaustive, progress=progress
-    )
+    frequencies, dropped = candidate_frequencies(frame, columns, dropna=dropna)
+    search = SubsetSearch(frequencies, max_size=max_size, k=k)
+    return elect(search, dropped=dropped, exhaustive=exhaustive, progress=progress)
 
 
 def elect(
     search: SubsetSearch,
     *,
+    dropped: int = 0,
     exhaustive: bool = False,
     progress: bool | None = None,
     identifiers_win: bool = False,
 ) -> BestQID:
-    """Run the election on a prepared search (see :func:`best_qid`).
+    """Run the election on a prepared search (see :func:`best_qid`); ``dropped``: the rows
+    of the frame left out of its frequency set (missing a value).
 
     ``identifiers_win`` (the gate's rule, :mod:`pandas_anon.detect.exposure`): a column set whose
     rows are all distinct is the most exposed subset of all, elected as soon as it is found,
     instead of being set aside as the seed paper does.
     """
-    encoded = search.encoded
-    names = encoded.columns
-    best: Node | None = None
+    names = search.names
+    best: Subset | None = None
     bound: int | None = None
     with Progress("best_qid", total=search.max_size, unit="size", enabled=progress) as bar:
         for level in search.levels():
@@ -92,7 +93,7 @@ def elect(
         )
     ties = [
         n.columns
-        for n in search.nodes.values()
+        for n in search.subsets.values()
         if n.status == best.status
         and n.size == best.size
         and n.at_risk == best.at_risk
@@ -102,8 +103,8 @@ def elect(
         columns=_names(names, best.columns),
         singletons=best.singletons,
         distinct=best.distinct,
-        examined=encoded.n_examined,
-        dropped=encoded.n_dropped,
+        examined=search.n,
+        dropped=dropped,
         ties=tuple(_names(names, t) for t in ties),
         identifiers=tuple(_names(names, i) for i in search.identifiers),
         candidates=names,
@@ -121,16 +122,16 @@ def _names(names: tuple[Hashable, ...], positions: tuple[int, ...]) -> tuple[Has
 
 def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> pd.DataFrame:
     """Every subset visited, most singletons first, then fewest columns."""
-    nodes = list(search.nodes.values())
+    subsets = list(search.subsets.values())
     table = pd.DataFrame(
         {
-            "columns": [_names(names, n.columns) for n in nodes],
-            "size": [n.size for n in nodes],
-            "singletons": [n.singletons for n in nodes],
-            "fraction": [n.singletons / search.n for n in nodes],
-            **({f"rows below k={search.k}": [n.at_risk for n in nodes]} if search.k != 2 else {}),
-            "distinct": [n.distinct for n in nodes],
-            "status": [n.status for n in nodes],
+            "columns": [_names(names, s.columns) for s in subsets],
+            "size": [s.size for s in subsets],
+            "singletons": [s.singletons for s in subsets],
+            "fraction": [s.singletons / search.n for s in subsets],
+            **({f"rows below k={search.k}": [s.at_risk for s in subsets]} if search.k != 2 else {}),
+            "distinct": [s.distinct for s in subsets],
+            "status": [s.status for s in subsets],
         }
     )
     order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(

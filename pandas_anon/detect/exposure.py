@@ -15,12 +15,15 @@ it), so that the library never calls a table safe that its own gate fails:
    subset with the most singletons). A column set on which every row is distinct is the most
    exposed of all, never left out as the seed paper's election does. A missing value counts as
    a value (as :func:`pandas_anon.kanon` counts it), so sparse columns do not shrink the rows
-   examined.
+   examined. The subsets are searched on the frequency set of those columns, read once
+   (:class:`~pandas_anon.detect.subsets.SubsetSearch`).
 3. **Suppressed rows** (:func:`suppressed_rows`): a row whose every value on the measured
    columns is the suppression marker ``*`` (how :func:`pandas_anon.kanon` masks the rows it
    suppresses) says nothing about those columns; it belongs to no class, as a removed row
    would (ARX counts suppressed records the same way). The one exception: when every row is
-   suppressed, they form a single class.
+   suppressed, they form a single class. The search reads a frequency set, so the marker is
+   found per combination (:func:`marked_combinations`), and a combination holding it weighs
+   its rows.
 
 The measure itself (:func:`pandas_anon.gate.pandera_checks.measure`) is the one the pandera checks and
 ``check --qid`` use too.
@@ -39,7 +42,9 @@ from pandas_anon.detect.best_qid import elect
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import SubsetSearch
-from pandas_anon.engine.encoding import EncodedFrame, factorize
+from pandas_anon.engine.backends.pandas import tabulate
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import UnhashableValueError
 
 #: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
@@ -186,17 +191,18 @@ def _marked(series: pd.Series) -> np.ndarray:
     return (series == SUPPRESSED).fillna(False).to_numpy(dtype=bool)
 
 
-def marked_codes(encoded: EncodedFrame) -> dict[int, np.ndarray]:
-    """For each encoded column holding the marker, the examined rows holding it (what
-    :class:`~pandas_anon.detect.subsets.SubsetSearch` takes to leave suppressed rows out)."""
+def marked_combinations(frequencies: FrequencySet) -> dict[int, np.ndarray]:
+    """For each column of ``frequencies`` holding the marker, the combinations holding it
+    (what :class:`~pandas_anon.detect.subsets.SubsetSearch` takes to leave suppressed rows
+    out)."""
     marked = {}
-    for position, column in enumerate(encoded.columns):
-        values = encoded.values[column]
+    for position, column in enumerate(frequencies.columns):
+        values = frequencies.values[column]
         if values.dtype != object and not pd.api.types.is_string_dtype(values.dtype):
             continue
         hits = np.flatnonzero(np.asarray(values.astype(object) == SUPPRESSED, dtype=bool))
         if len(hits):
-            marked[position] = encoded.codes[column] == hits[0]
+            marked[position] = frequencies.codes[:, position] == hits[0]
     return marked
 
 
@@ -233,6 +239,8 @@ def scan(
     rest = [c for c in columns if c not in {f.column for f in found}]
     if not rest:
         return Scan(flagged, allowed_found, None)
-    encoded = EncodedFrame(frame, rest, dropna=False)
-    search = SubsetSearch(encoded, max_size=max_size, k=k, marked=marked_codes(encoded))
+    frequencies = tabulate(frame, rest, dropna=False).frequencies
+    search = SubsetSearch(
+        frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies)
+    )
     return Scan(flagged, allowed_found, elect(search, identifiers_win=True, progress=False))

@@ -4,18 +4,26 @@ Definitions follow Pastore et al. (2020), "Detecting and Generalizing Quasi-Iden
 Affecting Singletons", section 3.1: a
 *singleton* is a row whose combination of values on the quasi-identifier (QID) occurs once;
 an *identifier* (ID) is a column set whose values are all distinct.
+
+Every figure is read from the frequency set of the columns (the backend's
+:func:`~pandas_anon.engine.backends.pandas.tabulate`): a singleton is a combination of count 1,
+the class sizes are the counts. Rows are reached again only when a result is asked for them
+(:attr:`~pandas_anon.detect.results.Singletons.mask`), through the backend's map from rows to
+combinations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
+import numpy as np
 import pandas as pd
 
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
+from pandas_anon.engine.backends.pandas import Tabulation, tabulate
 from pandas_anon.engine.columns import all_columns, require_data, resolve_columns
-from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.engine.frequency import FrequencySet
 
 QID = Iterable[Hashable] | Hashable
 
@@ -26,20 +34,19 @@ def singletons(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Singlet
     With ``dropna=True`` rows missing any QID value are dropped first and reported in
     ``.dropped``; with ``dropna=False`` missing is a value like any other.
     """
-    return _singletons(frame, EncodedFrame(frame, qid, dropna=dropna))
+    return _singletons(frame, tabulate(frame, qid, dropna=dropna))
 
 
-def _singletons(frame: pd.DataFrame, encoded: EncodedFrame) -> Singletons:
-    grouping = encoded.grouping()
+def _singletons(frame: pd.DataFrame, tabulation: Tabulation) -> Singletons:
+    frequencies = tabulation.frequencies
     return Singletons(
-        qid=encoded.columns,
-        count=grouping.singletons,
-        distinct=grouping.distinct,
-        examined=encoded.n_examined,
-        dropped=encoded.n_dropped,
+        qid=frequencies.columns,
+        count=int(np.count_nonzero(frequencies.counts == 1)),
+        distinct=len(frequencies),
+        examined=tabulation.n_examined,
+        dropped=tabulation.n_dropped,
         _frame=frame,
-        _encoded=encoded,
-        _grouping=grouping,
+        _tabulation=tabulation,
     )
 
 
@@ -52,23 +59,24 @@ def identifiers(
     identifier. Columns with no value at all are skipped when ``columns`` is None.
     """
     check_max_size(max_size)
-    encoded = EncodedFrame(frame, candidate_columns(frame, columns), dropna=False)
-    search = SubsetSearch(encoded, max_size=max_size)
+    frequencies, _ = candidate_frequencies(frame, columns, dropna=False)
+    search = SubsetSearch(frequencies, max_size=max_size)
     for _ in search.levels():
         pass
-    return [tuple(encoded.columns[i] for i in ids) for ids in search.identifiers]
+    return [tuple(frequencies.columns[i] for i in ids) for ids in search.identifiers]
 
 
 def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     """Risk figures of ``qid``: sample uniques, prosecutor and marketer risk, class sizes,
     and how many singletons disappear when each column is dropped from the QID."""
-    encoded = EncodedFrame(frame, qid, dropna=dropna)
-    found = _singletons(frame, encoded)
+    tabulation = tabulate(frame, qid, dropna=dropna)
+    found = _singletons(frame, tabulation)
+    frequencies = tabulation.frequencies
     sizes = found.class_sizes
     uniques = found.count
     without = {
-        column: encoded.grouping([c for c in encoded.columns if c != column]).singletons
-        for column in encoded.columns
+        column: _singleton_count(frequencies, [c for c in frequencies.columns if c != column])
+        for column in frequencies.columns
     }
     contributions = pd.DataFrame(
         {
@@ -87,6 +95,12 @@ def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
     )
 
 
+def _singleton_count(frequencies: FrequencySet, columns: list[Hashable]) -> int:
+    """Combinations of ``columns`` carrying one row (the frequency set projected on them)."""
+    projected, _ = frequencies.project(columns)
+    return int(np.count_nonzero(projected.counts == 1))
+
+
 def candidate_columns(frame: pd.DataFrame, columns: QID | None) -> tuple[Hashable, ...]:
     """``columns`` checked, or (None) every column of the frame holding at least one value;
     :class:`EmptyDataError` for a frame without rows or columns."""
@@ -94,3 +108,12 @@ def candidate_columns(frame: pd.DataFrame, columns: QID | None) -> tuple[Hashabl
     if columns is not None:
         return resolve_columns(frame, columns)
     return tuple(c for c in all_columns(frame) if frame[c].notna().any())
+
+
+def candidate_frequencies(
+    frame: pd.DataFrame, columns: QID | None, *, dropna: bool
+) -> tuple[FrequencySet, int]:
+    """The frequency set of the :func:`candidate_columns`, and the rows of the frame it
+    leaves out (missing a value, with ``dropna``); the map back to rows is not kept."""
+    tabulation = tabulate(frame, candidate_columns(frame, columns), dropna=dropna)
+    return tabulation.frequencies, tabulation.n_dropped

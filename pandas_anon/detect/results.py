@@ -1,7 +1,8 @@
 """Result objects of the detection functions: figures as attributes, a readable repr, a dict.
 
 Results print as tables and convert with ``to_dict()`` (JSON-able: counts, fractions, column
-names). Row-level data (``.mask``, ``.rows``) is available on request but never printed.
+names). Their figures come from frequency sets; row-level data (``.mask``, ``.rows``) is
+available on request, through the backend's map from rows to combinations, and never printed.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from pandas_anon import formatting as report
+from pandas_anon import formatting as fmt
 from pandas_anon.detect import prosecutor
-from pandas_anon.engine.encoding import EncodedFrame
-from pandas_anon.engine.grouping import Grouping
+from pandas_anon.engine.backends.pandas import Tabulation
 
 
 @dataclass(frozen=True, repr=False)
@@ -29,8 +29,7 @@ class Singletons:
     examined: int
     dropped: int
     _frame: pd.DataFrame = field(compare=False)
-    _encoded: EncodedFrame = field(compare=False)
-    _grouping: Grouping = field(compare=False)
+    _tabulation: Tabulation = field(compare=False)
 
     @property
     def fraction(self) -> float:
@@ -39,14 +38,14 @@ class Singletons:
 
     @property
     def class_sizes(self) -> np.ndarray:
-        """Rows in each equivalence class (classes in no particular order)."""
-        return self._grouping.class_sizes
+        """Rows in each equivalence class (classes in no particular order): the counts of
+        the QID's frequency set."""
+        return self._tabulation.frequencies.counts
 
     @cached_property
     def mask(self) -> pd.Series:
         """Boolean Series aligned to the input: True on singleton rows (False on dropped rows)."""
-        examined = self._grouping.row_class_sizes() == 1
-        values = self._encoded.frame_mask(examined)
+        values = self._tabulation.rows_where(self._tabulation.frequencies.counts == 1)
         return pd.Series(values, index=self._frame.index, name="singleton")
 
     @property
@@ -66,15 +65,15 @@ class Singletons:
         }
 
     def __repr__(self) -> str:
-        return report.render(
-            f"Singletons on {report.columns(self.qid)}",
+        return fmt.render(
+            f"Singletons on {fmt.columns(self.qid)}",
             [
-                ("rows", report.count(self.examined + self.dropped)),
-                ("dropped (incomplete)", report.count(self.dropped)),
-                ("examined", report.count(self.examined)),
-                ("singletons", report.count(self.count)),
-                ("singletons %", report.percent(self.fraction)),
-                ("distinct combinations", report.count(self.distinct)),
+                ("rows", fmt.count(self.examined + self.dropped)),
+                ("dropped (incomplete)", fmt.count(self.dropped)),
+                ("examined", fmt.count(self.examined)),
+                ("singletons", fmt.count(self.count)),
+                ("singletons %", fmt.percent(self.fraction)),
+                ("distinct combinations", fmt.count(self.distinct)),
             ],
         )
 
@@ -122,23 +121,23 @@ class BestQID:
 
     def __repr__(self) -> str:
         top = self.table.head(10).copy()
-        top["columns"] = top["columns"].map(report.columns)
+        top["columns"] = top["columns"].map(fmt.columns)
         fields = [
-            ("best QID", report.columns(self.columns)),
-            ("singletons", report.count(self.singletons)),
-            ("singletons %", report.percent(self.fraction)),
+            ("best QID", fmt.columns(self.columns)),
+            ("singletons", fmt.count(self.singletons)),
+            ("singletons %", fmt.percent(self.fraction)),
             *(
-                [(f"rows in classes below k={self.k}", report.count(self.at_risk))]
+                [(f"rows in classes below k={self.k}", fmt.count(self.at_risk))]
                 if self.k != 2
                 else []
             ),
-            ("distinct combinations", report.count(self.distinct)),
-            ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
-            ("ties", report.column_sets(self.ties)),
-            ("identifiers", report.column_sets(self.identifiers)),
-            ("subsets in table", report.count(len(self.table))),
+            ("distinct combinations", fmt.count(self.distinct)),
+            ("examined / dropped", f"{fmt.count(self.examined)} / {fmt.count(self.dropped)}"),
+            ("ties", fmt.column_sets(self.ties)),
+            ("identifiers", fmt.column_sets(self.identifiers)),
+            ("subsets in table", fmt.count(len(self.table))),
         ]
-        return report.render("Best quasi-identifier", fields, ("Top subsets", top))
+        return fmt.render("Best quasi-identifier", fields, ("Top subsets", top))
 
 
 @dataclass(frozen=True, repr=False)
@@ -219,24 +218,23 @@ class Risk:
 
     def __repr__(self) -> str:
         fields = [
-            ("examined / dropped", f"{report.count(self.examined)} / {report.count(self.dropped)}"),
-            ("equivalence classes", report.count(self.classes)),
+            ("examined / dropped", f"{fmt.count(self.examined)} / {fmt.count(self.dropped)}"),
+            ("equivalence classes", fmt.count(self.classes)),
             (
                 "sample uniques",
-                f"{report.count(self.sample_uniques)} "
-                f"({report.percent(self.sample_uniques_fraction)})",
+                f"{fmt.count(self.sample_uniques)} ({fmt.percent(self.sample_uniques_fraction)})",
             ),
             ("prosecutor risk max", f"{self.prosecutor_max:.4f}"),
             ("prosecutor risk avg", f"{self.prosecutor_avg:.4f}"),
             ("marketer risk", f"{self.marketer:.4f}"),
             (
                 "records at highest risk",
-                f"{report.count(self.highest_risk_records)} "
-                f"({report.percent(self.highest_risk_fraction)})",
+                f"{fmt.count(self.highest_risk_records)} "
+                f"({fmt.percent(self.highest_risk_fraction)})",
             ),
         ]
-        return report.render(
-            f"Risk of {report.columns(self.qid)}",
+        return fmt.render(
+            f"Risk of {fmt.columns(self.qid)}",
             fields,
             ("Class sizes", self.class_sizes),
             ("Singletons removed by dropping one column", self.contributions),

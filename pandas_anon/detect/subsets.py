@@ -1,15 +1,24 @@
 """Level-wise search over column subsets, counting singletons and classes of each.
 
-Used by :func:`pandas_anon.best_qid` and :func:`pandas_anon.identifiers`. Subsets are visited
-by size (1, 2, ...), each one built from one of its (size - 1)-subsets by refining that
-subset's partition with the missing column. Three facts keep the search cheap:
+Used by :func:`pandas_anon.best_qid` and :func:`pandas_anon.identifiers`. The search reads a
+frequency set of every candidate column (:class:`~pandas_anon.engine.frequency.FrequencySet`),
+never rows: each *entry* is a combination of all the candidates with its count of rows, its
+weight. Every subset's classes are unions of entries, so a class's size is the sum of its
+entries' weights; a singleton is a class weighing 1 row; an identifier is a subset on which
+every class weighs 1 (every row alone); the rows at risk are the weight of the classes below
+``k``. A table of millions of rows repeating a few hundred thousand combinations is searched
+on those combinations.
+
+Subsets are visited by size (1, 2, ...), each one built from one of its (size - 1)-subsets by
+refining that subset's partition of the entries with the missing column. Three facts keep the
+search cheap:
 
 1. **Singletons never merge.** Refining a partition (adding a column) never removes a
-   singleton, so once many rows are singletons a node carries forward only the rows that
-   are not; its children refine those rows alone and add the new singletons to the count
-   set aside. Deep in the search most rows are already unique and the work shrinks with
-   them. (While few rows are singletons, dropping them would copy nearly every row for
-   nothing, so a node keeps them until a quarter of its rows are singletons.)
+   singleton, so once many entries are singletons a subset carries forward only the entries
+   that are not; its children refine those entries alone and add the new singletons to the
+   count set aside. Deep in the search most rows are already unique and the work shrinks with
+   them. (While few entries are singletons, dropping them would copy nearly every entry for
+   nothing, so a subset keeps them until a quarter of its entries are singletons.)
 2. **Identifiers end their branch.** A subset whose rows are all distinct is an identifier;
    it and every superset are left out (reported, never elected), as Pastore et al. (2020,
    section 3.1) separate IDs from QIDs.
@@ -24,15 +33,18 @@ classes of fewer than ``k`` rows (``k=2``: the singletons). Refining never takes
 a class smaller than ``k`` either, so fact 1 and the upper bound hold for them too. Rows that
 are *suppressed* on a subset (the marker ``*`` in every one of its columns,
 :func:`pandas_anon.detect.exposure.suppressed_rows`) belong to no class: they are taken out of the
-counts of that subset.
+counts of that subset (the marker is found per entry, and weighs its entries' rows).
 
-Each subset is refined from whichever of its (size - 1)-subsets has the fewest rows left to
-split: any of them gives the same partition. Every column is encoded once
-(:class:`~pandas_anon.engine.encoding.EncodedFrame`); a refinement is a multiply-add on integer codes
-and one ``np.bincount`` (a hash table when the key space is sparse). The subsets of the largest
-size have no children: they are only counted, a sparse key space by sorting, which is several
-times faster than hashing. Subsets of one size never depend on each other, so large tables
-count them in parallel threads.
+Each subset is refined from whichever of its (size - 1)-subsets has the fewest entries left to
+split: any of them gives the same partition. A refinement is a multiply-add on integer codes
+and one ``np.bincount`` (a hash table when the key space is sparse). Weights cost only where
+they are: the entries weighing more than one row (the frequency set's
+:attr:`~pandas_anon.engine.frequency.FrequencySet.surplus`) add their surplus to their class
+after an unweighted count, so a frequency set whose counts are all 1 (as many combinations as
+rows) is searched exactly as rows were, and one with a few repeated combinations nearly so.
+The subsets of the largest size have no children: they are only counted, a sparse key space by
+sorting, which is several times faster than hashing. Subsets of one size never depend on each
+other, so large frequency sets count them in parallel threads.
 """
 
 from __future__ import annotations
@@ -46,15 +58,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pandas_anon.engine.encoding import PARALLEL_MIN_ROWS, EncodedFrame
-from pandas_anon.engine.grouping import Grouping, class_sizes, compress, group_labels
+from pandas_anon.engine.encoding import PARALLEL_MIN_ROWS
+from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.grouping import (
+    Grouping,
+    Surplus,
+    class_sizes,
+    compress,
+    group_codes,
+    group_labels,
+)
 from pandas_anon.params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
 
 
 @dataclass
-class Node:
+class Subset:
     """One evaluated column subset (columns as ascending positions among the candidates)."""
 
     columns: tuple[int, ...]
@@ -62,10 +82,11 @@ class Node:
     distinct: int
     status: str
     at_risk: int = 0  # rows in classes of fewer than k rows (k=2: the singletons)
-    rows: np.ndarray | None = None  # examined rows still to split (None: all of them)
-    classes: np.ndarray | None = None  # class of each of those rows (None: a single class)
+    rows: np.ndarray | None = None  # entries still to split, ascending (None: all of them)
+    classes: np.ndarray | None = None  # class of each of those entries (None: a single class)
     n_classes: int = 1
-    outside: int = 0  # singletons already counted whose rows were dropped from ``rows``
+    outside: int = 0  # singletons already counted whose entries were dropped from ``rows``
+    surplus: Surplus | None = None  # the frequency set's surplus, positions among ``rows``
 
     @property
     def size(self) -> int:
@@ -79,100 +100,108 @@ def check_max_size(max_size: object) -> None:
 
 
 class SubsetSearch:
-    """Enumerate column subsets of ``encoded`` by size, up to ``max_size`` columns.
+    """Enumerate column subsets of ``frequencies`` by size, up to ``max_size`` columns.
 
-    ``k`` sets what a node counts as at risk (rows in classes below ``k``); ``marked`` gives,
-    for the columns that hold the suppression marker, the examined rows holding it.
+    ``frequencies`` is the frequency set of every candidate column (its columns are the
+    candidates, its counts the weights of its entries). ``k`` sets what a subset counts as at
+    risk (rows in classes below ``k``); ``marked`` gives, for the columns that hold the
+    suppression marker, the entries holding it.
     """
 
     def __init__(
         self,
-        encoded: EncodedFrame,
+        frequencies: FrequencySet,
         max_size: int | None = None,
         *,
         k: int = 2,
         marked: dict[int, np.ndarray] | None = None,
     ) -> None:
         check_max_size(max_size)
-        self.encoded = encoded
+        self.frequencies = frequencies
         self.k = k
         self.marked = marked or {}
-        self.names = encoded.columns
+        self.names = frequencies.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))
-        self.n = encoded.n_examined
-        self.nodes: dict[tuple[int, ...], Node] = {}
+        #: rows examined (the weight of every entry)
+        self.n = frequencies.n_rows
+        #: entries: the combinations of all candidate columns
+        self.entries = len(frequencies)
+        self.codes = [np.ascontiguousarray(frequencies.codes[:, j]) for j in range(len(self.names))]
+        self.cardinalities = [frequencies.cardinality(c) for c in self.names]
+        self.surplus: Surplus | None = frequencies.surplus if len(frequencies.surplus[0]) else None
+        self.subsets: dict[tuple[int, ...], Subset] = {}
         self.identifiers: list[tuple[int, ...]] = []
         self._dependencies: list[tuple[frozenset[int], int]] = []
 
-    def levels(self) -> Iterator[list[Node]]:
-        """Yield the nodes of each size in turn, up to ``max_size`` columns."""
-        root = Node((), 0, 1, COUNTED)  # every row still to split, none counted yet
+    def levels(self) -> Iterator[list[Subset]]:
+        """Yield the subsets of each size in turn, up to ``max_size`` columns."""
+        root = Subset((), 0, 1, COUNTED, surplus=self.surplus)  # every entry, none counted yet
         level = [root]
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
             level = self._evaluate(
-                [child for node in level for child in self._children(node)], last
+                [child for subset in level for child in self._children(subset)], last
             )
-            for node in level:
-                self.nodes[node.columns] = node
-                self._register(node)
+            for subset in level:
+                self.subsets[subset.columns] = subset
+                self._register(subset)
             self._release_parents(level)
             if not level:
                 return
             yield level
 
-    def _children(self, node: Node) -> Iterator[Node | tuple[Node, int]]:
-        """The supersets of ``node`` by one later column: a derived node, or the (parent,
-        column) refinement that will count it. Nodes of one size never depend on each other
+    def _children(self, subset: Subset) -> Iterator[Subset | tuple[Subset, int]]:
+        """The supersets of ``subset`` by one later column: a derived subset, or the (parent,
+        column) refinement that will count it. Subsets of one size never depend on each other
         (an identifier or a dependency found at a size only concerns larger subsets)."""
-        start = node.columns[-1] + 1 if node.columns else 0
+        start = subset.columns[-1] + 1 if subset.columns else 0
         for position in range(start, len(self.names)):
-            columns = node.columns + (position,)
+            columns = subset.columns + (position,)
             if self._contains_identifier(columns):
                 continue
             source = self._dependency_source(columns)
             if source is not None:
-                yield self._derived(self.nodes[source], columns)
+                yield self._derived(self.subsets[source], columns)
             else:
-                yield self._cheapest_parent(node, columns)
+                yield self._cheapest_parent(subset, columns)
 
-    def _evaluate(self, planned: list[Node | tuple[Node, int]], last: bool) -> list[Node]:
-        """Count the planned refinements, in parallel threads on large tables (numpy's
-        counting and sorting release the GIL), keeping the planned order. A parent's arrays
-        are freed as soon as its last planned child is counted."""
-        uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Node))
+    def _evaluate(self, planned: list[Subset | tuple[Subset, int]], last: bool) -> list[Subset]:
+        """Count the planned refinements, in parallel threads on large frequency sets
+        (numpy's counting and sorting release the GIL), keeping the planned order. A parent's
+        arrays are freed as soon as its last planned child is counted."""
+        uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Subset))
         lock = threading.Lock()
 
-        def evaluate(plan: Node | tuple[Node, int]) -> Node:
-            if isinstance(plan, Node):
+        def evaluate(plan: Subset | tuple[Subset, int]) -> Subset:
+            if isinstance(plan, Subset):
                 return plan
             parent, position = plan
             child = self._refine(parent, position, last=last)
             with lock:
                 uses[parent.columns] -= 1
                 if not uses[parent.columns]:  # never refined again: see _release_parents
-                    parent.rows = parent.classes = None
+                    parent.rows = parent.classes = parent.surplus = None
             return child
 
-        refinements = sum(not isinstance(plan, Node) for plan in planned)
+        refinements = sum(not isinstance(plan, Subset) for plan in planned)
         workers = min(refinements, os.cpu_count() or 1)
-        if workers < 2 or self.n < PARALLEL_MIN_ROWS:
+        if workers < 2 or self.entries < PARALLEL_MIN_ROWS:
             return [evaluate(plan) for plan in planned]
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(evaluate, planned))
 
-    def _register(self, node: Node) -> None:
-        """Note what a counted node teaches about larger subsets."""
-        if node.status == IDENTIFIER:
-            self.identifiers.append(node.columns)
-        elif node.status == COUNTED:
-            self._record_dependencies(node.columns, node.distinct)
+    def _register(self, subset: Subset) -> None:
+        """Note what a counted subset teaches about larger subsets."""
+        if subset.status == IDENTIFIER:
+            self.identifiers.append(subset.columns)
+        elif subset.status == COUNTED:
+            self._record_dependencies(subset.columns, subset.distinct)
 
-    def _derived(self, base: Node, columns: tuple[int, ...]) -> Node:
-        """A node partitioning rows as ``base`` does; only its suppressed rows may differ."""
+    def _derived(self, base: Subset, columns: tuple[int, ...]) -> Subset:
+        """A subset partitioning rows as ``base`` does; only its suppressed rows may differ."""
         rows, singles = self._suppressed(base.columns)
         now_rows, now_singles = self._suppressed(columns)
-        return Node(
+        return Subset(
             columns,
             base.singletons + singles - now_singles,
             base.distinct,
@@ -188,7 +217,10 @@ class SubsetSearch:
         mask = self.marked[columns[0]]
         for c in columns[1:]:
             mask = mask & self.marked[c]
-        rows = int(np.count_nonzero(mask))
+        if self.surplus is None:  # every entry is one row
+            rows = int(np.count_nonzero(mask))
+        else:
+            rows = int(self.frequencies.counts[mask].sum())
         return (rows if 0 < rows < self.k else 0), int(rows == 1)
 
     def _contains_identifier(self, columns: tuple[int, ...]) -> bool:
@@ -203,76 +235,105 @@ class SubsetSearch:
                 return tuple(c for c in columns if c != dependent)
         return None
 
-    def _cheapest_parent(self, prefix: Node, columns: tuple[int, ...]) -> tuple[Node, int]:
-        """The subset of ``columns`` minus one column with the fewest rows left to split.
+    def _cheapest_parent(self, prefix: Subset, columns: tuple[int, ...]) -> tuple[Subset, int]:
+        """The subset of ``columns`` minus one column with the fewest entries left to split.
 
         Any of them gives the same partition once refined by the missing column; the one
-        with the fewest rows left to split has the least work left.
+        with the fewest entries left to split has the least work left.
         """
         best, missing = prefix, columns[-1]
         for position in columns[:-1]:
-            parent = self.nodes[tuple(c for c in columns if c != position)]
-            if self._open_rows(parent) < self._open_rows(best):
+            parent = self.subsets[tuple(c for c in columns if c != position)]
+            if self._open_entries(parent) < self._open_entries(best):
                 best, missing = parent, position
         return best, missing
 
-    def _open_rows(self, node: Node) -> int:
-        return self.n if node.rows is None else len(node.rows)
+    def _open_entries(self, subset: Subset) -> int:
+        return self.entries if subset.rows is None else len(subset.rows)
 
-    def _refine(self, node: Node, position: int, *, last: bool = False) -> Node:
-        """Split the rows of ``node`` still to split by the column at ``position``; with
-        ``last`` only count the classes (nothing is carried to children)."""
-        assert node.status == COUNTED, "supersets of derived nodes are derived too"
-        name = self.names[position]
-        codes = self.encoded.codes[name]
-        cardinality = self.encoded.cardinality(name)
-        if node.rows is not None:
-            codes = codes[node.rows]
-        labels = (
-            codes if node.classes is None else node.classes.astype(np.int64) * cardinality + codes
-        )
-        n_labels = node.n_classes * cardinality
+    def _surplus_among(self, rows: np.ndarray | None, parent: Subset) -> Surplus | None:
+        """The frequency set's surplus with positions among ``rows``, the entries a subset
+        passes on (an entry of more than one row is never a singleton, so it is never dropped:
+        all are there); found once per subset, only when it drops entries."""
+        if self.surplus is None or rows is None:
+            return self.surplus
+        if rows is parent.rows:
+            return parent.surplus
+        heavy, extra = self.surplus
+        return np.searchsorted(rows, heavy), extra
+
+    def _refine(self, subset: Subset, position: int, *, last: bool = False) -> Subset:
+        """Split the entries of ``subset`` still to split by the column at ``position``;
+        with ``last`` only count the classes (nothing is carried to children)."""
+        assert subset.status == COUNTED, "supersets of derived subsets are derived too"
+        codes = self.codes[position]
+        cardinality = self.cardinalities[position]
+        if subset.rows is not None:
+            codes = codes[subset.rows]
+        if subset.classes is None:
+            labels = codes
+        else:  # int32 class ids widened in the product itself, no copy of their own
+            labels = np.multiply(subset.classes, cardinality, dtype=np.int64)
+            labels += codes
+        n_labels = subset.n_classes * cardinality
         if last:
             grouping = None
-            counts = class_sizes(labels, n_labels)
+            counts = class_sizes(labels, n_labels, subset.surplus)
         else:
-            grouping = group_labels(labels, n_labels)
+            grouping = group_labels(labels, n_labels, subset.surplus)
             counts = grouping.label_counts
-        columns = tuple(sorted(node.columns + (position,)))
-        singletons = node.outside + int(np.count_nonzero(counts == 1))
-        distinct = node.outside + int(np.count_nonzero(counts))
+        columns = tuple(sorted(subset.columns + (position,)))
+        singletons = subset.outside + int(np.count_nonzero(counts == 1))
+        distinct = subset.outside + int(np.count_nonzero(counts))
         if singletons == self.n:
-            return Node(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
-        at_risk = node.outside + _rows_below(counts, self.k)
+            return Subset(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
+        at_risk = subset.outside + _rows_below(counts, self.k)
         marked_rows, marked_singles = self._suppressed(columns)
-        carried = () if grouping is None else _carry(grouping, node)
-        return Node(
-            columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows, *carried
+        counted = Subset(
+            columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows
         )
+        if grouping is not None:
+            counted.rows, counted.classes, counted.n_classes, counted.outside = _carry(
+                grouping, subset
+            )
+            counted.surplus = self._surplus_among(counted.rows, subset)
+        return counted
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
         for dependent in columns:
             rest = tuple(c for c in columns if c != dependent)
-            base = self.nodes.get(rest) if rest else None
+            base = self.subsets.get(rest) if rest else None
             if rest and base is not None and base.distinct == distinct:
                 self._dependencies.append((frozenset(rest), dependent))
             elif not rest and distinct == 1:
                 self._dependencies.append((frozenset(), dependent))
 
-    def _release_parents(self, level: list[Node]) -> None:
-        """Free the row arrays of the previous level: only the newest level refines (a
-        released node is never refined again, so its ``rows=None`` is never read)."""
+    def _release_parents(self, level: list[Subset]) -> None:
+        """Free the entry arrays of the previous level: only the newest level refines (a
+        released subset is never refined again, so its ``rows=None`` is never read)."""
         size = level[0].size - 1 if level else 0
-        for node in self.nodes.values():
-            if node.size == size:
-                node.rows = node.classes = None
+        for subset in self.subsets.values():
+            if subset.size == size:
+                subset.rows = subset.classes = subset.surplus = None
 
     def upper_bound(self, excluded: set[int]) -> int:
         """Rows at risk on all candidate columns but ``excluded``: no subset of them has
-        more (a row suppressed on a subset may be at risk on a superset, never the reverse)."""
+        more (a row suppressed on a subset may be at risk on a superset, never the reverse).
+
+        With nothing excluded these are the classes of the frequency set itself, whose
+        grouping is already paid for; otherwise its entries are grouped on the kept columns.
+        """
         kept = tuple(i for i in range(len(self.names)) if i not in excluded)
-        counts = self.encoded.grouping([self.names[i] for i in kept]).label_counts
+        if len(kept) == len(self.names):
+            counts = self.frequencies.counts
+        else:
+            counts = group_codes(
+                [self.codes[i] for i in kept],
+                [self.cardinalities[i] for i in kept],
+                n_rows=self.entries,
+                surplus=self.surplus,
+            ).label_counts
         return _rows_below(counts, self.k) - self._suppressed(kept)[0]
 
 
@@ -283,16 +344,20 @@ def _rows_below(counts: np.ndarray, k: int) -> int:
     return int(counts[counts < k].sum())
 
 
-#: A refinement drops its singleton rows from what it passes on once they are this share of
-#: its rows; below it, copying the other rows would cost more than splitting them again.
+#: A refinement drops its singleton entries from what it passes on once they are this share
+#: of its entries; below it, copying the other entries would cost more than splitting them
+#: again.
 COMPACT_SHARE = 0.25
 
 
-def _carry(grouping: Grouping, parent: Node) -> tuple[np.ndarray | None, np.ndarray, int, int]:
-    """What a refinement passes to its children: rows, dense class ids, classes, outside.
+def _carry(grouping: Grouping, parent: Subset) -> tuple[np.ndarray | None, np.ndarray, int, int]:
+    """What a refinement passes to its children: entries, dense class ids, classes, outside.
 
-    They are kept until every child of the next size is counted, so they are stored as 32-bit
-    integers whenever they fit (a search over millions of rows keeps dozens of them).
+    A singleton is a class of one entry weighing one row: dropped, it is counted in
+    ``outside``. Entries weighing more stay, so they keep their place among the entries.
+    The arrays are kept until every child of the next size is counted, so they are stored as
+    32-bit integers whenever they fit (a search over millions of entries keeps dozens of
+    them).
     """
     if grouping.singletons < COMPACT_SHARE * len(grouping.labels):
         if 2 * grouping.distinct >= len(grouping.label_counts):  # labels mostly used: keep
@@ -301,16 +366,16 @@ def _carry(grouping: Grouping, parent: Node) -> tuple[np.ndarray | None, np.ndar
             classes, n_classes = compress(grouping)
         return parent.rows, _narrow(classes, n_classes), n_classes, parent.outside
     shared = grouping.label_counts >= 2
-    class_of_row = np.where(shared, np.cumsum(shared) - 1, -1)[grouping.labels]
-    positions = np.flatnonzero(class_of_row >= 0)
-    # the parent's rows are narrowed already; positions index every examined row
+    class_of_entry = np.where(shared, np.cumsum(shared) - 1, -1)[grouping.labels]
+    positions = np.flatnonzero(class_of_entry >= 0)
+    # the parent's entries are narrowed already; positions index every entry it split
     rows = (
         _narrow(positions, len(grouping.labels)) if parent.rows is None else parent.rows[positions]
     )
     n_classes = int(np.count_nonzero(shared))
     return (
         rows,
-        _narrow(class_of_row[positions], n_classes),
+        _narrow(class_of_entry[positions], n_classes),
         n_classes,
         parent.outside + grouping.singletons,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -149,3 +151,131 @@ def test_identifiers_are_the_minimal_all_distinct_sets(frame, max_size):
     }
     minimal = {s for s in distinct if not any(set(o) < set(s) for o in distinct)}
     assert set(frame.anon.identifiers(max_size=max_size)) == minimal
+
+
+# -- the subset search on a weighted frequency set ----------------------------------------
+
+#: Text-like kinds: the only columns that can hold the suppression marker.
+TEXT_KINDS = ("str", "category", "pyarrow_str", "object")
+#: Forced paths of the search: compaction of singleton entries at every refinement, sparse
+#: key spaces (hashing, and sorting at the last size), parallel threads.
+SEARCH_PATHS = ("plain", "compact", "sparse", "threads")
+
+
+def with_marker(column: pd.Series, rows: np.ndarray) -> pd.Series:
+    """``column`` holding the suppression marker ``*`` on ``rows`` (text-like columns)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        column = column.cat.add_categories(["*"])
+    column = column.copy()
+    column[rows] = "*"
+    return column
+
+
+@st.composite
+def repeated_frames(draw, max_columns: int = 4) -> pd.DataFrame:
+    """A frame whose rows repeat (so its frequency set has counts above 1), some of them
+    suppressed (``*`` in every text-like column of some subsets) when drawn so."""
+    frame = draw(frames(max_columns=max_columns))
+    if draw(st.booleans()):  # a few rows, so that a repeated one is often among them
+        rows = np.zeros(len(frame), dtype=bool)
+        rows[draw(st.lists(st.integers(0, len(frame) - 1), min_size=1, max_size=3))] = True
+        for name in frame.columns:
+            if name.rsplit("_", 1)[0] in TEXT_KINDS and draw(st.booleans()):
+                frame[name] = with_marker(frame[name], rows)
+    complete = np.flatnonzero(frame.notna().all(axis=1))  # row 0 at least: kept by dropna
+    copies = draw(st.lists(st.sampled_from(complete), min_size=1, max_size=2 * len(frame)))
+    return pd.concat([frame, frame.iloc[copies]], ignore_index=True)
+
+
+def naive_search(part: pd.DataFrame, max_size: int, k: int) -> dict:
+    """The subset search's table by brute force, one groupby of the rows per subset:
+    (singletons, distinct, rows at risk, status) for every subset visited.
+
+    Rows holding ``*`` in every column of a subset are suppressed on it: they belong to no
+    class (the singletons and rows at risk leave them out; ``distinct`` counts them as the
+    class the groupby makes). A subset on which every row is alone is an identifier, and its
+    supersets are not visited; a subset is derived when a smaller counted subset showed one
+    of its columns to be a function of others it holds (the same number of classes).
+    """
+    columns = list(part.columns)
+    marked = {c: part[c].astype(object).eq("*").to_numpy(dtype=bool) for c in columns}
+    table: dict[tuple, tuple[int, int, int, str]] = {}
+    identifiers: list[set] = []
+    dependencies: list[tuple[set, object]] = []
+    for size in range(1, max_size + 1):
+        level = []
+        for subset in itertools.combinations(columns, size):
+            if any(i <= set(subset) for i in identifiers):
+                continue
+            sizes = part.groupby(list(subset), dropna=False, sort=False, observed=True).size()
+            suppressed = int(np.logical_and.reduce([marked[c] for c in subset]).sum())
+            singles = int((sizes == 1).sum())
+            if singles == len(part):
+                identifiers.append(set(subset))
+                table[subset] = (singles, len(sizes), len(part), "identifier")
+                continue
+            at_risk = int(sizes[sizes < k].sum()) - (suppressed if 0 < suppressed < k else 0)
+            derived = any(
+                dependent in subset and determinant <= set(subset) - {dependent}
+                for determinant, dependent in dependencies
+            )
+            status = "derived" if derived else "counted"
+            table[subset] = (singles - (suppressed == 1), len(sizes), at_risk, status)
+            level.append(subset)
+        for subset in level:  # what the counted subsets of this size teach larger ones
+            if table[subset][3] != "counted":
+                continue
+            for dependent in subset:
+                rest = tuple(c for c in subset if c != dependent)
+                if rest and table[rest][1] == table[subset][1]:
+                    dependencies.append((set(rest), dependent))
+                elif not rest and table[subset][1] == 1:
+                    dependencies.append((set(), dependent))
+    return table
+
+
+@fast
+@given(
+    frame=repeated_frames(max_columns=5),
+    max_size=st.integers(1, 3),
+    k=st.sampled_from([2, 3, 5]),
+    dropna=st.booleans(),
+    path=st.sampled_from(SEARCH_PATHS),
+)
+def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_size, k, dropna, path):
+    from pandas_anon.detect import subsets
+    from pandas_anon.detect.exposure import marked_combinations
+    from pandas_anon.engine import grouping
+    from pandas_anon.engine.backends.pandas import tabulate
+
+    part = frame.dropna() if dropna else frame
+    if len(part) == 0:
+        return
+    frequencies = tabulate(frame, list(frame.columns), dropna=dropna).frequencies
+    assert len(frequencies) < len(part)  # rows repeat: the search runs on weighted entries
+    with pytest.MonkeyPatch.context() as patch:
+        if path == "compact":
+            patch.setattr(subsets, "COMPACT_SHARE", 0.0)
+        elif path == "sparse":
+            patch.setattr(grouping, "DENSE_LABELS_PER_ROW", 0)
+            patch.setattr(grouping, "_DENSE_MIN_LABELS", 0)
+        elif path == "threads":
+            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+        search = subsets.SubsetSearch(
+            frequencies, max_size, k=k, marked=marked_combinations(frequencies)
+        )
+        for _ in search.levels():
+            pass
+        bound = search.upper_bound(set())
+    names = frequencies.columns
+    found = {
+        tuple(names[i] for i in s.columns): (s.singletons, s.distinct, s.at_risk, s.status)
+        for s in search.subsets.values()
+    }
+    assert found == naive_search(part, max_size, k)
+    # the upper bound: rows at risk on every candidate column, read off the frequency set
+    sizes = part.groupby(list(names), dropna=False, sort=False, observed=True).size()
+    marked = np.logical_and.reduce([part[c].astype(object).eq("*") for c in names])
+    suppressed = int(marked.sum())
+    assert bound == int(sizes[sizes < k].sum()) - (suppressed if 0 < suppressed < k else 0)
