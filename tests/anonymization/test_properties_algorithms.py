@@ -376,6 +376,16 @@ class Call:
             options.update(sensitive="s", l=self.l, t=self.t)
         return options
 
+    def l_model(self) -> LDiversity:
+        """The l-diversity kanon enforces for ``l``."""
+        return self.l if isinstance(self.l, LDiversity) else LDiversity(self.l)
+
+    def t_model(self, frame: pd.DataFrame) -> TCloseness:
+        """The t-closeness kanon enforces for ``t`` on ``frame``'s sensitive column."""
+        if isinstance(self.t, TCloseness):
+            return self.t
+        return TCloseness(self.t, ordered=pd.api.types.is_numeric_dtype(frame["s"]))
+
     @property
     def merge_safe(self) -> bool:
         """Whether the models keep a union of classes that keeps one (k, distinct l)."""
@@ -529,7 +539,7 @@ def check_release(
     )
     top = "\0never" if top_node else TOP  # the top node's class is all "*"
     if call.l is not None:
-        model = call.l if isinstance(call.l, LDiversity) else LDiversity(call.l)
+        model = call.l_model()
         checked, reached = verify_l_diverse(
             view, qid, "s", model.l, model.variant, model.c, top=top
         )
@@ -541,11 +551,7 @@ def check_release(
         }[model.variant]
         assert report.privacy[what] == pytest.approx(reached)
     if call.t is not None:
-        model = (
-            call.t
-            if isinstance(call.t, TCloseness)
-            else TCloseness(call.t, ordered=pd.api.types.is_numeric_dtype(frame["s"]))
-        )
+        model = call.t_model(frame)
         checked, distance = verify_t_close(
             view, qid, "s", model.t, ordered=model.ordered, whole=view["s"], top=top
         )
