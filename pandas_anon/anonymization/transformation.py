@@ -59,7 +59,7 @@ class ColumnRecoding:
         stays missing below the top; at the top it becomes the top's label when
         ``missing_at_top`` (as in the lattice, where it is a value of its own below the top)."""
         levels = np.broadcast_to(np.asarray(level, dtype=np.int64), positions.shape)
-        used = np.unique(levels)  # only their labels: an unused level's must not widen the dtype
+        used = np.unique(level)  # only their labels: an unused level's must not widen the dtype
         offset = np.zeros(hierarchy.n_levels, dtype=np.int64)
         table = np.zeros((hierarchy.n_levels, max(len(hierarchy.values), 1)), dtype=np.int64)
         parts, size = [], 0

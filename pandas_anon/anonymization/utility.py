@@ -25,7 +25,7 @@ quasi-identifiers are written as, suppressed rows in none. The figures:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.recoding import merged_codes
+from pandas_anon.anonymization.recoding import KEEP, merged_codes
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import compress, group_codes
@@ -103,12 +103,17 @@ def average_class_size(kept_sizes: np.ndarray, k: int) -> float:
     return (int(kept_sizes.sum()) / len(kept_sizes)) / k if len(kept_sizes) else float("inf")
 
 
-def level_shares(levels: np.ndarray, heights: tuple[int, ...]) -> tuple[np.ndarray, int]:
-    """Each row of ``levels`` (one level per quasi-identifier) as an integer G, with the
-    denominator D such that G / D is the mean of level / height (D = q lcm(heights))."""
+def level_shares(
+    levels: Sequence[np.ndarray], heights: Sequence[int]
+) -> tuple[np.ndarray, int]:
+    """Each combination's levels (``levels``: one array per quasi-identifier) as an integer
+    G, with the denominator D such that G / D is the mean of level / height
+    (D = q lcm(heights))."""
     common = math.lcm(*heights)
-    weights = np.array([common // h for h in heights], dtype=np.int64)
-    return levels.astype(np.int64) @ weights, len(heights) * common
+    share = np.zeros(len(levels[0]), dtype=np.int64)
+    for level, height in zip(levels, heights):
+        share += level * (common // height)
+    return share, len(heights) * common
 
 
 def measure(transformation: Transformation, k: int) -> Utility:
@@ -163,6 +168,11 @@ def written_codes(transformation: Transformation) -> Written:
     for column in transformation.qid:
         recoding = transformation.recodings[column]
         original = frequencies.codes[:, frequencies.position(column)]
+        kept_as_read = recoding.codes == KEEP
+        if recoding.labels.is_unique and not (original[kept_as_read] >= 0).any():
+            # every value is written as a label (or is missing): the labels are the values
+            found[column] = np.where(kept_as_read, -1, recoding.codes), len(recoding.labels)
+            continue
         codes, _, values = merged_codes(
             frequencies.values[column], recoding.labels, original, recoding.codes
         )
@@ -177,8 +187,7 @@ def _precision(transformation: Transformation) -> Fraction | None:
     written = [r.levels for r in recodings if r.levels is not None]
     if len(heights) < len(recodings) or len(written) < len(recodings):
         return None
-    levels = np.column_stack(written)
-    share, scale = level_shares(levels, heights)
+    share, scale = level_shares(written, heights)
     counts, suppressed = transformation.tabulation.frequencies.counts, transformation.suppressed
     total = int((share[~suppressed] * counts[~suppressed]).sum())
     total += scale * int(counts[suppressed].sum())
@@ -188,18 +197,19 @@ def _precision(transformation: Transformation) -> Fraction | None:
 def _ncp_by_column(transformation: Transformation, written: Written) -> dict[Hashable, float]:
     """Each quasi-identifier's NCP, averaged over the rows (a suppressed cell costs 1)."""
     frequencies = transformation.tabulation.frequencies
-    counts, suppressed = frequencies.counts, transformation.suppressed
-    kept = ~suppressed
+    suppressed = transformation.suppressed
+    kept = np.flatnonzero(~suppressed)
+    counts = frequencies.counts[kept]
+    penalty = float(frequencies.counts[suppressed].sum())  # a suppressed cell costs 1
     found: dict[Hashable, float] = {}
     for column in transformation.qid:
         original = frequencies.codes[:, frequencies.position(column)]
         values = frequencies.values[column]
-        held = np.bincount(original, weights=counts, minlength=len(values)) > 0
+        held = np.bincount(original, minlength=len(values)) > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
         ncp = _ncp(held, numbers, original[kept], written[column][0][kept])
-        penalty = float((ncp * counts[kept]).sum()) + float(counts[suppressed].sum())
-        found[column] = penalty / frequencies.n_rows
+        found[column] = (float(ncp @ counts) + penalty) / frequencies.n_rows
     return found
 
 
@@ -215,10 +225,8 @@ def _ncp(
     present = written >= 0
     if not present.any():
         return ncp
-    label, n = compress(
-        group_codes([written[present]], [int(written.max()) + 1], n_rows=int(present.sum()))
-    )
-    codes = original[present]
+    label, codes = written[present], original[present]
+    n = int(label.max()) + 1
     if numbers is not None:
         numbers = numbers / 2  # ranges of halves: no overflow from -1e308 to 1e308
         finite = np.isfinite(numbers) & held
@@ -234,14 +242,25 @@ def _ncp(
         np.maximum.at(high, label[known], numbers[codes[known]])
         spread = np.where(high >= low, (high - low) / domain, 0.0)
     else:
-        known = held[codes]
         domain = int(held.sum()) - 1
         if domain <= 0:
             return ncp
-        pairs = np.unique(label[known] * len(held) + codes[known])
-        spread = (np.bincount(pairs // len(held), minlength=n) - 1).clip(0) / domain
+        known = held[codes]
+        spread = (_distinct_per_label(label[known], codes[known], n, len(held)) - 1).clip(0)
+        spread = spread / domain
     ncp[present] = spread[label]
     return ncp
+
+
+def _distinct_per_label(label: np.ndarray, codes: np.ndarray, n: int, n_codes: int) -> np.ndarray:
+    """How many distinct ``codes`` each of the ``n`` labels holds: a table of (label, code)
+    pairs seen when it is small beside the pairs, sorting them otherwise."""
+    key = label * n_codes + codes
+    if n * n_codes <= max(8 * len(key), 1 << 16):
+        seen = np.zeros(n * n_codes, dtype=bool)
+        seen[key] = True
+        return seen.reshape(n, n_codes).sum(axis=1)
+    return np.bincount(np.unique(key) // n_codes, minlength=n)
 
 
 def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:

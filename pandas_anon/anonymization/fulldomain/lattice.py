@@ -58,6 +58,7 @@ class Lattice:
         #: per quasi-identifier, the hierarchy position of each combination's value (-1: missing)
         self.value_positions: list[np.ndarray] = []
         codes, cardinalities = [], []
+        one_to_one = True  # each column's values have distinct positions: nothing merges
         for c, h in zip(self.qid, self.hierarchies):
             j = frequencies.position(c)
             column_codes = frequencies.codes[:, j]
@@ -65,6 +66,8 @@ class Lattice:
                 column_codes, weights=frequencies.counts, minlength=frequencies.cardinality(c)
             )
             position = h.positions(frequencies.values[c], column=c, counts=counts)
+            held = position[counts > 0]
+            one_to_one = one_to_one and len(np.unique(held)) == len(held)
             base = position[column_codes]  # -1: missing, coded after the hierarchy's values
             self.value_positions.append(base)
             codes.append(np.where(base < 0, len(h.values), base))
@@ -77,7 +80,7 @@ class Lattice:
             codes.append(self.sensitive_column.codes)
             cardinalities.append(self.sensitive_column.radix)
         #: the combination of hierarchy positions of each combination of ``frequencies``
-        self.combination_of = self._tabulate(frequencies, codes, cardinalities)
+        self.combination_of = self._tabulate(frequencies, codes, cardinalities, one_to_one)
 
     @classmethod
     def of_frame(
@@ -93,18 +96,26 @@ class Lattice:
         return cls(tabulate(frame, columns).frequencies, qid, hierarchies, sensitive=sensitive)
 
     def _tabulate(
-        self, frequencies: FrequencySet, codes: Sequence[np.ndarray], cardinalities: Sequence[int]
+        self,
+        frequencies: FrequencySet,
+        codes: Sequence[np.ndarray],
+        cardinalities: Sequence[int],
+        one_to_one: bool,
     ) -> np.ndarray:
         """Set the lattice's own frequency set to the distinct rows of ``codes`` (one per
         combination of ``frequencies``, whose counts they add up) and return the new
-        combination of each."""
+        combination of each; ``one_to_one``: no two combinations have the same ``codes``
+        (each column's recoding is one to one), so they stay as they are."""
         columns = tuple(range(len(codes)))  # positions, then the sensitive code
-        reduced, combination_of = frequencies.regroup(
-            columns,
-            codes,
-            cardinalities,
-            {j: pd.RangeIndex(n) for j, n in enumerate(cardinalities)},
-        )
+        values = {j: pd.RangeIndex(n) for j, n in enumerate(cardinalities)}
+        if one_to_one:
+            combined = np.empty((len(frequencies), len(codes)), dtype=np.int64, order="F")
+            for j, column_codes in enumerate(codes):
+                combined[:, j] = column_codes
+            reduced = FrequencySet(columns, combined, frequencies.counts, values)
+            combination_of = np.arange(len(frequencies), dtype=np.int64)
+        else:
+            reduced, combination_of = frequencies.regroup(columns, codes, cardinalities, values)
         self._combinations, self._counts = reduced.codes, reduced.counts
         self._reduced = reduced
         self._cache = ClassCache(len(self.qid))
