@@ -103,9 +103,7 @@ def average_class_size(kept_sizes: np.ndarray, k: int) -> float:
     return (int(kept_sizes.sum()) / len(kept_sizes)) / k if len(kept_sizes) else float("inf")
 
 
-def level_shares(
-    levels: Sequence[np.ndarray], heights: Sequence[int]
-) -> tuple[np.ndarray, int]:
+def level_shares(levels: Sequence[np.ndarray], heights: Sequence[int]) -> tuple[np.ndarray, int]:
     """Each combination's levels (``levels``: one array per quasi-identifier) as an integer
     G, with the denominator D such that G / D is the mean of level / height
     (D = q lcm(heights))."""

@@ -107,7 +107,9 @@ class Lattice:
         combination of each; ``one_to_one``: no two combinations have the same ``codes``
         (each column's recoding is one to one), so they stay as they are."""
         columns = tuple(range(len(codes)))  # positions, then the sensitive code
-        values = {j: pd.RangeIndex(n) for j, n in enumerate(cardinalities)}
+        values: dict[Hashable, pd.Index] = {
+            j: pd.RangeIndex(n) for j, n in enumerate(cardinalities)
+        }
         if one_to_one:
             combined = np.empty((len(frequencies), len(codes)), dtype=np.int64, order="F")
             for j, column_codes in enumerate(codes):
