@@ -211,11 +211,27 @@ def test_an_algorithm_that_is_no_algorithm_is_refused():
 # -- random frames -------------------------------------------------------------------------
 
 
+@st.composite
+def groupings(draw, series: pd.Series) -> Hierarchy | None:
+    """A random hierarchy of the column's values: one or two levels of groups below the top
+    (None for a column without a value)."""
+    values = list(pd.unique(series.dropna().astype(object)))
+    if not values:
+        return None
+    levels = []
+    groups = draw(st.lists(st.integers(0, 3), min_size=len(values), max_size=len(values)))
+    levels.append([f"g{g}" for g in groups])
+    if draw(st.booleans()):
+        levels.append([f"h{g // 2}" for g in groups])  # groups of groups: a coarser level
+    return Hierarchy(values, levels, name="random")
+
+
 @examples
 @given(data=st.data())
 def test_every_mondrian_release_is_verified(data):
     """Random frames of every dtype (numbers, text, categories, dates, missing values,
-    duplicates, tiny k and k near the rows), strict and relaxed: each release is k-anonymous,
+    duplicates, tiny k and k near the rows), strict and relaxed, some columns cut along a
+    random hierarchy: each release is k-anonymous,
     l-diverse and t-close by the verifier, its report matches what the verifier reads, the
     input is untouched and the same call gives the same release."""
     case = data.draw(cases(), label="case")
@@ -227,8 +243,16 @@ def test_every_mondrian_release_is_verified(data):
     before = frame.copy(deep=True)
     note(f"frame:\n{frame}\ndtypes: {dict(frame.dtypes)}")
     options = call.options(case, "mondrian")
+    along = data.draw(st.lists(st.sampled_from(case.qid), unique=True, max_size=2), label="along")
+    hierarchies = {c: data.draw(groupings(frame[c]), label=f"hierarchy {c}") for c in along}
+    hierarchies = {c: h for c, h in hierarchies.items() if h is not None}
+    if hierarchies:
+        event("cut along a hierarchy")
+        represent = "range"  # a column with a hierarchy is written with its labels
     options.update(
-        algo=Mondrian(relaxed=relaxed, represent=represent, choose=choose), max_suppression=0
+        algo=Mondrian(relaxed=relaxed, represent=represent, choose=choose),
+        max_suppression=0,
+        hierarchies=hierarchies,
     )
     refusal = expected_refusal(frame, case, call)
     if refusal is not None:

@@ -249,13 +249,15 @@ class HierarchyDimension(Dimension):
         return np.minimum(self.ancestor_level(low, high), self.hierarchy.height)
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
-        """The label of each partition's lowest common ancestor."""
+        """The label of each partition's lowest common ancestor (a partition of missing
+        values only, whose ancestor below the top is the missing leaf: ``missing``)."""
         level = self.levels(low, high)
         code = self.tree[level, low]
         out = np.empty(len(low), dtype=object)
         for at in np.unique(level):
             chosen = level == at
-            out[chosen] = self.hierarchy.labels(int(at)).to_numpy(dtype=object)[code[chosen]]
+            labels = self.hierarchy.labels(int(at)).to_numpy(dtype=object)
+            out[chosen] = np.append(labels, MISSING)[code[chosen]]
         return out
 
 
