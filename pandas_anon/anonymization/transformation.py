@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.pseudonyms import keyed_hash
-from pandas_anon.anonymization.recoding import KEEP, Recoded, output_copy, relabel
-from pandas_anon.anonymization.reports import Report, attach
+from pandas_anon.anonymization.recoding import KEEP, Recoded, merged_codes, output_copy, relabel
+from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
 from pandas_anon.engine.backends.pandas import Tabulation
 from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.hierarchy import Hierarchy
 
 
@@ -90,6 +91,11 @@ class Written:
     changed: dict[Hashable, int]  # rows whose value changed, per quasi-identifier
 
 
+#: Per quasi-identifier, each combination's written value as a code (-1: missing) into an
+#: index of the values written.
+WrittenCodes = dict[Hashable, tuple[np.ndarray, pd.Index]]
+
+
 @dataclass(frozen=True)
 class Transformation:
     """What an anonymizing method decided on a frequency set, before any row is written.
@@ -115,10 +121,73 @@ class Transformation:
     #: with them: ``"drop"``, ``"hash"`` (a keyed hash) or ``"keep"``
     identifiers: tuple[Hashable, ...] = ()
     treatment: str = "drop"
+    #: how a column's classes are described where that differs from how they are written:
+    #: the range a summary value (a class's mean) stands for
+    described: Mapping[Hashable, ColumnRecoding] = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
         return self.tabulation.frequencies.n_rows
+
+    def written_codes(self) -> WrittenCodes:
+        """Each quasi-identifier's written values as codes: a label equal to a value kept as
+        read is the same code, as it is the same value to a reader."""
+        frequencies = self.tabulation.frequencies
+        found: WrittenCodes = {}
+        for column in self.qid:
+            recoding = self.recodings[column]
+            original = frequencies.codes[:, frequencies.position(column)]
+            kept_as_read = recoding.codes == KEEP
+            if recoding.labels.is_unique and not (original[kept_as_read] >= 0).any():
+                # every value is written as a label (or is missing): the labels are the values
+                found[column] = np.where(kept_as_read, -1, recoding.codes), recoding.labels
+                continue
+            codes, _, values = merged_codes(
+                frequencies.values[column], recoding.labels, original, recoding.codes
+            )
+            found[column] = codes, values
+        return found
+
+    def output_classes(self, written: WrittenCodes | None = None) -> tuple[np.ndarray, int]:
+        """The output class of each combination of the frequency set, and how many classes:
+        combinations written alike in every quasi-identifier (a label equal to a value kept
+        as read is that value), kept ones (suppressed combinations are in no class; their
+        number here is meaningless). ``written``: :meth:`written_codes`, when computed."""
+        written = self.written_codes() if written is None else written
+        kept = ~self.suppressed
+        codes = [
+            np.where(kept, np.where(found < 0, len(v), found), 0) for found, v in written.values()
+        ]
+        cardinalities = [len(v) + 1 for _, v in written.values()]  # missing: one more code
+        return compress(group_codes(codes, cardinalities, n_rows=len(self.suppressed)))
+
+    def boxes(self) -> pd.DataFrame:
+        """What each output class stands for: one row per box, each quasi-identifier's
+        description (the label the class is written with: a range, a set, a hierarchy's
+        label, the value itself when every row of the class holds it; for a column written
+        as a summary value, the range it summarizes) and the box's ``rows``, largest first.
+
+        Suppressed rows are in no box. A box of a single row (possible only with k = 1) is
+        left out: its description would be that row's values.
+        """
+        described = replace(self, recodings={**self.recodings, **self.described})
+        written = described.written_codes()
+        box, n = described.output_classes(written)
+        kept = np.flatnonzero(~self.suppressed)
+        counts = self.tabulation.frequencies.counts
+        rows = np.bincount(box[kept], weights=counts[kept], minlength=n).astype(np.int64)
+        first = np.full(n, -1, dtype=np.int64)
+        first[box[kept[::-1]]] = kept[::-1]  # the first combination of each box
+        shown = np.flatnonzero(rows >= 2)
+        shown = shown[np.argsort(-rows[shown], kind="stable")]
+        keys = column_keys(self.qid)
+        data = {}
+        for column, (codes, values) in written.items():
+            at = codes[first[shown]]
+            data[keys[column]] = pd.Series(values, dtype=object).reindex(at).to_numpy()
+        out = pd.DataFrame(data)
+        out["rows"] = rows[shown]
+        return out
 
     def apply(
         self, frame: pd.DataFrame, *, suppress: str = "mask", salt: bytes | str | None = None

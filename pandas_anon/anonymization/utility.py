@@ -33,10 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.recoding import KEEP, merged_codes
-from pandas_anon.anonymization.transformation import Transformation
+from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
 from pandas_anon.detect import prosecutor
-from pandas_anon.engine.grouping import compress, group_codes
 
 
 @dataclass(frozen=True)
@@ -120,9 +118,9 @@ def measure(transformation: Transformation, k: int) -> Utility:
     frequencies = transformation.tabulation.frequencies
     counts, suppressed = frequencies.counts, transformation.suppressed
     kept = ~suppressed
-    written = written_codes(transformation)
+    written = transformation.written_codes()
     if kept.any():
-        label, n = output_classes(transformation, written)
+        label, n = transformation.output_classes(written)
         sizes = np.bincount(label[kept], weights=counts[kept], minlength=n).astype(np.int64)
         sizes = sizes[sizes > 0]  # classes of suppressed combinations only are no classes
     else:
@@ -136,46 +134,6 @@ def measure(transformation: Transformation, k: int) -> Utility:
         ncp=_ncp_by_column(transformation, written),
         k=k,
     )
-
-
-def output_classes(
-    transformation: Transformation, written: Written | None = None
-) -> tuple[np.ndarray, int]:
-    """The output class of each combination of the frequency set, and how many classes:
-    combinations written alike in every quasi-identifier (a label equal to a value kept as
-    read is that value), kept ones (suppressed combinations are in no class; their number
-    here is meaningless). ``written``: :func:`written_codes`, when already computed."""
-    written = written_codes(transformation) if written is None else written
-    kept = ~transformation.suppressed
-    codes = [np.where(kept, np.where(found < 0, n, found), 0) for found, n in written.values()]
-    cardinalities = [n + 1 for _, n in written.values()]  # missing: one more code
-    n_rows = len(transformation.suppressed)
-    return compress(group_codes(codes, cardinalities, n_rows=n_rows))
-
-
-#: Per quasi-identifier, each combination's written value as a code (-1: missing) and the
-#: number of values written.
-Written = dict[Hashable, tuple[np.ndarray, int]]
-
-
-def written_codes(transformation: Transformation) -> Written:
-    """Each quasi-identifier's written values as codes: a label equal to a value kept as read
-    is the same code, as it is the same value to a reader."""
-    frequencies = transformation.tabulation.frequencies
-    found: Written = {}
-    for column in transformation.qid:
-        recoding = transformation.recodings[column]
-        original = frequencies.codes[:, frequencies.position(column)]
-        kept_as_read = recoding.codes == KEEP
-        if recoding.labels.is_unique and not (original[kept_as_read] >= 0).any():
-            # every value is written as a label (or is missing): the labels are the values
-            found[column] = np.where(kept_as_read, -1, recoding.codes), len(recoding.labels)
-            continue
-        codes, _, values = merged_codes(
-            frequencies.values[column], recoding.labels, original, recoding.codes
-        )
-        found[column] = codes, len(values)
-    return found
 
 
 def _precision(transformation: Transformation) -> Fraction | None:
@@ -192,7 +150,7 @@ def _precision(transformation: Transformation) -> Fraction | None:
     return Fraction(total, scale * transformation.n_rows)
 
 
-def _ncp_by_column(transformation: Transformation, written: Written) -> dict[Hashable, float]:
+def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dict[Hashable, float]:
     """Each quasi-identifier's NCP, averaged over the rows (a suppressed cell costs 1)."""
     frequencies = transformation.tabulation.frequencies
     suppressed = transformation.suppressed

@@ -4,6 +4,8 @@ independent verifier."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -125,6 +127,30 @@ def test_numbers_can_be_written_as_a_summary():
     assert mean["age"].tolist() == [21.0] * 3 + [31.0] * 3
     middle = pandas_anon.kanon(frame, 3, qid=["age"], algo=Mondrian(represent={"age": "midrange"}))
     assert middle["age"].tolist() == [21.0] * 3 + [31.0] * 3
+
+
+def test_the_boxes_say_what_each_class_stands_for():
+    """Seven rows, k = 3: age and sex are both whole (width 1), age comes first; its median
+    is 30 (the fourth of seven rows): 20-30 (4 rows) | 31-33 (3 rows), and neither half can
+    be cut again. Each box: the range a mean stands for, the set of sexes or the one kept as
+    read, its rows (largest first); with k = 1 the one-row boxes are left out (they would
+    be a row's values)."""
+    frame = pd.DataFrame(
+        {"age": [20, 21, 22, 30, 31, 32, 33], "sex": ["F", "F", "F", "M", "M", "M", "M"]}
+    )
+    decided = pandas_anon.anonymize(frame, 3, qid=["age", "sex"], algo=Mondrian(represent="mean"))
+    found = decided.boxes()
+    assert found.to_dict("list") == {
+        "age": ["[20-30]", "[31-33]"],
+        "sex": ["{F, M}", "M"],
+        "rows": [4, 3],
+    }
+    out = decided.apply(frame)
+    assert out["age"].tolist() == [23.25] * 4 + [32.0] * 3
+    alone = pandas_anon.anonymize(
+        pd.DataFrame({"age": [1, 2, 2, 9]}), 1, qid=["age"], algo="mondrian"
+    )
+    assert alone.boxes().to_dict("list") == {"age": [2], "rows": [2]}
 
 
 # -- Adult against the Python peers ------------------------------------------------------
@@ -274,6 +300,13 @@ def test_every_mondrian_release_is_verified(data):
     found = release_classes(out, qid, top=NEVER)
     sizes = found["sizes"]
     assert (report.classes, report.k_reached) == (len(sizes), int(sizes.min()))
+    with warnings.catch_warnings():  # the release's warnings are run()'s to check
+        warnings.simplefilter("ignore")
+        described = pandas_anon.anonymize(frame, call.k, **options).boxes()
+    assert described["rows"].sum() == len(frame) or call.k == 1
+    assert (described["rows"] >= max(call.k, 2)).all()
+    if represent == "range":  # a box is a class; a mean may stand for two boxes
+        assert len(described) == report.classes or call.k == 1
     assert report.k_reached >= call.k
     assert report.metrics["dm"] == int((sizes.astype(object) ** 2).sum())
     assert report.metrics["gcp"] == pytest.approx(

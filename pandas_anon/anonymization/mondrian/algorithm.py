@@ -31,7 +31,6 @@ from pandas_anon.anonymization.mondrian.dimensions import (
 from pandas_anon.anonymization.mondrian.partition import Boxes, extents, partition
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
-from pandas_anon.anonymization.utility import output_classes
 from pandas_anon.engine.classes import Classes, SensitiveColumn
 from pandas_anon.errors import InfeasibleError, InvalidParameterError
 from pandas_anon.params import one_of
@@ -114,15 +113,18 @@ class Mondrian:
             rule=self.choose,
             progress=problem.progress,
         )
+        recodings = self._write(dimensions, boxes, qi.counts, qi_of, represent)
+        ranges = {c: "range" for c, found in represent.items() if found != "range"}
         written = Transformation(
             method=self.name,
             tabulation=problem.tabulation,
             qid=problem.qid,
-            recodings=self._write(dimensions, boxes, qi.counts, qi_of, represent),
+            recodings=recodings,
             suppressed=np.zeros(len(frequencies), dtype=bool),
             search={"partitions": boxes.n_parts, "rounds": boxes.rounds},
+            described=self._write(dimensions, boxes, qi.counts, qi_of, ranges) if ranges else {},
         )
-        output_class, _ = output_classes(written)
+        output_class, _ = written.output_classes()
         of_qi = np.zeros(len(qi), dtype=np.int64)
         of_qi[qi_of] = output_class  # combinations alike on the QID are written alike
         return replace(written, privacy=judge.reached(of_qi))
@@ -150,7 +152,8 @@ class Mondrian:
         qi_of: np.ndarray,
         represent: Mapping[Hashable, str],
     ) -> dict[Hashable, ColumnRecoding]:
-        """Each column's label for each combination of the frequency set."""
+        """Each column's label for each combination of the frequency set, for the columns
+        ``represent`` names (written as it says)."""
         ranks = np.stack([d.rank for d in dimensions])
         segment = boxes.segment_of_position()
         low, high, distinct = extents(
@@ -159,6 +162,8 @@ class Mondrian:
         part = boxes.part()
         recodings = {}
         for j, found in enumerate(dimensions):
+            if found.column not in represent:
+                continue
             codes, labels = found.labels(
                 low[j], high[j], distinct[j], _held(found, boxes, j, segment, counts),
                 represent[found.column],
