@@ -67,12 +67,22 @@ def _union(uniques: pd.Index, labels: pd.Index) -> pd.Index:
     again for object values, and ``2**63 + 1`` among them became a float."""
     if len(labels) == 0:  # no label written: the values keep their dtype
         return uniques
-    if uniques.dtype == object or labels.dtype == object:
+    if uniques.dtype == object or labels.dtype == object or _inexact_as_floats(uniques, labels):
         return pd.Index(
             np.concatenate([uniques.to_numpy(dtype=object), labels.to_numpy(dtype=object)]),
             dtype=object,
         )
     return uniques.append(labels)
+
+
+def _inexact_as_floats(uniques: pd.Index, labels: pd.Index) -> bool:
+    """Whether whole-number ``uniques`` beside float ``labels`` would lose exactness as one
+    float index (magnitudes beyond 2**53)."""
+    whole = uniques.dtype.kind in "iu" and labels.dtype.kind == "f"
+    if not whole or len(uniques) == 0:
+        return False
+    present = uniques.dropna()
+    return len(present) > 0 and max(abs(int(present.min())), abs(int(present.max()))) > 2**53
 
 
 def recode_codes(

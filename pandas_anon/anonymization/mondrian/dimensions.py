@@ -88,7 +88,7 @@ class Dimension:
         """Each final partition's label in this column: its code in the returned index, or
         :data:`KEEP` when the partition holds one value. ``held``: the distinct (partition,
         rank) pairs, sorted, with their rows."""
-        return _coded(self._labels(low, high, held, represent), distinct)
+        return _coded(self._labels(low, high, held, represent), distinct, represent != "range")
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
         raise NotImplementedError
@@ -352,13 +352,17 @@ def check_representation(column: Hashable, dimension: Dimension, represent: str)
         )
 
 
-def _coded(texts: np.ndarray, distinct: np.ndarray) -> tuple[np.ndarray, pd.Index]:
+def _coded(
+    texts: np.ndarray, distinct: np.ndarray, numbers: bool = False
+) -> tuple[np.ndarray, pd.Index]:
     """Codes of each partition's label among the distinct labels; :data:`KEEP` for a
-    partition holding a single value, which keeps it as read."""
+    partition holding a single value, which keeps it as read. ``numbers``: the labels are
+    summary values, kept as numbers (a float column, not text)."""
     texts = texts.astype(object)
     texts[distinct == 1] = None
     codes, labels = pd.factorize(pd.Series(texts, dtype=object), use_na_sentinel=True)
-    return np.where(codes < 0, KEEP, codes).astype(np.int64), pd.Index(labels, dtype=object)
+    index = pd.Index(list(labels)) if numbers and len(labels) else pd.Index(labels, dtype=object)
+    return np.where(codes < 0, KEEP, codes).astype(np.int64), index
 
 
 def _is_number(dtype: Any) -> bool:
