@@ -181,15 +181,13 @@ def _held(
     found: Dimension, boxes: Boxes, j: int, segment: np.ndarray, counts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (partition, rank) pairs of dimension ``j``, sorted by partition then
-    rank, with their rows."""
+    rank, with their rows (the final partitions are numbered in position order)."""
     combinations = boxes.order[j]
     rank = found.rank[combinations]
     new = np.r_[True, (rank[1:] != rank[:-1]) | (segment[1:] != segment[:-1])]
     starts = np.flatnonzero(new)
     rows = np.add.reduceat(counts[combinations], starts) if len(starts) else counts[:0]
-    owner, value = segment[starts], rank[starts]
-    by_partition = np.argsort(owner, kind="stable")  # positions hold partitions out of order
-    return owner[by_partition], value[by_partition], rows[by_partition]
+    return segment[starts], rank[starts], rows
 
 
 class _Judge:

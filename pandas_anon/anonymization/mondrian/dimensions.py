@@ -88,6 +88,8 @@ class Dimension:
         """Each final partition's label in this column: its code in the returned index, or
         :data:`KEEP` when the partition holds one value. ``held``: the distinct (partition,
         rank) pairs, sorted, with their rows."""
+        several = distinct[held[0]] > 1  # a partition of one value keeps it: no label
+        held = (held[0][several], held[1][several], held[2][several])
         return _coded(self._labels(low, high, held, represent), distinct, represent != "range")
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
@@ -167,6 +169,8 @@ class NumberDimension(Dimension):
             np.maximum.at(high, partition, numbers)
             with np.errstate(invalid="ignore"):  # -inf and inf: no middle
                 found = low / 2 + high / 2  # halves: no overflow near the float limits
+        elif not len(partition):  # no partition holds two values
+            found = np.full(n, np.nan)
         else:  # the weighted median: pairs are sorted by partition, then rank (value)
             offset = np.concatenate([[0.0], np.cumsum(total)])[partition]
             past_half = np.flatnonzero(2 * (np.cumsum(rows) - offset) >= total[partition])

@@ -75,7 +75,8 @@ def partition(
     progress: bool | None = None,
 ) -> Boxes:
     """Cut the combinations (weights ``counts``) until no partition has an allowable cut;
-    ``rule``: which allowable cut a partition takes (see :func:`_choose_cuts`)."""
+    ``rule``: which allowable cut a partition takes (see :func:`_choose_cuts`). The final
+    partitions are numbered in the order of their positions (``start`` increasing)."""
     ranks = np.stack([d.rank for d in dimensions])
     order = np.stack([np.argsort(d.rank, kind="stable") for d in dimensions])
     start = np.zeros(1, dtype=np.int64)
@@ -103,7 +104,8 @@ def partition(
             end = np.concatenate([end, new_end])
             open_parts = np.concatenate([cut, np.ones(len(new_start), dtype=bool)])
             bar.advance(f"{len(start):,} partitions")
-    return Boxes(order, start, end, rounds)
+    by_start = np.argsort(start, kind="stable")  # partitions numbered in position order
+    return Boxes(order, start[by_start], end[by_start], rounds)
 
 
 def extents(
