@@ -164,59 +164,68 @@ def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dic
         held = np.bincount(original, minlength=len(values)) > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
-        ncp = _ncp(held, numbers, original[kept], written[column][0][kept])
-        found[column] = (float(ncp @ counts) + penalty) / frequencies.n_rows
+        label, code, rows = _pairs(written[column][0][kept], original[kept], counts, len(values))
+        found[column] = (_cost(held, numbers, label, code, rows) + penalty) / frequencies.n_rows
     return found
 
 
-def _ncp(
-    held: np.ndarray, numbers: np.ndarray | None, original: np.ndarray, written: np.ndarray
-) -> np.ndarray:
-    """The NCP of each combination's written value (``written``: its code among the values
-    written, -1 for missing): the spread of the original values written as that same value,
-    over the spread of the values the table holds (``held``, per value code; ``numbers``: the
-    values as finite floats, NaN otherwise, or None for values that are not numbers). A value
-    written as itself and as nothing else costs 0; a missing one too."""
-    ncp = np.zeros(len(original), dtype=float)
+def _pairs(
+    written: np.ndarray, original: np.ndarray, rows: np.ndarray, n_values: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (written code, original code) pairs of the combinations whose written
+    value is not missing, with their rows, sorted: from a table of every pair when it is
+    small beside the combinations, else by sorting."""
     present = written >= 0
-    if not present.any():
-        return ncp
-    label, codes = written[present], original[present]
+    key = written[present] * n_values + original[present]
+    if not len(key):
+        return key, key, rows[:0]
+    size = (int(written.max()) + 1) * n_values
+    if size <= max(8 * len(key), 1 << 16):
+        table = np.bincount(key, weights=rows[present], minlength=size)
+        pairs = np.flatnonzero(table)
+        found = table[pairs]
+    else:
+        pairs, inverse = np.unique(key, return_inverse=True)
+        found = np.bincount(inverse.ravel(), weights=rows[present], minlength=len(pairs))
+    return pairs // n_values, pairs % n_values, found
+
+
+def _cost(
+    held: np.ndarray,
+    numbers: np.ndarray | None,
+    label: np.ndarray,
+    code: np.ndarray,
+    rows: np.ndarray,
+) -> float:
+    """The rows times NCP of the written values, read from the (``label``, original ``code``)
+    pairs with their ``rows``: a written value's NCP is the spread of the original values
+    written as it, over the spread of the values the table holds (``held``, per value code;
+    ``numbers``: the values as finite floats, NaN otherwise, or None for values that are
+    not numbers). A value written as itself and as nothing else costs 0; a missing one too."""
+    if not len(label):
+        return 0.0
     n = int(label.max()) + 1
     if numbers is not None:
         numbers = numbers / 2  # ranges of halves: no overflow from -1e308 to 1e308
         finite = np.isfinite(numbers) & held
         if not finite.any():
-            return ncp
+            return 0.0
         domain = float(numbers[finite].max() - numbers[finite].min())
         if domain <= 0:
-            return ncp
-        known = finite[codes]
+            return 0.0
+        known = finite[code]
         low = np.full(n, np.inf)
         high = np.full(n, -np.inf)
-        np.minimum.at(low, label[known], numbers[codes[known]])
-        np.maximum.at(high, label[known], numbers[codes[known]])
+        np.minimum.at(low, label[known], numbers[code[known]])
+        np.maximum.at(high, label[known], numbers[code[known]])
         spread = np.where(high >= low, (high - low) / domain, 0.0)
     else:
         domain = int(held.sum()) - 1
         if domain <= 0:
-            return ncp
-        known = held[codes]
-        spread = (_distinct_per_label(label[known], codes[known], n, len(held)) - 1).clip(0)
-        spread = spread / domain
-    ncp[present] = spread[label]
-    return ncp
-
-
-def _distinct_per_label(label: np.ndarray, codes: np.ndarray, n: int, n_codes: int) -> np.ndarray:
-    """How many distinct ``codes`` each of the ``n`` labels holds: a table of (label, code)
-    pairs seen when it is small beside the pairs, sorting them otherwise."""
-    key = label * n_codes + codes
-    if n * n_codes <= max(8 * len(key), 1 << 16):
-        seen = np.zeros(n * n_codes, dtype=bool)
-        seen[key] = True
-        return seen.reshape(n, n_codes).sum(axis=1)
-    return np.bincount(np.unique(key) // n_codes, minlength=n)
+            return 0.0
+        distinct = np.bincount(label[held[code]], minlength=n)
+        spread = (distinct - 1).clip(0) / domain
+    return float(np.bincount(label, weights=rows, minlength=n) @ spread)
 
 
 def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:
