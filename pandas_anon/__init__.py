@@ -37,6 +37,7 @@ from pandas_anon.errors import (
     InputFileError,
     InvalidParameterError,
     InvalidQIDError,
+    MissingDependencyError,
     OneClassWarning,
     OutputFileError,
     UnhashableValueError,
@@ -48,7 +49,12 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.generalize import generalize
     from pandas_anon.anonymization.kanon import anonymize, kanon
     from pandas_anon.anonymization.mondrian.algorithm import Mondrian
-    from pandas_anon.anonymization.reports import AnonymizationReport, GeneralizationReport
+    from pandas_anon.anonymization.noise.ke import NoisePlan, ke_anon, ke_decide
+    from pandas_anon.anonymization.reports import (
+        AnonymizationReport,
+        GeneralizationReport,
+        KEAnonymizationReport,
+    )
     from pandas_anon.anonymization.transformation import Transformation
     from pandas_anon.detect.best_qid import best_qid
     from pandas_anon.detect.figures import identifiers, risk, singletons
@@ -71,6 +77,9 @@ _LAZY = {
     "generalize": "pandas_anon.anonymization.generalize",
     "anonymize": "pandas_anon.anonymization.kanon",
     "kanon": "pandas_anon.anonymization.kanon",
+    "ke_anon": "pandas_anon.anonymization.noise.ke",
+    "ke_decide": "pandas_anon.anonymization.noise.ke",
+    "NoisePlan": "pandas_anon.anonymization.noise.ke",
     "Mondrian": "pandas_anon.anonymization.mondrian.algorithm",
     "best_qid": "pandas_anon.detect.best_qid",
     "identifiers": "pandas_anon.detect.figures",
@@ -78,6 +87,7 @@ _LAZY = {
     "singletons": "pandas_anon.detect.figures",
     "BestQID": "pandas_anon.detect.results",
     "AnonymizationReport": "pandas_anon.anonymization.reports",
+    "KEAnonymizationReport": "pandas_anon.anonymization.reports",
     "GeneralizationReport": "pandas_anon.anonymization.reports",
     "Transformation": "pandas_anon.anonymization.transformation",
     "Risk": "pandas_anon.detect.results",
@@ -118,6 +128,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "AllMissingColumnError",
+    "MissingDependencyError",
     "AnonError",
     "AnonymizationReport",
     "AnonWarning",
@@ -138,8 +149,10 @@ __all__ = [
     "InvalidParameterError",
     "InvalidQIDError",
     "KAnonymity",
+    "KEAnonymizationReport",
     "LDiversity",
     "Mondrian",
+    "NoisePlan",
     "OneClassWarning",
     "OutputFileError",
     "Risk",
@@ -153,6 +166,8 @@ __all__ = [
     "anonymize",
     "generalize",
     "kanon",
+    "ke_anon",
+    "ke_decide",
     "get_hierarchy",
     "hierarchies",
     "hookimpl",

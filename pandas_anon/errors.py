@@ -93,6 +93,11 @@ class ConfigError(AnonError, ValueError):
     is malformed: bad TOML, an unknown key, or a value of the wrong kind."""
 
 
+class MissingDependencyError(AnonError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    extra to install (``pip install 'pandas-anon[dp]'``)."""
+
+
 class UnknownNameError(AnonError, KeyError):
     """A name looked up in a fixed catalogue (a dataset, a hierarchy attribute) is not in it."""
 

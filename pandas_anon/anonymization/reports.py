@@ -201,6 +201,82 @@ class AnonymizationReport(Report):
         return report.render("k-anonymization", fields, ("Levels", levels))
 
 
+@dataclass(frozen=True, repr=False)
+class KEAnonymizationReport(Report):
+    """What a (k, ε)-anonymization did: the k-quasis' classes (``kanon``: their own report),
+    the noise (per-class diameters and scales, smallest / median / largest), the
+    information loss predicted before the noise and measured after it, the linking risk,
+    the α-confident suppressions and where the randomness came from (never a seed)."""
+
+    k: int
+    eps: float
+    k_quasi: list[str]
+    eps_quasi: list[str]
+    algorithm: str
+    rows: int
+    classes: int
+    suppressed: int  # by the k-anonymization
+    diameter: dict[str, float]
+    scale: dict[str, float]
+    noiseless_classes: int  # classes whose ε-quasis do not vary: no noise
+    predicted_loss: dict[str, float]  # per ε-quasi and "mean"
+    relative_error: dict[str, float]  # measured, per ε-quasi and "mean"
+    linking_risk: float
+    alpha: float | None
+    alpha_suppressed: int
+    alpha_suppressed_classes: int
+    random_source: str
+    shuffled: bool
+    kanon: dict
+    choices: dict[str, str]
+    seconds: float
+    modified: int | None = None
+
+    kind: ClassVar[str] = "ke-anon"
+
+    def __repr__(self) -> str:
+        loss = pd.DataFrame(
+            {
+                "ε-quasi": [*self.eps_quasi, "mean"],
+                "predicted relative error": [
+                    report.percent(self.predicted_loss[c], 2) for c in [*self.eps_quasi, "mean"]
+                ],
+                "measured": [
+                    report.percent(self.relative_error[c], 2) for c in [*self.eps_quasi, "mean"]
+                ],
+            }
+        )
+        alpha = (
+            f"{report.count(self.alpha_suppressed)} rows, "
+            f"{report.count(self.alpha_suppressed_classes)} whole classes (α = {self.alpha:g})"
+            if self.alpha is not None
+            else "not asked (alpha=None)"
+        )
+        fields = [
+            ("k, ε", f"{self.k}, {self.eps:g}"),
+            ("k-quasis", ", ".join(self.k_quasi)),
+            ("ε-quasis", ", ".join(self.eps_quasi)),
+            ("algorithm (k-quasis)", self.algorithm),
+            ("rows", report.count(self.rows)),
+            ("equivalence classes", report.count(self.classes)),
+            ("rows suppressed (k-anonymity)", report.count(self.suppressed)),
+            ("classes without noise (Δ = 0)", report.count(self.noiseless_classes)),
+            ("diameter Δ min / median / max", _spread(self.diameter)),
+            ("noise scale Δ/ε min / median / max", _spread(self.scale)),
+            ("linking risk", report.percent(self.linking_risk, 2)),
+            ("α-confident suppression", alpha),
+            ("random source", self.random_source),
+            ("rows shuffled", "yes, new index" if self.shuffled else "no"),
+            ("seconds", f"{self.seconds:.3f}"),
+            *self.choices.items(),
+        ]
+        return report.render("(k, ε)-anonymization", fields, ("Information loss", loss))
+
+
+def _spread(figures: Mapping[str, float]) -> str:
+    return " / ".join(f"{figures[at]:.4g}" for at in ("min", "median", "max"))
+
+
 def _risk(value: float) -> str:
     """A risk to 4 decimals; a tiny non-zero one is never printed as 0.0000."""
     return "< 0.0001" if 0 < value < 0.0001 else f"{value:.4f}"

@@ -1,0 +1,400 @@
+"""``df.anon.ke_anon(k, eps)``: (k, ε)-anonymity.
+
+Holohan, Antonatos, Braghin and Mac Aonghusa (2017), "(k, ε)-Anonymity: k-Anonymity with
+ε-Differential Privacy", section IV. The quasi-identifiers are split in two:
+
+- the **k-quasis** are k-anonymized (:func:`~pandas_anon.anonymization.kanon.anonymize`:
+  Mondrian by default, or the optimal full-domain search ``algo="ola"``), which groups the
+  rows in equivalence classes of at least k;
+- the **ε-quasis** (numeric) are made stochastically indistinguishable inside each class:
+  every record of class C gets Laplace noise of scale b_C = Δ_C / ε on each ε-quasi, Δ_C
+  being the class's L1 diameter (the sum over ε-quasis of max - min in C). The record is the
+  unit: one scale for all its ε-quasis, never one per copy of an attribute. A class whose
+  ε-quasis do not vary (Δ_C = 0) gets no noise. The rows are shuffled at the end (an order
+  would tell which noisy record is which) and get a new index.
+
+Information loss is known before any noise is drawn (section V-A): E|Lap(b)| = b, so the
+expected relative error of a record is b_C / |x|, and of the table the mean of those over the
+records (:meth:`NoisePlan.predicted_loss`). A record whose ε-quasi is 0 has no relative
+error: it is left out of the predicted and of the measured figure alike.
+
+Missing ε-quasi values stay missing and get no noise; they do not widen a class's diameter.
+Suppressed rows (by the k-anonymity step, or by α-confident k-anonymity) have their
+k-quasis written ``*`` and their ε-quasis missing.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.anonymization.kanon import AUTO_QID_SIZE, anonymize
+from pandas_anon.anonymization.noise import linking
+from pandas_anon.anonymization.noise.sources import NoiseSource, noise_source
+from pandas_anon.anonymization.reports import KEAnonymizationReport, attach, column_keys
+from pandas_anon.anonymization.transformation import Transformation
+from pandas_anon.detect.exposure import SUPPRESSED, scan
+from pandas_anon.detect.figures import candidate_columns
+from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.errors import AllMissingColumnError, InvalidParameterError
+from pandas_anon.params import fraction, one_of, real, whole
+
+
+@dataclass(frozen=True)
+class NoisePlan:
+    """(k, ε)-anonymity decided, before any noise is drawn.
+
+    ``transformation``: the k-anonymization of the k-quasis; ``row_class``: each row's class
+    (-1: suppressed); ``original``: the ε-quasis as floats, one column each (NaN: missing);
+    ``diameter``: each class's L1 diameter Δ_C.
+    """
+
+    transformation: Transformation
+    k: int
+    eps: float
+    k_quasi: tuple[Hashable, ...]
+    eps_quasi: tuple[Hashable, ...]
+    row_class: np.ndarray
+    original: np.ndarray
+    diameter: np.ndarray
+    choices: Mapping[str, str]
+
+    @property
+    def scale(self) -> np.ndarray:
+        """Each class's Laplace scale b_C = Δ_C / ε."""
+        return self.diameter / self.eps
+
+    def with_eps(self, eps: float) -> NoisePlan:
+        """The same classes with another ε (the k-anonymization is not run again)."""
+        return replace(self, eps=real(eps, "eps", low=0, above=True, example=1))
+
+    def row_scale(self) -> np.ndarray:
+        """Each row's Laplace scale (0 for a suppressed row)."""
+        kept = self.row_class >= 0
+        return np.where(kept, self.scale[np.maximum(self.row_class, 0)], 0.0)
+
+    def predicted_loss(self) -> dict[Hashable, float]:
+        """The expected mean relative error |noisy - x| / |x| of each ε-quasi (and their
+        ``"mean"``), exact before noise: the mean over the records of b_C / |x| (section
+        V-A: b_C over the harmonic mean of |x| in C, weighted by the class sizes)."""
+        scale = self.row_scale()
+        found: dict[Hashable, float] = {}
+        for j, column in enumerate(self.eps_quasi):
+            measured = self._relative(j)
+            found[column] = float(np.mean(scale[measured] / np.abs(self.original[measured, j])))
+        found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
+        return found
+
+    def _relative(self, j: int) -> np.ndarray:
+        """The rows whose relative error on ε-quasi ``j`` is defined: kept, present, not 0."""
+        values = self.original[:, j]
+        return (self.row_class >= 0) & ~np.isnan(values) & (values != 0)
+
+    def apply(
+        self,
+        frame: pd.DataFrame,
+        source: NoiseSource,
+        *,
+        alpha: float | None = None,
+        shuffle: bool = True,
+        suppress: str = "mask",
+    ) -> pd.DataFrame:
+        """The release: the k-quasis written, the ε-quasis noised from ``source``, the rows
+        α-confidence suppresses masked (or left out with ``suppress="drop"``), the rows
+        shuffled (with a new index), and the report attached."""
+        started = time.perf_counter()
+        out = self.transformation.apply(frame, suppress="mask")
+        scale = self.row_scale()
+        noisy = np.full_like(self.original, np.nan)
+        for j in range(len(self.eps_quasi)):
+            present = (self.row_class >= 0) & ~np.isnan(self.original[:, j])
+            noisy[present, j] = source.perturb(self.original[present, j], scale[present])
+        complete = (self.row_class >= 0) & ~np.isnan(self.original).any(axis=1)
+        group = self.row_class[complete]
+        linked = linking.linked(group, self.original[complete], noisy[complete])
+        removed = np.zeros(len(frame), dtype=bool)
+        removed_classes = 0
+        if alpha is not None:
+            radius = scale[complete] * math.log(1 / (1 - alpha))
+            count = linking.within(group, self.original[complete], noisy[complete], radius)
+            removed[np.flatnonzero(complete)[(count >= 1) & (count < self.k)]] = True
+            removed, removed_classes = self._whole_classes(removed)
+        suppressed = (self.row_class < 0) | removed
+        if removed.any():
+            out.loc[removed, list(self.k_quasi)] = SUPPRESSED
+        for j, column in enumerate(self.eps_quasi):
+            out[column] = np.where(suppressed, np.nan, noisy[:, j])
+        if suppress == "drop":
+            out = out.loc[~suppressed]
+        if shuffle:
+            out = out.iloc[source.permutation(len(out))].reset_index(drop=True)
+        kanon = out.attrs.get("pandas_anon")  # the k-quasis' report, written by apply
+        report = self._report(
+            kanon, noisy, linked, alpha, removed, removed_classes, source, shuffle, started
+        )
+        return attach(out, report)
+
+    def _whole_classes(self, removed: np.ndarray) -> tuple[np.ndarray, int]:
+        """``removed`` widened to every row of a class left with fewer than k rows."""
+        n = len(self.diameter)
+        kept = (self.row_class >= 0) & ~removed
+        left = np.bincount(self.row_class[kept], minlength=n)
+        had = np.bincount(self.row_class[self.row_class >= 0], minlength=n)
+        emptied = (left < self.k) & (had > 0)
+        member = self.row_class >= 0
+        return removed | (member & emptied[np.maximum(self.row_class, 0)]), int(emptied.sum())
+
+    def _report(
+        self,
+        kanon: dict[str, Any] | None,
+        noisy: np.ndarray,
+        linked: np.ndarray,
+        alpha: float | None,
+        removed: np.ndarray,
+        removed_classes: int,
+        source: NoiseSource,
+        shuffle: bool,
+        started: float,
+    ) -> KEAnonymizationReport:
+        keys = column_keys([*self.k_quasi, *self.eps_quasi])
+        measured: dict[str, float] = {}
+        for j, column in enumerate(self.eps_quasi):
+            rows = self._relative(j)
+            error = np.abs(noisy[rows, j] - self.original[rows, j]) / np.abs(self.original[rows, j])
+            measured[keys[column]] = float(error.mean()) if rows.any() else 0.0
+        measured["mean"] = float(np.mean(list(measured.values())))
+        predicted = {
+            (keys[c] if c != "mean" else "mean"): value
+            for c, value in self.predicted_loss().items()
+        }
+        classes = self.diameter
+        return KEAnonymizationReport(
+            k=self.k,
+            eps=self.eps,
+            k_quasi=[keys[c] for c in self.k_quasi],
+            eps_quasi=[keys[c] for c in self.eps_quasi],
+            algorithm=self.transformation.method,
+            rows=len(self.row_class),
+            classes=len(classes),
+            suppressed=int((self.row_class < 0).sum()),
+            diameter=_summary(classes),
+            scale=_summary(classes / self.eps),
+            noiseless_classes=int((classes == 0).sum()),
+            predicted_loss=predicted,
+            relative_error=measured,
+            linking_risk=float(linked.mean()) if len(linked) else 0.0,
+            alpha=alpha,
+            alpha_suppressed=int(removed.sum()),
+            alpha_suppressed_classes=removed_classes,
+            random_source=source.description,
+            shuffled=shuffle,
+            kanon=kanon or {},
+            choices=dict(self.choices),
+            seconds=round(time.perf_counter() - started, 4),
+        )
+
+
+def ke_decide(
+    frame: pd.DataFrame,
+    k: int,
+    eps: float,
+    *,
+    qid: Sequence[Hashable] | None = None,
+    eps_quasi: Sequence[Hashable] | None = None,
+    algo: Any = "mondrian",
+    hierarchies: Mapping[Hashable, Any] | None = None,
+    max_suppression: float | str = 0.0,
+    identifiers: str = "drop",
+    progress: bool | None = None,
+) -> NoisePlan:
+    """The (k, ε) plan of ``frame``: the k-quasis k-anonymized, each class's diameter and
+    noise scale, before any noise (:meth:`NoisePlan.predicted_loss` is exact already).
+
+    ``qid``: the quasi-identifiers, k-quasis and ε-quasis together (default: the gate's rule
+    elects them, as ``kanon`` does); ``eps_quasi``: the numeric ones to noise (default: every
+    numeric quasi-identifier, which the plan's ``choices`` say). ``algo``, ``hierarchies``,
+    ``max_suppression``, ``identifiers``: the k-anonymization of the other
+    quasi-identifiers, as :func:`~pandas_anon.anonymization.kanon.anonymize` takes them.
+    """
+    require_data(frame)
+    k = whole(k, "k", example=5)
+    eps = real(eps, "eps", low=0, above=True, example=1)
+    choices: dict[str, str] = {}
+    qid, eps_quasi = _quasis(frame, k, qid, eps_quasi, choices)
+    k_quasi = tuple(c for c in qid if c not in eps_quasi)
+    if not k_quasi:
+        raise InvalidParameterError(
+            f"every quasi-identifier of {list(qid)} is an ε-quasi, so no column is left to "
+            f"k-anonymize and every row would be one class; keep a categorical column in qid, "
+            f"or noise fewer columns (eps_quasi=)"
+        )
+    noised = [c for c in (hierarchies or {}) if c in eps_quasi]
+    if noised:
+        raise InvalidParameterError(
+            f"hierarchies given for the ε-quasi {noised!r}: an ε-quasi is noised, not "
+            f"generalized; remove it from eps_quasi to generalize it, or drop its hierarchy"
+        )
+    transformation = anonymize(
+        frame.drop(columns=list(eps_quasi)),
+        k,
+        qid=k_quasi,
+        algo=algo,
+        hierarchies=hierarchies,
+        max_suppression=max_suppression,
+        identifiers=identifiers,
+        progress=progress,
+    )
+    row_class = _row_classes(transformation)
+    original = np.column_stack([_floats(frame[c]) for c in eps_quasi])
+    return NoisePlan(
+        transformation=transformation,
+        k=k,
+        eps=eps,
+        k_quasi=k_quasi,
+        eps_quasi=eps_quasi,
+        row_class=row_class,
+        original=original,
+        diameter=_diameters(row_class, original),
+        choices=choices,
+    )
+
+
+def ke_anon(
+    frame: pd.DataFrame,
+    k: int,
+    eps: float,
+    *,
+    alpha: float | str | None = None,
+    seed: int | None = None,
+    secure: bool = False,
+    shuffle: bool = True,
+    suppress: str = "mask",
+    **options: Any,
+) -> pd.DataFrame:
+    """A (k, ε)-anonymous copy of ``frame`` (see the module): the k-quasis k-anonymous, the
+    ε-quasis noised in each class, the rows shuffled with a new index (``shuffle=False``
+    keeps the order and index: an order may tell which record is which). The report:
+    ``out.anon.report()``.
+
+    ``alpha``: α-confident k-anonymity (Holohan et al. 2017, section V-C), a confidence
+    such as 0.99: records that an interval of that confidence around their noisy values
+    tells apart among fewer than k originals of their class are suppressed, then the classes
+    left with fewer than k records. ``seed``: reproducible research noise (numpy PCG64);
+    ``secure=True``: OpenDP's floating-point-safe sampler, for a release
+    (:mod:`~pandas_anon.anonymization.noise.sources`). Other options: :func:`ke_decide`.
+    """
+    one_of(suppress, "suppress", ("mask", "drop"))
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise InvalidParameterError(f"shuffle must be True or False, got {shuffle!r}")
+    confidence = None if alpha is None else _confidence(alpha)
+    source = noise_source(seed, secure)
+    plan = ke_decide(frame, k, eps, **options)
+    return plan.apply(frame, source, alpha=confidence, shuffle=shuffle, suppress=suppress)
+
+
+def _confidence(alpha: object) -> float:
+    """α as a float strictly between 0 and 1."""
+    found = fraction(alpha, "alpha")
+    if not 0 < found < 1:
+        raise InvalidParameterError(
+            f"alpha must be a confidence strictly between 0 and 1 such as 0.99, got {alpha!r}"
+        )
+    return found
+
+
+def _quasis(
+    frame: pd.DataFrame,
+    k: int,
+    qid: Sequence[Hashable] | None,
+    eps_quasi: Sequence[Hashable] | None,
+    choices: dict[str, str],
+) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+    """The quasi-identifiers and the ε-quasis among them, checked (``choices``: what zero
+    configuration chose, and why)."""
+    chosen = None if eps_quasi is None else resolve_columns(frame, eps_quasi)
+    if qid is None:
+        candidates = candidate_columns(frame, None)
+        elected = scan(frame[list(candidates)], k=max(k, 2), max_size=AUTO_QID_SIZE).qid
+        found = tuple(elected) + tuple(c for c in chosen or () if c not in elected)
+        choices["qid"] = (
+            f"the gate's rule: the subset of up to {AUTO_QID_SIZE} columns with most rows "
+            f"below k={k}" + (", with the ε-quasis given" if chosen else "")
+        )
+    else:
+        found = resolve_columns(frame, qid)
+        outside = [c for c in chosen or () if c not in found]
+        if outside:
+            raise InvalidParameterError(
+                f"eps_quasi {outside!r} not in qid {list(found)!r}: the ε-quasis are "
+                f"quasi-identifiers too; add them to qid"
+            )
+    if chosen is None:
+        chosen = tuple(c for c in found if _is_number(frame[c]))
+        if not chosen:
+            raise InvalidParameterError(
+                f"no numeric column among the quasi-identifiers {list(found)!r} to noise; "
+                f"name the ε-quasis (eps_quasi=) or use kanon"
+            )
+        choices["eps_quasi"] = f"the numeric quasi-identifiers: {', '.join(map(str, chosen))}"
+    for column in chosen:
+        if not _is_number(frame[column]):
+            raise InvalidParameterError(
+                f"ε-quasi {column!r} holds {frame[column].dtype} values, not numbers: Laplace "
+                f"noise needs numbers; k-anonymize it instead (leave it out of eps_quasi)"
+            )
+        if not frame[column].notna().any():
+            raise AllMissingColumnError(
+                f"ε-quasi {column!r} holds only missing values: there is nothing to noise; "
+                f"remove it from eps_quasi"
+            )
+    return found, tuple(chosen)
+
+
+def _is_number(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _floats(series: pd.Series) -> np.ndarray:
+    """A numeric column as floats, missing (and infinite) values as NaN."""
+    values = series.to_numpy(dtype=float, na_value=np.nan)
+    return np.where(np.isfinite(values), values, np.nan)
+
+
+def _row_classes(transformation: Transformation) -> np.ndarray:
+    """Each row's output class (-1: suppressed)."""
+    label, _ = transformation.output_classes()
+    per_combination = np.where(transformation.suppressed, -1, label)
+    return per_combination[transformation.tabulation.row_combination]
+
+
+def _diameters(row_class: np.ndarray, original: np.ndarray) -> np.ndarray:
+    """Each class's L1 diameter: the sum over ε-quasis of max - min (missing values left
+    out; a class without a value of an ε-quasi adds 0)."""
+    n = int(row_class.max()) + 1 if (row_class >= 0).any() else 0
+    diameter = np.zeros(n)
+    for j in range(original.shape[1]):
+        present = (row_class >= 0) & ~np.isnan(original[:, j])
+        low = np.full(n, np.inf)
+        high = np.full(n, -np.inf)
+        np.minimum.at(low, row_class[present], original[present, j])
+        np.maximum.at(high, row_class[present], original[present, j])
+        diameter += np.where(high >= low, high - low, 0.0)
+    return diameter
+
+
+def _summary(values: np.ndarray) -> dict[str, float]:
+    """Smallest, median and largest of per-class figures."""
+    if not len(values):
+        return {"min": 0.0, "median": 0.0, "max": 0.0}
+    return {
+        "min": float(values.min()),
+        "median": float(np.median(values)),
+        "max": float(values.max()),
+    }
