@@ -4,8 +4,8 @@ a. UCI Adult, k=5, no hierarchies (age a number, the other columns unordered val
    anonypy treats them), 5 and 9 quasi-identifiers: ``pandas_anon.anonymize(...,
    algo="mondrian")`` (the decision, in-process) against anonypy's partitioning (PyPI
    ``anonypy``, ``Mondrian(df, qid, sensitive).partition(k)``, best of 2), with both
-   discernibility figures and our GCP, and ours with the Adult hierarchies. Targets: at least 50x faster than anonypy, and at most
-   0.1 s with 9 QIs.                                                          ratio >= 50 / time
+   discernibility figures and our GCP, and ours with the Adult hierarchies. Targets: at least
+   50x faster than anonypy, and at most 0.1 s with 9 QIs.                     ratio >= 50 / time
 b. Method x metric on Adult (k=5, 9 QIs): Mondrian without and with the Adult hierarchies,
    and the full-domain optimum (ola, 5 % suppression), measured by the same utility module.
                                                                                      informational

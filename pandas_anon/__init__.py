@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.kanon import anonymize, kanon
     from pandas_anon.anonymization.mondrian.algorithm import Mondrian
     from pandas_anon.anonymization.noise.ke import NoisePlan, ke_anon, ke_decide
+    from pandas_anon.anonymization.noise.planning import KEPlanning, ke_plan
     from pandas_anon.anonymization.reports import (
         AnonymizationReport,
         GeneralizationReport,
@@ -80,6 +81,8 @@ _LAZY = {
     "ke_anon": "pandas_anon.anonymization.noise.ke",
     "ke_decide": "pandas_anon.anonymization.noise.ke",
     "NoisePlan": "pandas_anon.anonymization.noise.ke",
+    "ke_plan": "pandas_anon.anonymization.noise.planning",
+    "KEPlanning": "pandas_anon.anonymization.noise.planning",
     "Mondrian": "pandas_anon.anonymization.mondrian.algorithm",
     "best_qid": "pandas_anon.detect.best_qid",
     "identifiers": "pandas_anon.detect.figures",
@@ -150,6 +153,7 @@ __all__ = [
     "InvalidQIDError",
     "KAnonymity",
     "KEAnonymizationReport",
+    "KEPlanning",
     "LDiversity",
     "Mondrian",
     "NoisePlan",
@@ -168,6 +172,7 @@ __all__ = [
     "kanon",
     "ke_anon",
     "ke_decide",
+    "ke_plan",
     "get_hierarchy",
     "hierarchies",
     "hookimpl",

@@ -11,13 +11,14 @@ cheap.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 if TYPE_CHECKING:
     from pandas_anon.anonymization.generalize import Rows
+    from pandas_anon.anonymization.noise.planning import KEPlanning
     from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
     from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
@@ -128,6 +129,15 @@ class AnonAccessor:
         from pandas_anon.anonymization.noise import ke
 
         return ke.ke_anon(self._frame, k, eps, **options)
+
+    def ke_plan(
+        self, k_values: Iterable[int], eps_values: Iterable[float], **options: Any
+    ) -> KEPlanning:
+        """The predicted information loss, linking risk and α-confident suppression of
+        (k, ε)-anonymity over a grid, before publishing; see :func:`pandas_anon.ke_plan`."""
+        from pandas_anon.anonymization.noise import planning
+
+        return planning.ke_plan(self._frame, k_values, eps_values, **options)
 
     def report(self) -> Report:
         """The report this frame carries, if pandas-anon produced it

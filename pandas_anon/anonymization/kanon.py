@@ -204,6 +204,8 @@ def _decide(
 ) -> Transformation:
     """Run the algorithm on the frequency set of ``qid`` and report what it decided."""
     frame = request.frame
+    columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
+    tabulation = tabulate(frame, columns)  # first: an all-missing column is refused alike
     chosen = _hierarchies(
         frame,
         qid,
@@ -212,9 +214,8 @@ def _decide(
         request.built,
         build=getattr(request.algo, "default_hierarchies", True),
     )
-    columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
     problem = Problem(
-        tabulation=tabulate(frame, columns),
+        tabulation=tabulation,
         qid=qid,
         hierarchies=chosen,
         models=tuple(request.models),

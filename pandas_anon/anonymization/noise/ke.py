@@ -47,6 +47,22 @@ from pandas_anon.params import fraction, one_of, real, whole
 
 
 @dataclass(frozen=True)
+class Exposure:
+    """What a noisy release gives away: ``linked``, each complete kept record's chance of a
+    nearest-neighbour link to itself; ``removed``, per row, whether α-confident k-anonymity
+    suppresses it; ``removed_classes``, the classes it empties."""
+
+    linked: np.ndarray
+    removed: np.ndarray
+    removed_classes: int
+
+    @property
+    def linking_risk(self) -> float:
+        """The share of records the nearest-neighbour attack links to themselves."""
+        return float(self.linked.mean()) if len(self.linked) else 0.0
+
+
+@dataclass(frozen=True)
 class NoisePlan:
     """(k, ε)-anonymity decided, before any noise is drawn.
 
@@ -110,24 +126,11 @@ class NoisePlan:
         shuffled (with a new index), and the report attached."""
         started = time.perf_counter()
         out = self.transformation.apply(frame, suppress="mask")
-        scale = self.row_scale()
-        noisy = np.full_like(self.original, np.nan)
-        for j in range(len(self.eps_quasi)):
-            present = (self.row_class >= 0) & ~np.isnan(self.original[:, j])
-            noisy[present, j] = source.perturb(self.original[present, j], scale[present])
-        complete = (self.row_class >= 0) & ~np.isnan(self.original).any(axis=1)
-        group = self.row_class[complete]
-        linked = linking.linked(group, self.original[complete], noisy[complete])
-        removed = np.zeros(len(frame), dtype=bool)
-        removed_classes = 0
-        if alpha is not None:
-            radius = scale[complete] * math.log(1 / (1 - alpha))
-            count = linking.within(group, self.original[complete], noisy[complete], radius)
-            removed[np.flatnonzero(complete)[(count >= 1) & (count < self.k)]] = True
-            removed, removed_classes = self._whole_classes(removed)
-        suppressed = (self.row_class < 0) | removed
-        if removed.any():
-            out.loc[removed, list(self.k_quasi)] = SUPPRESSED
+        noisy = self.draw(source)
+        exposure = self.exposure(noisy, alpha)
+        suppressed = (self.row_class < 0) | exposure.removed
+        if exposure.removed.any():
+            out.loc[exposure.removed, list(self.k_quasi)] = SUPPRESSED
         for j, column in enumerate(self.eps_quasi):
             out[column] = np.where(suppressed, np.nan, noisy[:, j])
         if suppress == "drop":
@@ -135,10 +138,34 @@ class NoisePlan:
         if shuffle:
             out = out.iloc[source.permutation(len(out))].reset_index(drop=True)
         kanon = out.attrs.get("pandas_anon")  # the k-quasis' report, written by apply
-        report = self._report(
-            kanon, noisy, linked, alpha, removed, removed_classes, source, shuffle, started
-        )
+        report = self._report(kanon, noisy, exposure, alpha, source, shuffle, started)
         return attach(out, report)
+
+    def draw(self, source: NoiseSource) -> np.ndarray:
+        """The ε-quasis noised from ``source`` (rows as the input's, one column per
+        ε-quasi; NaN where missing or suppressed)."""
+        scale = self.row_scale()
+        noisy = np.full_like(self.original, np.nan)
+        for j in range(len(self.eps_quasi)):
+            present = (self.row_class >= 0) & ~np.isnan(self.original[:, j])
+            noisy[present, j] = source.perturb(self.original[present, j], scale[present])
+        return noisy
+
+    def exposure(self, noisy: np.ndarray, alpha: float | None = None) -> Exposure:
+        """What the ``noisy`` ε-quasis (from :meth:`draw`) still give away: each record's
+        chance of a nearest-neighbour link, and with ``alpha`` the records α-confident
+        k-anonymity removes (section V-B and V-C; :mod:`.linking`)."""
+        complete = (self.row_class >= 0) & ~np.isnan(self.original).any(axis=1)
+        group = self.row_class[complete]
+        linked = linking.linked(group, self.original[complete], noisy[complete])
+        removed = np.zeros(len(self.row_class), dtype=bool)
+        removed_classes = 0
+        if alpha is not None:
+            radius = self.row_scale()[complete] * math.log(1 / (1 - alpha))
+            count = linking.within(group, self.original[complete], noisy[complete], radius)
+            removed[np.flatnonzero(complete)[(count >= 1) & (count < self.k)]] = True
+            removed, removed_classes = self._whole_classes(removed)
+        return Exposure(linked, removed, removed_classes)
 
     def _whole_classes(self, removed: np.ndarray) -> tuple[np.ndarray, int]:
         """``removed`` widened to every row of a class left with fewer than k rows."""
@@ -154,10 +181,8 @@ class NoisePlan:
         self,
         kanon: dict[str, Any] | None,
         noisy: np.ndarray,
-        linked: np.ndarray,
+        exposure: Exposure,
         alpha: float | None,
-        removed: np.ndarray,
-        removed_classes: int,
         source: NoiseSource,
         shuffle: bool,
         started: float,
@@ -188,10 +213,10 @@ class NoisePlan:
             noiseless_classes=int((classes == 0).sum()),
             predicted_loss=predicted,
             relative_error=measured,
-            linking_risk=float(linked.mean()) if len(linked) else 0.0,
+            linking_risk=exposure.linking_risk,
             alpha=alpha,
-            alpha_suppressed=int(removed.sum()),
-            alpha_suppressed_classes=removed_classes,
+            alpha_suppressed=int(exposure.removed.sum()),
+            alpha_suppressed_classes=exposure.removed_classes,
             random_source=source.description,
             shuffled=shuffle,
             kanon=kanon or {},
@@ -292,13 +317,13 @@ def ke_anon(
     one_of(suppress, "suppress", ("mask", "drop"))
     if not isinstance(shuffle, (bool, np.bool_)):
         raise InvalidParameterError(f"shuffle must be True or False, got {shuffle!r}")
-    confidence = None if alpha is None else _confidence(alpha)
+    level = None if alpha is None else confidence(alpha)
     source = noise_source(seed, secure)
     plan = ke_decide(frame, k, eps, **options)
-    return plan.apply(frame, source, alpha=confidence, shuffle=shuffle, suppress=suppress)
+    return plan.apply(frame, source, alpha=level, shuffle=shuffle, suppress=suppress)
 
 
-def _confidence(alpha: object) -> float:
+def confidence(alpha: object) -> float:
     """α as a float strictly between 0 and 1."""
     found = fraction(alpha, "alpha")
     if not 0 < found < 1:

@@ -1,0 +1,215 @@
+"""``pandas_anon.ke_plan``: choose (k, ε) before publishing.
+
+For each k the k-quasis are k-anonymized once (:func:`~.ke.ke_decide`); each ε then only
+rescales the classes' noise (:meth:`~.ke.NoisePlan.with_eps`). Per (k, ε) the grid holds:
+
+- the **predicted information loss**, exact before any noise (Holohan et al. 2017, section
+  V-A; :meth:`~.ke.NoisePlan.predicted_loss`);
+- the **linking risk** and the share of rows **α-confident k-anonymity** would suppress
+  (sections V-B, V-C), which depend on the noise drawn: estimated as their mean over
+  ``runs`` draws of seeded noise, with the spread of the linking risk over those draws.
+
+Nothing is released: no noisy value leaves this module, only figures.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon import formatting
+from pandas_anon.anonymization.noise.ke import NoisePlan, confidence, ke_decide
+from pandas_anon.anonymization.noise.sources import SeededLaplace
+from pandas_anon.errors import InvalidParameterError, MissingDependencyError
+from pandas_anon.params import real, whole
+from pandas_anon.progress import Progress
+
+#: The columns of :attr:`KEPlanning.table`, in order.
+COLUMNS = (
+    "k",
+    "eps",
+    "classes",
+    "suppressed",
+    "predicted_loss",
+    "linking_risk",
+    "linking_risk_sd",
+    "alpha_suppressed",
+)
+
+
+@dataclass(frozen=True, repr=False)
+class KEPlanning:
+    """The figures of a (k, ε) grid, one row per pair (see the module).
+
+    ``table`` columns: ``k``, ``eps``; ``classes`` of the k-quasis; ``suppressed``, the share
+    of rows the k-anonymization suppressed; ``predicted_loss``, the expected mean relative
+    error of the ε-quasis (exact); ``linking_risk`` and its standard deviation over the runs
+    (``linking_risk_sd``); ``alpha_suppressed``, the mean share of rows α-confident
+    k-anonymity suppresses (with the ``alpha`` given).
+    """
+
+    table: pd.DataFrame = field(compare=False)
+    k_quasi: tuple[str, ...]
+    eps_quasi: tuple[str, ...]
+    algorithm: str
+    alpha: float
+    runs: int
+    seconds: float
+
+    def smallest_eps(self, max_loss: float = 0.05) -> dict[int, float | None]:
+        """Per k, the smallest ε of the grid whose predicted loss is at most ``max_loss``
+        (None: no ε of the grid is enough)."""
+        limit = real(max_loss, "max_loss", low=0, example=0.05)
+        found: dict[int, float | None] = {}
+        for k in sorted(self.table["k"].unique()):
+            rows = self.table[self.table["k"] == k]
+            enough = rows.loc[rows["predicted_loss"] <= limit, "eps"]
+            found[int(k)] = float(enough.min()) if len(enough) else None
+        return found
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "k_quasi": list(self.k_quasi),
+            "eps_quasi": list(self.eps_quasi),
+            "algorithm": self.algorithm,
+            "alpha": self.alpha,
+            "runs": self.runs,
+            "seconds": self.seconds,
+            "table": self.table.to_dict(orient="records"),
+        }
+
+    def __repr__(self) -> str:
+        return formatting.render(
+            "(k, ε) planning (Holohan et al. 2017): figures before publishing",
+            [
+                ("k-quasis", formatting.columns(self.k_quasi)),
+                ("ε-quasis", formatting.columns(self.eps_quasi)),
+                ("k-anonymity", self.algorithm),
+                ("estimated over", f"{formatting.plural(self.runs, 'draw')} of seeded noise"),
+                ("alpha", self.alpha),
+                ("seconds", self.seconds),
+            ],
+            ("", self.table.astype(object)),  # per column: k and classes stay whole
+        )
+
+    def plot(self, axes: Any = None) -> Any:
+        """The grid as three panels against ε (log scale), one line per k: predicted loss,
+        linking risk, α-confident suppression. Needs matplotlib (``pip install
+        'pandas-anon[plot]'``); returns the array of axes."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as error:
+            raise MissingDependencyError(
+                "plot() draws with matplotlib, which is not installed; "
+                "pip install 'pandas-anon[plot]' (or matplotlib)"
+            ) from error
+        if axes is None:
+            _, axes = plt.subplots(1, 3, figsize=(13, 3.8), constrained_layout=True)
+        panels = (
+            ("predicted_loss", "relative error (predicted)"),
+            ("linking_risk", "linking risk"),
+            ("alpha_suppressed", f"suppressed at α = {self.alpha}"),
+        )
+        for ax, (column, title) in zip(axes, panels):
+            for k, rows in self.table.groupby("k", sort=True):
+                ax.plot(rows["eps"], rows[column], marker="o", label=f"k = {k}")
+            ax.set_xscale("log")
+            ax.set_xlabel("ε")
+            ax.set_title(title)
+        axes[0].set_yscale("log")
+        axes[-1].legend(fontsize="small")
+        return axes
+
+
+def ke_plan(
+    frame: pd.DataFrame,
+    k_values: Iterable[int],
+    eps_values: Iterable[float],
+    *,
+    alpha: float | str = 0.99,
+    runs: int = 5,
+    seed: int = 0,
+    progress: bool | None = None,
+    **options: Any,
+) -> KEPlanning:
+    """The predicted information loss, linking risk and α-confident suppression of
+    (k, ε)-anonymity for every pair of ``k_values`` and ``eps_values`` (see the module).
+
+    ``alpha``: the confidence of α-confident k-anonymity whose suppression is estimated;
+    ``runs``: noise draws per pair for the estimates, from ``seed`` (the same seed gives
+    the same grid). Other options (qid, eps_quasi, algo, hierarchies, max_suppression):
+    :func:`~.ke.ke_decide`, applied alike to every k.
+
+    Examples
+    --------
+    >>> grid = pandas_anon.ke_plan(df, [5, 10], [0.5, 1, 2], qid=qid, eps_quasi=["height"])
+    >>> grid.smallest_eps(max_loss=0.05)  # doctest: +SKIP
+    """
+    ks = _grid(k_values, "k_values", lambda v: whole(v, "k_values", example=5))
+    epsilons = _grid(
+        eps_values, "eps_values", lambda v: real(v, "eps_values", low=0, above=True, example=1)
+    )
+    runs = whole(runs, "runs", example=5)
+    seed = whole(seed, "seed", low=0, example=0)
+    level = confidence(alpha)
+    started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    plan: NoisePlan | None = None
+    total = len(ks) * len(epsilons) * runs
+    with Progress("(k, ε) grid", total=total, unit="draw", enabled=progress) as bar:
+        for k in ks:
+            plan = ke_decide(frame, k, epsilons[0], progress=False, **options)
+            for eps in epsilons:
+                rows.append(_figures(plan.with_eps(eps), level, runs, seed, bar))
+    assert plan is not None  # the grids are not empty
+    return KEPlanning(
+        table=pd.DataFrame(rows, columns=list(COLUMNS)),
+        k_quasi=tuple(str(c) for c in plan.k_quasi),
+        eps_quasi=tuple(str(c) for c in plan.eps_quasi),
+        algorithm=plan.transformation.method,
+        alpha=level,
+        runs=runs,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def _figures(plan: NoisePlan, alpha: float, runs: int, seed: int, bar: Progress) -> dict:
+    """One row of the grid: the plan's exact figures and the means over ``runs`` draws."""
+    risks, removed = [], []
+    for run in range(runs):
+        # one stream per (seed, run), the same whatever the pair: pairs compare like for like
+        exposure = plan.exposure(plan.draw(SeededLaplace(_stream(seed, run))), alpha)
+        risks.append(exposure.linking_risk)
+        removed.append(exposure.removed.mean() if len(exposure.removed) else 0.0)
+        bar.advance(f"k={plan.k}, ε={plan.eps:g}")
+    return {
+        "k": plan.k,
+        "eps": plan.eps,
+        "classes": len(plan.diameter),
+        "suppressed": float((plan.row_class < 0).mean()) if len(plan.row_class) else 0.0,
+        "predicted_loss": plan.predicted_loss()["mean"],
+        "linking_risk": float(np.mean(risks)),
+        "linking_risk_sd": float(np.std(risks)),
+        "alpha_suppressed": float(np.mean(removed)),
+    }
+
+
+def _stream(seed: int, run: int) -> int:
+    """The seed of draw ``run`` from ``seed`` (independent streams, reproducible)."""
+    sequence = np.random.SeedSequence([seed, run])
+    return int(sequence.generate_state(1, np.uint64)[0])
+
+
+def _grid(values: Iterable[Any], name: str, check: Any) -> list[Any]:
+    """The distinct values of a grid, checked, in increasing order; at least one."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        values = [values]
+    found = sorted({check(v) for v in values})
+    if not found:
+        raise InvalidParameterError(f"{name} is empty; give at least one value, such as [5, 10]")
+    return found

@@ -1,0 +1,403 @@
+"""(k, ε)-anonymity (Holohan et al. 2017): the noise scale of every class, the information
+loss predicted before the noise, the linking risk and α-confident k-anonymity, each checked
+by an independent verifier that reads only the input and the release; bad input."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import event, given, note, settings
+from hypothesis import strategies as st
+
+import pandas_anon
+from pandas_anon.anonymization.noise.ke import ke_decide
+from pandas_anon.anonymization.noise.linking import linked, within
+from pandas_anon.anonymization.noise.sources import SecureLaplace
+from pandas_anon.errors import (
+    AllMissingColumnError,
+    ColumnNotFoundError,
+    InvalidParameterError,
+    MissingDependencyError,
+)
+
+from test_properties_algorithms import EXAMPLES
+from verify import release_classes
+
+NEVER = "\0never"  # no row is read as masked unless the release masks it with "*"
+
+
+@dataclass
+class Shift:
+    """A source that adds exactly the scale (so the release shows each record's scale) and
+    keeps the order: the tests read the scales off the output."""
+
+    description: str = "test: value + scale"
+    scales: list = field(default_factory=list)
+
+    def perturb(self, values: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        self.scales.append(scales.copy())
+        return values + scales
+
+    def permutation(self, n: int) -> np.ndarray:
+        return np.arange(n)
+
+
+def expected_scales(frame: pd.DataFrame, out: pd.DataFrame, k_quasi: list, eps_quasi: list, eps):
+    """Per row, Δ_C / ε of its class as the release shows the classes (the k-quasis'
+    written values; a release with nothing suppressed, so ``*`` is the top of a hierarchy
+    here, not a mask)."""
+    found = release_classes(out, k_quasi, top=NEVER)
+    classes = found["by_class"][k_quasi[0]].where(~found["masked"])
+    diameter = sum(
+        (
+            frame[c].astype(float).groupby(classes).transform("max")
+            - frame[c].astype(float).groupby(classes).transform("min")
+        ).fillna(0.0)
+        for c in eps_quasi
+    )
+    return (diameter / eps).where(~found["masked"])
+
+
+# -- hand-worked --------------------------------------------------------------------------
+
+
+def test_each_class_gets_its_own_diameter_over_eps():
+    """Towns A and B, two rows each (k = 2): A's heights 160 and 170 (Δ = 10), B's both 180
+    (Δ = 0, no noise). With ε = 2 A's rows get scale 5, B's none."""
+    frame = pd.DataFrame({"town": ["A", "A", "B", "B"], "height": [160.0, 170.0, 180.0, 180.0]})
+    plan = ke_decide(frame, 2, 2.0, qid=["town", "height"], eps_quasi=["height"])
+    assert plan.k_quasi == ("town",) and plan.eps_quasi == ("height",)
+    np.testing.assert_array_equal(plan.row_scale(), [5.0, 5.0, 0.0, 0.0])
+    out = plan.apply(frame, Shift(), shuffle=False)
+    assert out["height"].tolist() == [165.0, 175.0, 180.0, 180.0]
+    assert out["town"].tolist() == ["A", "A", "B", "B"]
+    report = out.anon.report()
+    assert report.noiseless_classes == 1 and report.classes == 2
+    assert report.diameter == {"min": 0.0, "median": 5.0, "max": 10.0}
+    # E|Lap(5)| / |x|: 5/160 and 5/170 for A, 0 for B, over the four rows
+    assert report.predicted_loss["height"] == pytest.approx((5 / 160 + 5 / 170) / 4)
+    assert report.relative_error["height"] == pytest.approx((5 / 160 + 5 / 170) / 4)
+
+
+def test_several_eps_quasis_share_the_record_scale():
+    """Two ε-quasis: the class's L1 diameter (the sum of the ranges) scales both."""
+    frame = pd.DataFrame(
+        {"sex": ["F"] * 3, "height": [150.0, 160.0, 155.0], "weight": [50.0, 70.0, 60.0]}
+    )
+    with pytest.warns(pandas_anon.OneClassWarning):
+        plan = ke_decide(frame, 3, 1.0, qid=["sex", "height", "weight"])
+    assert plan.eps_quasi == ("height", "weight")  # zero configuration: the numeric ones
+    assert "numeric" in plan.choices["eps_quasi"]
+    np.testing.assert_array_equal(plan.row_scale(), [30.0] * 3)
+
+
+def test_missing_eps_quasi_values_stay_missing():
+    frame = pd.DataFrame(
+        {"town": ["A"] * 4, "height": pd.array([160, None, 170, 180], dtype="Int64")}
+    )
+    with pytest.warns(pandas_anon.OneClassWarning):
+        out = ke_decide(frame, 2, 4.0, qid=["town", "height"]).apply(frame, Shift(), shuffle=False)
+    assert out["height"].isna().tolist() == [False, True, False, False]
+    assert out["height"].dropna().tolist() == [165.0, 175.0, 185.0]  # Δ 20 / ε 4
+
+
+def test_the_same_seed_gives_the_same_release_and_another_seed_another():
+    frame = pd.DataFrame({"town": list("AABBCC") * 5, "height": np.arange(30) + 150.0})
+    one = pandas_anon.ke_anon(frame, 3, 1.0, qid=["town", "height"], seed=7)
+    again = pandas_anon.ke_anon(frame, 3, 1.0, qid=["town", "height"], seed=7)
+    other = pandas_anon.ke_anon(frame, 3, 1.0, qid=["town", "height"], seed=8)
+    pd.testing.assert_frame_equal(one, again)
+    assert not np.allclose(np.sort(one["height"]), np.sort(other["height"]))
+    assert one.index.equals(pd.RangeIndex(30))  # shuffled rows get a new index
+    assert "seed" not in str(one.attrs) or "not recorded" in str(one.attrs)
+    assert "7" not in one.anon.report().random_source
+
+
+def test_the_caller_frame_is_untouched():
+    frame = pd.DataFrame({"town": list("AABB"), "height": [1.0, 2.0, 3.0, 4.0]})
+    before = frame.copy(deep=True)
+    frame.anon.ke_anon(2, 1.0, qid=["town", "height"], seed=1, alpha=0.9)
+    pd.testing.assert_frame_equal(frame, before)
+
+
+# -- Adult with a height: the predicted loss is the measured one on average ---------------
+
+
+def adult_with_height(adult: pd.DataFrame) -> pd.DataFrame:
+    rng = np.random.default_rng(2017)
+    base = np.where(adult["sex"] == "Male", 176.0, 162.0)
+    return adult.assign(height=np.round(base + rng.normal(0, 7, len(adult)), 1))
+
+
+@pytest.mark.parametrize("algo", ["mondrian", "ola"])
+def test_predicted_loss_matches_the_measured_error_over_thirty_runs(adult, algo):
+    frame = adult_with_height(adult)
+    qid = ["age", "sex", "race", "marital-status", "height"]
+    plan = ke_decide(frame, 10, 1.0, qid=qid, eps_quasi=["height"], algo=algo, max_suppression=0.05)
+    predicted = plan.predicted_loss()["height"]
+    measured = [
+        plan.apply(frame, pandas_anon.anonymization.noise.sources.SeededLaplace(run))
+        .anon.report()
+        .relative_error["height"]
+        for run in range(30)
+    ]
+    assert np.mean(measured) == pytest.approx(predicted, rel=0.05)
+
+
+# -- the verifiers: linking and α-confidence read from the input and the release ----------
+
+
+def brute_force(frame, out, k_quasi, eps_quasi, eps, alpha, k):
+    """Linking successes and α-confident removals, record by record, in plain Python (on a
+    release with nothing suppressed)."""
+    found = release_classes(out, k_quasi, top=NEVER)
+    classes = found["by_class"][k_quasi[0]].where(~found["masked"])
+    scale = expected_scales(frame, out, k_quasi, eps_quasi, eps).tolist()
+    original = frame[eps_quasi].astype(float).to_numpy().tolist()
+    noisy = out[eps_quasi].astype(float).to_numpy().tolist()
+    complete = (classes.notna() & frame[eps_quasi].notna().all(axis=1)).tolist()
+    label = classes.tolist()
+    members = {}
+    for row, (c, ok) in enumerate(zip(label, complete)):
+        if ok:
+            members.setdefault(c, []).append(row)
+    successes, removed = 0.0, set()
+    for rows in members.values():
+        for row in rows:
+            distance = {
+                other: sum(abs(a - b) for a, b in zip(noisy[row], original[other]))
+                for other in rows
+            }
+            nearest = min(distance.values())
+            tied = [other for other, d in distance.items() if d == nearest]
+            successes += (1 / len(tied)) if row in tied else 0.0
+            radius = scale[row] * math.log(1 / (1 - alpha))
+            inside = sum(
+                all(abs(a - b) <= radius for a, b in zip(noisy[row], original[other]))
+                for other in rows
+            )
+            if 1 <= inside < k:
+                removed.add(row)
+    for _, rows in classes.dropna().groupby(classes.dropna()):
+        if len(set(rows.index) - removed) < k:
+            removed |= set(rows.index)
+    return successes / max(sum(complete), 1), removed
+
+
+@st.composite
+def frames(draw):
+    n = draw(st.integers(2, 40))
+    towns = draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n))
+    kind = draw(st.sampled_from(["float", "Int64", "int64", "float32", "uint8"]))
+    if kind == "int64":
+        values = draw(
+            st.lists(
+                st.one_of(st.integers(-50, 250), st.sampled_from([2**62, -(2**62)])),
+                min_size=n,
+                max_size=n,
+            )
+        )
+        height = pd.Series(values, dtype="int64")
+    elif kind == "uint8":
+        height = pd.Series(
+            draw(st.lists(st.integers(0, 255), min_size=n, max_size=n)), dtype="uint8"
+        )
+    else:
+        values = draw(
+            st.lists(
+                st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.none()), min_size=n, max_size=n
+            )
+        )
+        height = pd.Series(values, dtype="Float64" if kind == "Int64" else kind)
+        if kind == "Int64":
+            height = height.round().astype("Int64")
+    data = {"town": pd.Series(towns, dtype="str"), "height": height}
+    if draw(st.booleans()):
+        data["weight"] = pd.Series(draw(st.lists(st.integers(40, 120), min_size=n, max_size=n)))
+    return pd.DataFrame(data)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(frame=frames(), data=st.data())
+def test_every_release_is_verified(frame, data):
+    """Random frames (float, nullable Int64 with missing values, int64 near 2**62, float32,
+    uint8; one or two ε-quasis; missing towns), Mondrian or OLA without suppression (so
+    that ``*`` is a hierarchy's top, not a mask): the k-quasis are k-anonymous, each record's
+    scale is Δ_C / ε of its class, the linking risk and the α-confident removals are those of
+    the record-by-record verifier, and the same seed gives the same release."""
+    eps_quasi = [c for c in frame.columns if c != "town"]
+    if not frame.notna().any().all():
+        with pytest.raises(AllMissingColumnError):
+            ke_decide(frame, 1, 1.0, qid=list(frame.columns))
+        return
+    k = data.draw(st.integers(1, len(frame)), label="k")
+    eps = data.draw(st.sampled_from([0.1, 1.0, 16.0]), label="eps")
+    alpha = data.draw(st.sampled_from([0.5, 0.99]), label="alpha")
+    algo = data.draw(st.sampled_from(["mondrian", "ola"]), label="algo")
+    note(f"frame:\n{frame}\ndtypes {dict(frame.dtypes)}")
+    before = frame.copy(deep=True)
+    qid = list(frame.columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plan = ke_decide(frame, k, eps, qid=qid, algo=algo)
+        shifted = plan.apply(frame, Shift(), shuffle=False)
+        noisy = pandas_anon.ke_anon(frame, k, eps, qid=qid, algo=algo, seed=3, shuffle=False)
+        confident = pandas_anon.ke_anon(
+            frame, k, eps, qid=qid, algo=algo, seed=3, shuffle=False,
+            alpha=alpha,
+        )  # fmt: skip
+        again = pandas_anon.ke_anon(frame, k, eps, qid=qid, algo=algo, seed=3, alpha=alpha)
+        same = pandas_anon.ke_anon(frame, k, eps, qid=qid, algo=algo, seed=3, alpha=alpha)
+    pd.testing.assert_frame_equal(frame, before)
+    pd.testing.assert_frame_equal(again, same)
+    # k-anonymity of the k-quasis, read from the release (nothing is suppressed: no
+    # max_suppression; Mondrian never suppresses)
+    found = release_classes(noisy, ["town"], top=NEVER)
+    assert (found["sizes"] >= k).all()
+    assert noisy.anon.report().suppressed == 0
+    # each record's noise scale: Δ_C / ε of its class (Shift writes value + scale)
+    scale = expected_scales(frame, shifted, ["town"], eps_quasi, eps)
+    for column in eps_quasi:
+        kept = scale.notna() & frame[column].notna()
+        expected = frame[column].astype(float)[kept] + scale[kept]
+        np.testing.assert_allclose(shifted[column][kept].astype(float), expected, rtol=1e-12)
+        assert shifted[column][~kept].isna().all()
+        zero = kept & (scale == 0)
+        np.testing.assert_array_equal(
+            noisy[column][zero].astype(float), frame[column].astype(float)[zero]
+        )  # no noise where the class does not vary
+    event(f"{len(eps_quasi)} ε-quasi(s)")
+    risk, removed = brute_force(frame, noisy, ["town"], eps_quasi, eps, alpha, k)
+    report = confident.anon.report()
+    assert report.linking_risk == pytest.approx(risk, abs=1e-12)
+    assert report.alpha_suppressed == len(removed)
+    gone = sorted(removed)
+    assert confident.loc[gone, eps_quasi].isna().all().all()
+    assert (confident.loc[gone, "town"] == "*").all()
+    kept = noisy.index.difference(gone)
+    pd.testing.assert_frame_equal(confident.loc[kept], noisy.loc[kept], check_dtype=False)
+
+
+# -- the secure source ----------------------------------------------------------------------
+
+
+def test_the_secure_source_adds_laplace_noise_of_the_scale():
+    values = np.full(20_000, 100.0)
+    noisy = SecureLaplace().perturb(values, np.full(20_000, 2.0))
+    assert abs(np.mean(np.abs(noisy - values)) - 2.0) < 0.1  # E|Lap(2)| = 2
+    assert abs(np.median(noisy) - 100.0) < 0.1
+    unchanged = SecureLaplace().perturb(values[:5], np.zeros(5))
+    np.testing.assert_array_equal(unchanged, values[:5])
+
+
+def test_secure_releases_differ_and_say_where_the_noise_came_from():
+    frame = pd.DataFrame({"town": list("AABB") * 3, "height": np.arange(12) + 150.0})
+    one = pandas_anon.ke_anon(frame, 3, 1.0, qid=["town", "height"], secure=True)
+    two = pandas_anon.ke_anon(frame, 3, 1.0, qid=["town", "height"], secure=True)
+    assert not np.array_equal(np.sort(one["height"]), np.sort(two["height"]))
+    assert "OpenDP" in one.anon.report().random_source
+
+
+def test_secure_without_opendp_says_what_to_install(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_opendp(name, *args, **kwargs):
+        if name.startswith("opendp"):
+            raise ImportError("no opendp")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_opendp)
+    with pytest.raises(MissingDependencyError, match=r"pandas-anon\[dp\]"):
+        SecureLaplace()
+
+
+# -- bad input ----------------------------------------------------------------------------
+
+FRAME = pd.DataFrame({"town": list("AABB"), "height": [1.0, 2.0, 3.0, 4.0], "name": list("wxyz")})
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"eps": 0}, InvalidParameterError, "eps must be a finite number above 0"),
+        ({"eps": -1.0}, InvalidParameterError, "eps must be a finite number above 0"),
+        ({"eps": float("inf")}, InvalidParameterError, "eps must be a finite number above 0"),
+        ({"eps": float("nan")}, InvalidParameterError, "eps must be a finite number above 0"),
+        ({"eps_quasi": ["town"]}, InvalidParameterError, "ε-quasi 'town' holds str values"),
+        ({"eps_quasi": ["heigth"]}, ColumnNotFoundError, "heigth"),
+        ({"qid": ["town"], "eps_quasi": ["height"]}, InvalidParameterError, "not in qid"),
+        ({"qid": ["town", "name"]}, InvalidParameterError, "no numeric column"),
+        ({"qid": ["height"]}, InvalidParameterError, "no column is left to k-anonymize"),
+        (
+            {"hierarchies": {"height": "intervals"}},
+            InvalidParameterError,
+            "ε-quasi .* is noised, not generalized",
+        ),
+        ({"alpha": 1.0}, InvalidParameterError, "alpha must be a confidence strictly between"),
+        ({"alpha": 0}, InvalidParameterError, "alpha must be a confidence strictly between"),
+        ({"alpha": 1.5}, InvalidParameterError, "alpha must be a fraction"),
+        ({"seed": 1, "secure": True}, InvalidParameterError, "exclude each other"),
+        ({"seed": "1"}, InvalidParameterError, "seed must be a whole number"),
+        ({"shuffle": "yes"}, InvalidParameterError, "shuffle must be True or False"),
+    ],
+)
+def test_bad_input_says_what_and_how_to_fix(options, error, match):
+    options = {"eps": 1.0, "qid": ["town", "height"], **options}
+    eps = options.pop("eps")
+    with pytest.raises(error, match=match):
+        pandas_anon.ke_anon(FRAME, 2, eps, **options)
+
+
+def test_an_all_missing_eps_quasi_is_refused():
+    frame = FRAME.assign(height=np.nan)
+    with pytest.raises(AllMissingColumnError, match="'height' holds only missing values"):
+        pandas_anon.ke_anon(frame, 2, 1.0, qid=["town", "height"], eps_quasi=["height"])
+
+
+# -- the searches on their own: ties and boundaries everywhere ------------------------------
+
+
+def pairwise(group, original, noisy, radius):
+    """Linking chances and in-box counts by comparing every pair of a class (the
+    definitions, quadratic)."""
+    same = group[:, None] == group[None, :]
+    gap = np.abs(noisy[:, None, :] - original[None, :, :])
+    distance = np.where(same, gap.sum(axis=2), np.inf)
+    nearest = distance.min(axis=1)
+    tied = (distance == nearest[:, None]).sum(axis=1)
+    own = np.diagonal(distance) == nearest
+    inside = (same & (gap.max(axis=2) <= radius[:, None])).sum(axis=1)
+    return np.where(own, 1.0 / tied, 0.0), inside
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    n=st.integers(1, 120),
+    dims=st.integers(1, 3),
+    classes=st.integers(1, 4),
+    grid=st.sampled_from([1, 3, 50]),
+    huge=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_searches_agree_with_every_pair_compared(n, dims, classes, grid, huge, seed):
+    """Integer grids put many originals at equal distances and on box edges, and values
+    near 2**62 make distances that rounding cannot tell apart: the sorted search (one
+    ε-quasi) and the k-d tree (several) give the pairwise answers exactly."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, classes, n)
+    original = rng.integers(0, grid, (n, dims)).astype(float)
+    noisy = original + rng.integers(-grid, grid + 1, (n, dims))
+    if huge:
+        original[rng.random((n, dims)) < 0.2] = 2.0**62
+        noisy += rng.laplace(0, 2.0**60, (n, dims)).round(-15)
+    radius = rng.integers(0, grid + 1, n).astype(float)
+    expected_links, expected_inside = pairwise(group, original, noisy, radius)
+    np.testing.assert_array_equal(linked(group, original, noisy), expected_links)
+    np.testing.assert_array_equal(within(group, original, noisy, radius), expected_inside)
