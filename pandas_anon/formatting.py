@@ -17,9 +17,10 @@ def count(n: int) -> str:
     return f"{n:,}"
 
 
-def plural(n: int, word: str) -> str:
-    """``plural(1, "row")`` -> ``'1 row'``, ``plural(1684, "row")`` -> ``'1,684 rows'``."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``plural(1, "row")`` -> ``'1 row'``, ``plural(1684, "row")`` -> ``'1,684 rows'``;
+    ``many``: the plural when it is not ``word`` + s (``plural(2, "class", "classes")``)."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
 def percent(fraction: float, digits: int = 4) -> str:

@@ -247,8 +247,8 @@ class KEAnonymizationReport(Report):
             }
         )
         alpha = (
-            f"{report.count(self.alpha_suppressed)} rows, "
-            f"{report.count(self.alpha_suppressed_classes)} whole classes (α = {self.alpha:g})"
+            f"{report.plural(self.alpha_suppressed, 'row')}, "
+            f"{report.plural(self.alpha_suppressed_classes, 'whole class', 'whole classes')} (α = {self.alpha:g})"
             if self.alpha is not None
             else "not asked (alpha=None)"
         )

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn, Protocol
 
 from pandas_anon import __version__
-from pandas_anon.cli import anonymize, check, demo, plugins, scan, study
+from pandas_anon.cli import anonymize, check, demo, ke_anon, plugins, scan, study
 from pandas_anon.errors import AnonError, InputFileError, capture_warnings
 
 
@@ -43,6 +43,7 @@ COMMANDS: dict[str, Command] = {
     "scan": scan,
     "study": study,
     "anonymize": anonymize,
+    "ke-anon": ke_anon,
     "demo": demo,
     "plugins": plugins,
     "check": check,

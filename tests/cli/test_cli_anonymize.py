@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pandas_anon.cli.anonymize import as_written
+from pandas_anon.cli.copies import as_written
 from pandas_anon.cli.main import main
 
 from conftest import SEED_QID

@@ -120,12 +120,14 @@ class NoisePlan:
         alpha: float | None = None,
         shuffle: bool = True,
         suppress: str = "mask",
+        salt: bytes | str | None = None,
     ) -> pd.DataFrame:
         """The release: the k-quasis written, the ε-quasis noised from ``source``, the rows
         α-confidence suppresses masked (or left out with ``suppress="drop"``), the rows
-        shuffled (with a new index), and the report attached."""
+        shuffled (with a new index), and the report attached. ``salt``: the key of
+        ``identifiers="hash"`` (:func:`~pandas_anon.anonymization.kanon.kanon`)."""
         started = time.perf_counter()
-        out = self.transformation.apply(frame, suppress="mask")
+        out = self.transformation.apply(frame, suppress="mask", salt=salt)
         noisy = self.draw(source)
         exposure = self.exposure(noisy, alpha)
         suppressed = (self.row_class < 0) | exposure.removed
@@ -233,7 +235,7 @@ def ke_decide(
     qid: Sequence[Hashable] | None = None,
     eps_quasi: Sequence[Hashable] | None = None,
     algo: Any = "mondrian",
-    hierarchies: Mapping[Hashable, Any] | None = None,
+    hierarchies: Mapping[Any, Any] | None = None,
     max_suppression: float | str = 0.0,
     identifiers: str = "drop",
     progress: bool | None = None,
@@ -300,6 +302,7 @@ def ke_anon(
     secure: bool = False,
     shuffle: bool = True,
     suppress: str = "mask",
+    salt: bytes | str | None = None,
     **options: Any,
 ) -> pd.DataFrame:
     """A (k, ε)-anonymous copy of ``frame`` (see the module): the k-quasis k-anonymous, the
@@ -312,7 +315,8 @@ def ke_anon(
     tells apart among fewer than k originals of their class are suppressed, then the classes
     left with fewer than k records. ``seed``: reproducible research noise (numpy PCG64);
     ``secure=True``: OpenDP's floating-point-safe sampler, for a release
-    (:mod:`~pandas_anon.anonymization.noise.sources`). Other options: :func:`ke_decide`.
+    (:mod:`~pandas_anon.anonymization.noise.sources`). ``salt``: the key of
+    ``identifiers="hash"``. Other options: :func:`ke_decide`.
     """
     one_of(suppress, "suppress", ("mask", "drop"))
     if not isinstance(shuffle, (bool, np.bool_)):
@@ -320,7 +324,7 @@ def ke_anon(
     level = None if alpha is None else confidence(alpha)
     source = noise_source(seed, secure)
     plan = ke_decide(frame, k, eps, **options)
-    return plan.apply(frame, source, alpha=level, shuffle=shuffle, suppress=suppress)
+    return plan.apply(frame, source, alpha=level, shuffle=shuffle, suppress=suppress, salt=salt)
 
 
 def confidence(alpha: object) -> float:

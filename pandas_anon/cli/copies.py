@@ -1,0 +1,262 @@
+"""What the commands writing an anonymized copy of a CSV share (``anonymize``, ``ke-anon``):
+their file arguments, the output never written over the input unless ``--force``, the input
+read twice (typed, to anonymize; as text, to write every cell it did not change as the input
+wrote it), ``--hierarchy`` options, and the copy written with its report printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pandas_anon.cli.options import add_file_options
+from pandas_anon.errors import (
+    AnonWarning,
+    ColumnNotFoundError,
+    InvalidParameterError,
+    OutputFileError,
+    UnknownNameError,
+    warn,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from pandas_anon.anonymization.reports import Report
+    from pandas_anon.gate.io import TextForm
+    from pandas_anon.hierarchy import Hierarchy
+
+
+def add_copy_arguments(command: argparse.ArgumentParser) -> None:
+    """The input and output, ``--hierarchy``, ``--identifiers``, ``--drop-suppressed``,
+    ``--force`` and the file options."""
+    from pandas_anon.anonymization.kanon import IDENTIFIER_TREATMENTS
+
+    command.add_argument("input", help="CSV/TSV file to anonymize")
+    command.add_argument(
+        "output",
+        help="where to write the anonymized copy (same delimiter, "
+        "encoding and line ending as the input; never the input itself "
+        "without --force)",
+    )
+    command.add_argument(
+        "--hierarchy",
+        type=hierarchy_option,
+        action="append",
+        metavar="COLUMN=NAME|PATH",
+        help="hierarchy of a QID column: a registered name (pandas-anon "
+        "plugins lists them, e.g. comune=it.comune) or a hierarchy CSV file "
+        "(a path with / or ending in .csv); repeat for more columns",
+    )
+    command.add_argument(
+        "--identifiers",
+        choices=IDENTIFIER_TREATMENTS,
+        default="drop",
+        help="what to do with direct identifier columns outside the QID "
+        "(unique on nearly every row): drop them (default), hash them "
+        "(keyed by $PANDAS_ANON_SALT, else a random key never stored) "
+        "or keep them",
+    )
+    command.add_argument(
+        "--drop-suppressed",
+        action="store_true",
+        help="leave suppressed rows out instead of masking them",
+    )
+    command.add_argument(
+        "--force",
+        action="store_true",
+        help="allow OUT to be the input file (replaced once the copy is written)",
+    )
+    add_file_options(command)
+
+
+@dataclass(frozen=True)
+class Input:
+    """The input file read for a copy: ``typed`` (numbers as numbers, to anonymize) and
+    ``text`` (every cell as written), its ``form`` (delimiter, encoding, line ending) and
+    the ``hierarchies`` its ``--hierarchy`` options give."""
+
+    form: TextForm
+    typed: pd.DataFrame
+    text: pd.DataFrame
+    hierarchies: dict[str, Hierarchy | str]
+
+    def frame(self, candidates: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+        """The frame to anonymize: the typed read, with the columns a hierarchy file gives
+        and the ``candidates`` (quasi-identifier columns) whose typed read would merge values
+        the file spells apart taken as text; and those merged columns."""
+        from pandas_anon.hierarchy import Hierarchy
+
+        # a hierarchy file holds values as written: its column is matched as text
+        from_files = [c for c, source in self.hierarchies.items() if isinstance(source, Hierarchy)]
+        merged = merged_columns(
+            self.typed,
+            self.text,
+            [c for c in candidates if c in self.typed.columns and c not in from_files],
+        )
+        return self.typed.assign(**{c: self.text[c] for c in from_files + merged}), merged
+
+
+def read_input(args: argparse.Namespace) -> Input:
+    """The input of a copy, after refusing an output that is the input (without
+    ``--force``) or cannot be written, and an unknown ``--hierarchy`` column."""
+    from pandas_anon.gate.io import output_target, read_table, text_form
+
+    if not args.force and same_file(args.input, args.output):
+        other = "" if args.output == args.input else f" {args.input}"
+        raise OutputFileError(
+            f"{args.output} is the input file{other}; write the anonymized copy to another "
+            f"file, or pass --force to replace the input"
+        )
+    output_target(args.output)  # a directory or a missing folder: said before any work
+    given = given_hierarchies(args.hierarchy)
+    form = text_form(args.input, sep=args.sep, encoding=args.encoding)
+    text = read_table(args.input, sep=form.sep, encoding=form.encoding, as_text=True)
+    typed = read_table(args.input, sep=form.sep, encoding=form.encoding)
+    unknown = [column for column in given if column not in text.columns]
+    if unknown:
+        raise ColumnNotFoundError(unknown, text.columns)
+    return Input(form=form, typed=typed, text=text, hierarchies=given)
+
+
+def write_copy(
+    args: argparse.Namespace,
+    source: Input,
+    out: pd.DataFrame,
+    frame: pd.DataFrame,
+    qid: Sequence[str],
+    merged: Sequence[str],
+    report: Report,
+    order: Sequence[int] | None = None,
+) -> None:
+    """Write ``out`` (made from ``frame``) as the input spells it (:func:`as_written`), its
+    rows in ``order`` when given, and print the ``report``; warn of each ``merged``
+    quasi-identifier column (anonymized as text)."""
+    from pandas_anon.gate.io import write_table
+
+    for column in merged:
+        if column in qid:
+            warn(
+                f"column {column!r} spells some equal numbers in more than one way (such as 7 "
+                f"and 7.0, or 0100 and 100): it was anonymized as text, so that the output "
+                f"keeps them apart as the input does, and its hierarchy cannot use numeric "
+                f"intervals; write its numbers one way, or give it --hierarchy",
+                AnonWarning,
+            )
+    written = as_written(out, frame, source.text, qid)
+    if order is not None:
+        written = written.iloc[list(order)].reset_index(drop=True)
+    write_table(written, args.output, source.form)
+    if args.format == "json":
+        print(json.dumps(report.to_dict(), indent=2, default=str, ensure_ascii=False))
+    else:
+        print(repr(report))
+
+
+def hierarchy_option(text: str) -> tuple[str, str]:
+    """``--hierarchy COLUMN=NAME`` or ``COLUMN=PATH``: the column and the name or path."""
+    column, equals, source = text.partition("=")
+    if not (equals and column.strip() and source.strip()):
+        raise argparse.ArgumentTypeError(
+            f"expected COLUMN=NAME or COLUMN=path.csv (e.g. comune=it.comune), got {text!r}"
+        )
+    return column.strip(), source.strip()
+
+
+def given_hierarchies(options: Sequence[tuple[str, str]] | None) -> dict[str, Hierarchy | str]:
+    """The ``--hierarchy`` options as kanon's ``hierarchies=``: each file read (a source with a
+    path separator or ending in .csv), each name checked against the registry."""
+    from pandas_anon.gate.io import read_hierarchy
+    from pandas_anon.plugins.registry import hierarchies
+
+    given: dict[str, Hierarchy | str] = {}
+    for column, source in options or ():
+        if column in given:
+            raise InvalidParameterError(
+                f"--hierarchy names column {column!r} twice; give one hierarchy per column"
+            )
+        if _is_path(source):
+            given[column] = read_hierarchy(source)
+            continue
+        valid = hierarchies()["name"]
+        if source not in set(valid):
+            raise UnknownNameError(source, valid, kind="hierarchy name")
+        given[column] = source
+    return given
+
+
+def _is_path(source: str) -> bool:
+    """Whether a ``--hierarchy`` source names a file rather than a registered hierarchy."""
+    separators = {"/", os.sep, os.altsep or "/"}
+    return any(s in source for s in separators) or source.lower().endswith(".csv")
+
+
+def same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once resolved (links followed), or
+    the same file on disk (a hard link, a case-insensitive file system)."""
+    if os.path.normcase(os.path.realpath(first)) == os.path.normcase(os.path.realpath(second)):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist
+        return False
+
+
+def merged_columns(typed: pd.DataFrame, text: pd.DataFrame, columns: Sequence[str]) -> list[str]:
+    """The ``columns`` whose typed read makes one value of values the file writes differently
+    (``7`` and ``7.0``, ``0100`` and ``100``): anonymized as numbers, such rows would share a
+    class that the written file splits, or lose their spelling."""
+    import pandas as pd
+
+    return [
+        c
+        for c in columns
+        if pd.api.types.is_numeric_dtype(typed[c])
+        and typed[c].nunique(dropna=False) < text[c].nunique(dropna=False)
+    ]
+
+
+def as_written(
+    out: pd.DataFrame, frame: pd.DataFrame, text: pd.DataFrame, qid: Sequence[str]
+) -> pd.DataFrame:
+    """kanon's ``out`` (made from ``frame``) in the text form of the input, read as ``text``.
+
+    A column kanon left as it was is the input's column as written. In a QID column, every
+    output value that is one of the column's input values (a cell left as it was, or a label
+    spelled like a value) is written as the input wrote it; the other labels and ``*`` as they
+    are. Each output value gets one spelling, so the written classes are kanon's classes.
+    """
+    import pandas as pd
+
+    kept = out.index if len(out) < len(frame) else slice(None)
+    columns = {}
+    for column in out.columns:
+        if column in qid:
+            columns[column] = _spelled_as_input(out[column], frame[column], text[column])
+        elif column in text.columns and out[column].equals(frame[column].loc[kept]):
+            columns[column] = text[column].loc[kept]
+        else:  # a column kanon added or rewrote: as it made it
+            columns[column] = out[column]
+    return pd.DataFrame(columns, index=out.index)
+
+
+def _spelled_as_input(column: pd.Series, values: pd.Series, written: pd.Series) -> pd.Series:
+    """``column`` (generalized from ``values``, which the input spells as ``written``) with
+    each value that is one of ``values`` spelled as the input spells it; missing stays
+    missing. One lookup per distinct value (``values`` spells each value one way)."""
+    import numpy as np
+    import pandas as pd
+
+    missing = np.array([None], dtype=object)  # appended to each lookup, for code -1
+    codes, uniques = pd.factorize(values)
+    present, first = np.unique(codes, return_index=True)
+    spelling = np.concatenate([written.to_numpy(dtype=object)[first[present >= 0]], missing])
+    out_codes, out_uniques = pd.factorize(column)
+    out_values = np.asarray(out_uniques, dtype=object)
+    match = pd.Index(uniques, dtype=object).get_indexer(pd.Index(out_values, dtype=object))
+    labels = np.concatenate([np.where(match >= 0, spelling[match], out_values), missing])
+    # code -1 (missing, and no match above) takes the last entry: None
+    return pd.Series(labels[out_codes], index=column.index, name=column.name)
