@@ -103,7 +103,19 @@ class NoisePlan:
         found: dict[Hashable, float] = {}
         for j, column in enumerate(self.eps_quasi):
             measured = self._relative(j)
-            found[column] = float(np.mean(scale[measured] / np.abs(self.original[measured, j])))
+            ratio = scale[measured] / np.abs(self.original[measured, j])
+            found[column] = float(ratio.mean()) if measured.any() else 0.0
+        found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
+        return found
+
+    def relative_error(self, noisy: np.ndarray) -> dict[Hashable, float]:
+        """The measured mean relative error |noisy - x| / |x| of each ε-quasi (and their
+        ``"mean"``) over the rows :meth:`predicted_loss` averages: the figure it predicts."""
+        found: dict[Hashable, float] = {}
+        for j, column in enumerate(self.eps_quasi):
+            rows = self._relative(j)
+            error = np.abs(noisy[rows, j] - self.original[rows, j]) / np.abs(self.original[rows, j])
+            found[column] = float(error.mean()) if rows.any() else 0.0
         found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
         return found
 
@@ -190,12 +202,10 @@ class NoisePlan:
         started: float,
     ) -> KEAnonymizationReport:
         keys = column_keys([*self.k_quasi, *self.eps_quasi])
-        measured: dict[str, float] = {}
-        for j, column in enumerate(self.eps_quasi):
-            rows = self._relative(j)
-            error = np.abs(noisy[rows, j] - self.original[rows, j]) / np.abs(self.original[rows, j])
-            measured[keys[column]] = float(error.mean()) if rows.any() else 0.0
-        measured["mean"] = float(np.mean(list(measured.values())))
+        measured = {
+            (keys[c] if c != "mean" else "mean"): value
+            for c, value in self.relative_error(noisy).items()
+        }
         predicted = {
             (keys[c] if c != "mean" else "mean"): value
             for c, value in self.predicted_loss().items()
