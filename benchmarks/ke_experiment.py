@@ -19,13 +19,14 @@ import sys
 import time
 from pathlib import Path
 
-import ke_data
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
 from pandas_anon.anonymization.noise.ke import ke_decide
 from pandas_anon.anonymization.noise.sources import SeededLaplace
+
+import ke_data
 
 KS = [2, 5, 10, 20, 50, 100]
 EPSILONS = [0.01, 0.05, 0.1, 0.5, 1, 2, 4, 8, 16]

@@ -18,19 +18,29 @@ published). In each class C:
 Distances are those of the definitions computed in floating point, ``|x̃ - x|`` summed over
 the ε-quasis, and two originals tie when those numbers are equal. One ε-quasi is answered by
 sorting each class's originals once and searching them, so the cost grows as n log n whatever
-the class sizes. Several ε-quasis are answered by one k-d tree (SciPy's ``KDTree``) over all
-originals, the class given as one more coordinate spaced wider than any distance inside a
-class, so a search never leaves its class: n log n again, where comparing every pair of a
-class would grow with the squared class sizes (10 s for Adult's 30,162 rows in a handful of
-classes). Searches propose; every count is settled by comparing values with NumPy exactly as
-the definitions read. A record too close to call, with an original within rounding of its
-boundary (distances of 10**18 cannot tell 0 from 1) or more tied originals than candidates,
-is asked of the tree again, with its answers compared one by one.
+the class sizes. With several ε-quasis, classes of up to 64 records compare every pair
+(vectorized by class size); larger classes are searched in one k-d tree (SciPy's ``KDTree``)
+over their originals, the class given as one more coordinate spaced wider than any distance
+inside a class, so that a search never leaves its class: n log n again, where comparing
+every pair would grow with the squared class sizes (10 s for Adult's 30,162 rows in a
+handful of classes). Searches propose; every count is settled by comparing values with NumPy
+exactly as the definitions read. A record too close to call, with an original within
+rounding of its boundary (distances of 10**18 cannot tell 0 from 1) or more tied originals
+than candidates, is asked of the tree again, with its answers compared one by one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
+
+#: Classes of at most this many records compare every pair (several ε-quasis): cheaper
+#: than a tree search, exact by construction.
+_PAIRWISE_UP_TO = 64
+
+#: Upper bound of the pairwise differences held in memory at once (entries).
+_PAIRS_AT_ONCE = 1 << 22
 
 #: Nearest originals first asked of the tree per record (more are asked when all tie).
 _CANDIDATES = 2
@@ -48,9 +58,12 @@ def linked(group: np.ndarray, original: np.ndarray, noisy: np.ndarray) -> np.nda
     if original.shape[1] == 1:
         found, unsure = _linked_sorted(group, original[:, 0], noisy[:, 0])
     else:
-        found, unsure = np.zeros(len(group)), np.arange(len(group))
+        found, unsure = np.zeros(len(group)), _in_large_classes(group)
+        small = np.setdiff1d(np.arange(len(group)), unsure, assume_unique=True)
+        found[small] = _linked_pairwise(group[small], original[small], noisy[small])
     if len(unsure):
-        found[unsure] = _linked_tree(group, original, noisy, unsure)
+        members, at = _classes_of(group, unsure)
+        found[unsure] = _linked_tree(group[members], original[members], noisy[members], at)
     return found
 
 
@@ -59,16 +72,29 @@ def within(
 ) -> np.ndarray:
     """Per record, how many originals of its ``group`` lie within ``radius`` (per record) of
     its ``noisy`` values on every ε-quasi (itself included when the noise stayed within)."""
-    space = None
     if original.shape[1] == 1:
         found, unsure = _within_sorted(group, original[:, 0], noisy[:, 0], radius)
     else:
-        space = _ClassSpace(group, original, noisy, float(radius.max(initial=0.0)))
-        found, unsure = _within_counted(space, group, noisy, radius)
+        found, unsure = np.zeros(len(group), dtype=np.int64), _in_large_classes(group)
+        small = np.setdiff1d(np.arange(len(group)), unsure, assume_unique=True)
+        found[small] = _within_pairwise(group[small], original[small], noisy[small], radius[small])
     if len(unsure):
-        space = space or _ClassSpace(group, original, noisy, float(radius.max(initial=0.0)))
-        found[unsure] = _within_exact(space, group, original, noisy, radius, unsure)
+        members, at = _classes_of(group, unsure)
+        part = group[members], original[members], noisy[members], radius[members]
+        found[unsure] = _within_tree(*part, at)
     return found
+
+
+def _in_large_classes(group: np.ndarray) -> np.ndarray:
+    """The records of classes above :data:`_PAIRWISE_UP_TO` records (positions)."""
+    return np.flatnonzero(np.bincount(group)[group] > _PAIRWISE_UP_TO)
+
+
+def _classes_of(group: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records of the classes of ``rows`` (positions, increasing), and where ``rows``
+    are among them: what the tree needs to settle those rows alone."""
+    members = np.flatnonzero(np.isin(group, np.unique(group[rows])))
+    return members, np.searchsorted(members, rows)
 
 
 def _band(original: np.ndarray, noisy: np.ndarray, radius: float = 0.0) -> float:
@@ -204,33 +230,69 @@ def _linked_tree(
     return found[rows]
 
 
-def _within_counted(
-    space: _ClassSpace, group: np.ndarray, noisy: np.ndarray, radius: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`within` for several ε-quasis: the tree counts the originals in each record's
-    box (L∞ ball) shrunk and grown by the rounding band; where the two counts differ the
-    record is left to :func:`_within_exact`."""
-    queries = space.queries(group, noisy)
-    shrunk, grown = _shrunk_and_grown(radius, space.band)
-    inner = space.tree.query_ball_point(queries, shrunk, p=np.inf, return_length=True, workers=-1)
-    outer = space.tree.query_ball_point(queries, grown, p=np.inf, return_length=True, workers=-1)
-    return np.asarray(outer, dtype=np.int64), np.flatnonzero(inner != outer)
-
-
-def _within_exact(
-    space: _ClassSpace,
+def _within_tree(
     group: np.ndarray,
     original: np.ndarray,
     noisy: np.ndarray,
     radius: np.ndarray,
     rows: np.ndarray,
 ) -> np.ndarray:
-    """:func:`within` for the records at ``rows``: the originals of the box grown by the
-    rounding band, from the tree, compared exactly."""
-    _, grown = _shrunk_and_grown(radius[rows], space.band)
-    near = space.tree.query_ball_point(space.queries(group[rows], noisy[rows]), grown, p=np.inf)
-    counts = np.fromiter((len(n) for n in near), dtype=np.int64, count=len(rows))
-    record = np.repeat(rows, counts)
-    other = np.concatenate([np.asarray(n, dtype=np.int64) for n in near])
-    inside = np.abs(noisy[record] - original[other]).max(axis=1) <= radius[record]
-    return np.bincount(np.repeat(np.arange(len(rows)), counts)[inside], minlength=len(rows))
+    """:func:`within` for the records at ``rows``: the tree counts the originals in each
+    record's box (L∞ ball) shrunk and grown by the rounding band; where the two counts
+    differ, the originals of the grown box are compared exactly."""
+    space = _ClassSpace(group, original, noisy, float(radius.max(initial=0.0)))
+    queries = space.queries(group[rows], noisy[rows])
+    shrunk, grown = _shrunk_and_grown(radius[rows], space.band)
+    inner = space.tree.query_ball_point(queries, shrunk, p=np.inf, return_length=True, workers=-1)
+    found = space.tree.query_ball_point(queries, grown, p=np.inf, return_length=True, workers=-1)
+    found = np.asarray(found, dtype=np.int64)
+    unsure = np.flatnonzero(inner != found)
+    if len(unsure):
+        near = space.tree.query_ball_point(queries[unsure], grown[unsure], p=np.inf)
+        counts = np.fromiter((len(n) for n in near), dtype=np.int64, count=len(unsure))
+        record = np.repeat(rows[unsure], counts)
+        other = np.concatenate([np.asarray(n, dtype=np.int64) for n in near])
+        inside = np.abs(noisy[record] - original[other]).max(axis=1) <= radius[record]
+        owner = np.repeat(np.arange(len(unsure)), counts)[inside]
+        found[unsure] = np.bincount(owner, minlength=len(unsure))
+    return found
+
+
+def _linked_pairwise(group: np.ndarray, original: np.ndarray, noisy: np.ndarray) -> np.ndarray:
+    """:func:`linked` in small classes: every pair of a class compared, classes of one
+    size at a time."""
+    found = np.zeros(len(group))
+    for members, block in _blocks(group):
+        distance = np.abs(noisy[block][:, :, None, :] - original[block][:, None, :, :]).sum(axis=3)
+        nearest = distance.min(axis=2, keepdims=True)
+        tied = (distance == nearest).sum(axis=2)
+        own = np.diagonal(distance, axis1=1, axis2=2) == nearest[..., 0]
+        found[members] = np.where(own, 1.0 / tied, 0.0).ravel()
+    return found
+
+
+def _within_pairwise(
+    group: np.ndarray, original: np.ndarray, noisy: np.ndarray, radius: np.ndarray
+) -> np.ndarray:
+    """:func:`within` in small classes: every pair of a class compared."""
+    found = np.zeros(len(group), dtype=np.int64)
+    for members, block in _blocks(group):
+        gap = np.abs(noisy[block][:, :, None, :] - original[block][:, None, :, :])
+        inside = (gap <= radius[block][:, :, None, None]).all(axis=3)
+        found[members] = inside.sum(axis=2).ravel()
+    return found
+
+
+def _blocks(group: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The records of the classes of each size, as (their positions in class-major order,
+    a (classes, size) array of positions), in blocks of bounded pairwise memory."""
+    order = np.argsort(group, kind="stable")
+    sizes = np.bincount(group)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    present = np.flatnonzero(sizes)
+    for size in np.unique(sizes[present]):
+        chosen = present[sizes[present] == size]
+        per_block = max(1, _PAIRS_AT_ONCE // int(size) ** 2)
+        for first in range(0, len(chosen), per_block):
+            block = order[starts[chosen[first : first + per_block], None] + np.arange(size)]
+            yield block.ravel(), block
