@@ -330,7 +330,11 @@ FRAME = pd.DataFrame({"town": list("AABB"), "height": [1.0, 2.0, 3.0, 4.0], "nam
         ({"eps": -1.0}, InvalidParameterError, "eps must be a finite number above 0"),
         ({"eps": float("inf")}, InvalidParameterError, "eps must be a finite number above 0"),
         ({"eps": float("nan")}, InvalidParameterError, "eps must be a finite number above 0"),
-        ({"eps_quasi": ["town"]}, InvalidParameterError, "ε-quasi 'town' holds str values"),
+        (
+            {"eps_quasi": ["town"]},
+            InvalidParameterError,
+            "ε-quasi 'town' holds (str|object) values, not numbers",
+        ),
         ({"eps_quasi": ["heigth"]}, ColumnNotFoundError, "heigth"),
         ({"qid": ["town"], "eps_quasi": ["height"]}, InvalidParameterError, "not in qid"),
         ({"qid": ["town", "name"]}, InvalidParameterError, "no numeric column"),
