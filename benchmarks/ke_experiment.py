@@ -121,11 +121,12 @@ def plots(table: pd.DataFrame, folder: Path) -> None:
         for ax, algo in zip(axes, ALGORITHMS):
             part = table[table["algorithm"] == algo]
             for value, rows in part.groupby(line):
-                ax.plot(rows[x], rows[y], marker="o", label=f"{line} = {value:g}")
+                name = "ε" if line == "eps" else line
+                ax.plot(rows[x], rows[y], marker="o", label=f"{name} = {value:g}")
             ax.set_xscale("log")
             if log_y:
                 ax.set_yscale("log")
-            ax.set_title(f"{algo} (Adult + height, {label} vs {x})")
+            ax.set_title(f"{algo}, Adult + height: {label} against {'ε' if x == 'eps' else x}")
             ax.set_xlabel("ε" if x == "eps" else x)
         axes[0].set_ylabel(label)
         axes[-1].legend(fontsize="small", ncol=2)

@@ -51,3 +51,22 @@ def hierarchies() -> dict[str, Hierarchy]:
         c: Hierarchy.from_csv(DATA / f"adult_hierarchy_{c}.csv", name=c)
         for c in ADULT_HIERARCHY_ATTRIBUTES
     }
+
+
+@pytest.fixture
+def without(monkeypatch):
+    """``without("opendp")``: from then on in the test, importing that package (or a module
+    of it) fails, as when an optional dependency is not installed."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def hide(package: str) -> None:
+        def importing(name, *args, **kwargs):
+            if name == package or name.startswith(f"{package}."):
+                raise ImportError(f"no {package} (hidden by the test)")
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", importing)
+
+    return hide

@@ -303,17 +303,8 @@ def test_secure_releases_differ_and_say_where_the_noise_came_from():
     assert "OpenDP" in one.anon.report().random_source
 
 
-def test_secure_without_opendp_says_what_to_install(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def without_opendp(name, *args, **kwargs):
-        if name.startswith("opendp"):
-            raise ImportError("no opendp")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", without_opendp)
+def test_secure_without_opendp_says_what_to_install(without):
+    without("opendp")
     with pytest.raises(MissingDependencyError, match=r"pandas-anon\[dp\]"):
         SecureLaplace()
 

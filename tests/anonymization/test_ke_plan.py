@@ -95,18 +95,9 @@ def test_the_plot_draws_one_line_per_k():
     np.testing.assert_allclose(axes[0].get_lines()[0].get_xdata(), [0.5, 1, 2])
 
 
-def test_the_plot_without_matplotlib_says_what_to_install(monkeypatch):
-    import builtins
-
+def test_the_plot_without_matplotlib_says_what_to_install(without):
     grid = pandas_anon.ke_plan(TOWNS, [2], [1], qid=["town", "height"], runs=1)
-    real_import = builtins.__import__
-
-    def without_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError("no matplotlib")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", without_matplotlib)
+    without("matplotlib")
     with pytest.raises(MissingDependencyError, match=r"pandas-anon\[plot\]"):
         grid.plot()
 
