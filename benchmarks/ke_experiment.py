@@ -121,8 +121,8 @@ def plots(table: pd.DataFrame, folder: Path) -> None:
         for ax, algo in zip(axes, ALGORITHMS):
             part = table[table["algorithm"] == algo]
             for value, rows in part.groupby(line):
-                name = "ε" if line == "eps" else line
-                ax.plot(rows[x], rows[y], marker="o", label=f"{name} = {value:g}")
+                legend = "ε" if line == "eps" else line
+                ax.plot(rows[x], rows[y], marker="o", label=f"{legend} = {value:g}")
             ax.set_xscale("log")
             if log_y:
                 ax.set_yscale("log")
