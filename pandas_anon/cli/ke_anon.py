@@ -11,6 +11,7 @@ from functools import partial
 
 from pandas_anon.cli.copies import add_copy_arguments, read_input, write_copy
 from pandas_anon.cli.options import checked, column_list, fraction, positive
+from pandas_anon.errors import AnonWarning, warn
 
 HELP = "write a (k, ε)-anonymous copy of a CSV: k-anonymity plus noise on numeric columns"
 
@@ -93,6 +94,13 @@ def run(args: argparse.Namespace) -> int:
     ]  # stay numbers: a spelling does not matter once noised
     frame, merged = source.frame([c for c in args.qid or typed.columns if c not in noised])
     randomness = noise_source(args.seed, args.secure)
+    if args.seed is not None:
+        warn(
+            "--seed makes the noise reproducible: anyone holding the original values can try "
+            "seeds until the output comes out again, then subtract the noise; use --secure "
+            "for a release",
+            AnonWarning,
+        )
     plan = ke_decide(
         frame,
         args.k,

@@ -88,7 +88,13 @@ class NoisePlan:
 
     def with_eps(self, eps: float) -> NoisePlan:
         """The same classes with another ε (the k-anonymization is not run again)."""
-        return replace(self, eps=real(eps, "eps", low=0, above=True, example=1))
+        eps = real(eps, "eps", low=0, above=True, example=1)
+        if not _finite_scales(self.diameter, eps):
+            raise InvalidParameterError(
+                f"eps={eps!r} is too small for these values: a class's noise scale Δ/ε "
+                f"overflows floating point; use a larger eps"
+            )
+        return replace(self, eps=eps)
 
     def row_scale(self) -> np.ndarray:
         """Each row's Laplace scale (0 for a suppressed row)."""
@@ -108,12 +114,15 @@ class NoisePlan:
         found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
         return found
 
-    def relative_error(self, noisy: np.ndarray) -> dict[Hashable, float]:
+    def relative_error(
+        self, noisy: np.ndarray, removed: np.ndarray | None = None
+    ) -> dict[Hashable, float]:
         """The measured mean relative error |noisy - x| / |x| of each ε-quasi (and their
-        ``"mean"``) over the rows :meth:`predicted_loss` averages: the figure it predicts."""
+        ``"mean"``) over the rows :meth:`predicted_loss` averages (the figure it predicts),
+        less the ``removed`` ones (α-confidence's: not released)."""
         found: dict[Hashable, float] = {}
         for j, column in enumerate(self.eps_quasi):
-            rows = self._relative(j)
+            rows = self._relative(j) if removed is None else self._relative(j) & ~removed
             error = np.abs(noisy[rows, j] - self.original[rows, j]) / np.abs(self.original[rows, j])
             found[column] = float(error.mean()) if rows.any() else 0.0
         found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
@@ -139,21 +148,24 @@ class NoisePlan:
         shuffled (with a new index), and the report attached. ``salt``: the key of
         ``identifiers="hash"`` (:func:`~pandas_anon.anonymization.kanon.kanon`)."""
         started = time.perf_counter()
+        level = _release_options(alpha, shuffle, suppress)
         out = self.transformation.apply(frame, suppress="mask", salt=salt)
         noisy = self.draw(source)
-        exposure = self.exposure(noisy, alpha)
+        exposure = self.exposure(noisy, level)
         suppressed = (self.row_class < 0) | exposure.removed
-        if exposure.removed.any():
-            out.loc[exposure.removed, list(self.k_quasi)] = SUPPRESSED
+        for column in self.k_quasi if exposure.removed.any() else ():
+            out[column] = out[column].astype(object).where(~exposure.removed, SUPPRESSED)
+        modified = suppressed | _changed(out, frame, self.k_quasi)
         for j, column in enumerate(self.eps_quasi):
             out[column] = np.where(suppressed, np.nan, noisy[:, j])
+            modified |= ~suppressed & (noisy[:, j] != self.original[:, j]) & ~np.isnan(noisy[:, j])
         if suppress == "drop":
             out = out.loc[~suppressed]
         if shuffle:
             out = out.iloc[source.permutation(len(out))].reset_index(drop=True)
         kanon = out.attrs.get("pandas_anon")  # the k-quasis' report, written by apply
-        report = self._report(kanon, noisy, exposure, alpha, source, shuffle, started)
-        return attach(out, report)
+        report = self._report(kanon, noisy, exposure, level, source, shuffle, started)
+        return attach(out, replace(report, modified=int(modified.sum())))
 
     def draw(self, source: NoiseSource) -> np.ndarray:
         """The ε-quasis noised from ``source`` (rows as the input's, one column per
@@ -167,17 +179,35 @@ class NoisePlan:
 
     def exposure(self, noisy: np.ndarray, alpha: float | None = None) -> Exposure:
         """What the ``noisy`` ε-quasis (from :meth:`draw`) still give away: each record's
-        chance of a nearest-neighbour link, and with ``alpha`` the records α-confident
-        k-anonymity removes (section V-B and V-C; :mod:`.linking`)."""
-        complete = (self.row_class >= 0) & ~np.isnan(self.original).any(axis=1)
+        chance of a nearest-neighbour link (records with every ε-quasi present), and with
+        ``alpha`` the records α-confident k-anonymity removes (section V-B and V-C;
+        :mod:`.linking`): each record is judged on the ε-quasis it holds, against the
+        originals of its class holding them too, in a box of confidence α."""
+        kept = self.row_class >= 0
+        missing = np.isnan(self.original)
+        complete = kept & ~missing.any(axis=1)
         group = self.row_class[complete]
         linked = linking.linked(group, self.original[complete], noisy[complete])
         removed = np.zeros(len(self.row_class), dtype=bool)
         removed_classes = 0
         if alpha is not None:
-            radius = self.row_scale()[complete] * math.log(1 / (1 - alpha))
-            count = linking.within(group, self.original[complete], noisy[complete], radius)
-            removed[np.flatnonzero(complete)[(count >= 1) & (count < self.k)]] = True
+            scale = self.row_scale()
+            patterns, pattern_of = np.unique(missing, axis=0, return_inverse=True)
+            pattern_of = pattern_of.reshape(-1)
+            for at, pattern in enumerate(patterns):
+                held = np.flatnonzero(~pattern)
+                # the originals holding those ε-quasis: the records of this pattern among them
+                holding = np.flatnonzero(kept & ~missing[:, held].any(axis=1))
+                judged = pattern_of[holding] == at
+                if not len(held) or not judged.any():
+                    continue
+                count = linking.within(
+                    self.row_class[holding],
+                    self.original[np.ix_(holding, held)],
+                    noisy[np.ix_(holding, held)],
+                    scale[holding] * _box_half_width(alpha, len(held)),
+                )
+                removed[holding[judged & (count >= 1) & (count < self.k)]] = True
             removed, removed_classes = self._whole_classes(removed)
         return Exposure(linked, removed, removed_classes)
 
@@ -204,7 +234,7 @@ class NoisePlan:
         keys = column_keys([*self.k_quasi, *self.eps_quasi])
         measured = {
             (keys[c] if c != "mean" else "mean"): value
-            for c, value in self.relative_error(noisy).items()
+            for c, value in self.relative_error(noisy, exposure.removed).items()
         }
         predicted = {
             (keys[c] if c != "mean" else "mean"): value
@@ -289,6 +319,12 @@ def ke_decide(
     )
     row_class = _row_classes(transformation)
     original = np.column_stack([_floats(frame[c]) for c in eps_quasi])
+    diameter = _diameters(row_class, original)
+    if not _finite_scales(diameter, eps):
+        raise InvalidParameterError(
+            f"eps={eps!r} is too small for these values: a class's noise scale Δ/ε overflows "
+            f"floating point; use a larger eps"
+        )
     return NoisePlan(
         transformation=transformation,
         k=k,
@@ -297,7 +333,7 @@ def ke_decide(
         eps_quasi=eps_quasi,
         row_class=row_class,
         original=original,
-        diameter=_diameters(row_class, original),
+        diameter=diameter,
         choices=choices,
     )
 
@@ -328,13 +364,18 @@ def ke_anon(
     (:mod:`~pandas_anon.anonymization.noise.sources`). ``salt``: the key of
     ``identifiers="hash"``. Other options: :func:`ke_decide`.
     """
-    one_of(suppress, "suppress", ("mask", "drop"))
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise InvalidParameterError(f"shuffle must be True or False, got {shuffle!r}")
-    level = None if alpha is None else confidence(alpha)
+    level = _release_options(alpha, shuffle, suppress)  # refused before the long step
     source = noise_source(seed, secure)
     plan = ke_decide(frame, k, eps, **options)
     return plan.apply(frame, source, alpha=level, shuffle=shuffle, suppress=suppress, salt=salt)
+
+
+def _release_options(alpha: object, shuffle: object, suppress: object) -> float | None:
+    """The options of a release checked: α as a confidence (None: not asked)."""
+    one_of(suppress, "suppress", ("mask", "drop"))
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise InvalidParameterError(f"shuffle must be True or False, got {shuffle!r}")
+    return None if alpha is None else confidence(alpha)
 
 
 def confidence(alpha: object) -> float:
@@ -382,6 +423,11 @@ def _quasis(
             )
         choices["eps_quasi"] = f"the numeric quasi-identifiers: {', '.join(map(str, chosen))}"
     for column in chosen:
+        if column == "mean":
+            raise InvalidParameterError(
+                "an ε-quasi named 'mean' would hide the report's mean over the ε-quasis; "
+                "rename the column (df.rename(columns={'mean': ...}))"
+            )
         if not _is_number(frame[column]):
             raise InvalidParameterError(
                 f"ε-quasi {column!r} holds {frame[column].dtype} values, not numbers: Laplace "
@@ -409,7 +455,10 @@ def _floats(series: pd.Series) -> np.ndarray:
 def _row_classes(transformation: Transformation) -> np.ndarray:
     """Each row's output class (-1: suppressed)."""
     label, _ = transformation.output_classes()
-    per_combination = np.where(transformation.suppressed, -1, label)
+    kept = ~transformation.suppressed
+    per_combination = np.full(len(label), -1, dtype=np.int64)
+    # the kept classes numbered 0.. (a label only suppressed combinations carry is no class)
+    per_combination[kept] = np.unique(label[kept], return_inverse=True)[1].reshape(-1)
     return per_combination[transformation.tabulation.row_combination]
 
 
@@ -426,6 +475,31 @@ def _diameters(row_class: np.ndarray, original: np.ndarray) -> np.ndarray:
         np.maximum.at(high, row_class[present], original[present, j])
         diameter += np.where(high >= low, high - low, 0.0)
     return diameter
+
+
+def _finite_scales(diameter: np.ndarray, eps: float) -> bool:
+    """Whether every class's scale Δ/ε is a finite float (a tiny ε overflows it)."""
+    with np.errstate(over="ignore"):
+        return bool(np.isfinite(diameter / eps).all())
+
+
+def _box_half_width(alpha: float, dimensions: int) -> float:
+    """r / b of a box that holds a record's original with confidence ``alpha``: Laplace
+    noise stays within r of each of ``dimensions`` values, independently, with probability
+    (1 - exp(-r/b)) ** dimensions; one ε-quasi gives the paper's ln(1 / (1 - α))."""
+    return math.log(1 / (1 - alpha ** (1 / dimensions)))
+
+
+def _changed(out: pd.DataFrame, frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
+    """Per row, whether ``out`` writes one of ``columns`` otherwise than ``frame`` holds it
+    (missing in both: unchanged)."""
+    changed = np.zeros(len(frame), dtype=bool)
+    for column in columns:
+        written = out[column].to_numpy(dtype=object)
+        given = frame[column].to_numpy(dtype=object)
+        same = pd.isna(written) & pd.isna(given)
+        changed |= ~same & (written != given)
+    return changed
 
 
 def _summary(values: np.ndarray) -> dict[str, float]:

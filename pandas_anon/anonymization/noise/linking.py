@@ -55,6 +55,8 @@ def linked(group: np.ndarray, original: np.ndarray, noisy: np.ndarray) -> np.nda
     of originals of its ``group`` nearest to its ``noisy`` values) when its own original is
     among them, else 0. ``original``, ``noisy``: one row per record, one column per
     ε-quasi, no missing value."""
+    if not len(group):
+        return np.zeros(0)
     if original.shape[1] == 1:
         found, unsure = _linked_sorted(group, original[:, 0], noisy[:, 0])
     else:
@@ -72,6 +74,8 @@ def within(
 ) -> np.ndarray:
     """Per record, how many originals of its ``group`` lie within ``radius`` (per record) of
     its ``noisy`` values on every ε-quasi (itself included when the noise stayed within)."""
+    if not len(group):
+        return np.zeros(0, dtype=np.int64)
     if original.shape[1] == 1:
         found, unsure = _within_sorted(group, original[:, 0], noisy[:, 0], radius)
     else:

@@ -164,6 +164,9 @@ def ke_plan(
     with Progress("(k, ε) grid", total=total, unit="draw", enabled=progress) as bar:
         for k in ks:
             plan = ke_decide(frame, k, epsilons[0], progress=False, **options)
+            # zero configuration elects with the first k; every k compares the same columns
+            options = {**options, "qid": (*plan.k_quasi, *plan.eps_quasi)}
+            options["eps_quasi"] = plan.eps_quasi
             for eps in epsilons:
                 rows.append(_figures(plan.with_eps(eps), level, runs, seed, bar))
     assert plan is not None  # the grids are not empty

@@ -12,11 +12,14 @@ show the same for common libraries and how to sample safely. Two sources, one in
 - :class:`SecureLaplace` (``secure=True``): OpenDP's Laplace mechanism (``make_laplace``
   on a vector of floats), which samples the noise exactly and rounds the noisy value to a
   grid, as Mironov proposes, from the operating system's randomness; about 25 µs a value.
-  OpenDP is an optional dependency (``pip install pandas-anon[dp]``, a 47 MB wheel, no other
-  dependency); diffprivlib, the other vetted library, did not import with scikit-learn 1.9.
+  OpenDP is an optional dependency (``pip install pandas-anon[dp]``, a 47 MB wheel with one
+  dependency of its own); diffprivlib, the other vetted library, did not import with scikit-learn 1.9.
 
 Neither is seeded from anything a report records: a report carrying the seed would let
-anyone who reads it draw the noise again and subtract it.
+anyone who reads it draw the noise again and subtract it. Not recording the seed is not
+enough, though: someone who holds the originals (the attacker of the paper) can try seeds
+until the release comes out again, which for a small seed takes a second. Seeded noise is
+for research; a release takes ``secure=True``.
 """
 
 from __future__ import annotations
@@ -56,10 +59,13 @@ class SeededLaplace:
 
     def __post_init__(self) -> None:
         if self.seed is not None and (
-            isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, (int, np.integer))
+            isinstance(self.seed, (bool, np.bool_))
+            or not isinstance(self.seed, (int, np.integer))
+            or self.seed < 0
         ):
             raise InvalidParameterError(
-                f"seed must be a whole number such as 42, or None for fresh entropy, got "
+                f"seed must be a whole number of at least 0 such as 42, or None for fresh "
+                f"entropy, got "
                 f"{self.seed!r}"
             )
         self.generator = np.random.default_rng(self.seed)
