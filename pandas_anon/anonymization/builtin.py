@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pandas_anon.anonymization.fulldomain import datafly, exhaustive, incognito, ola, samarati
 from pandas_anon.anonymization.fulldomain.method import FullDomainSearch
+from pandas_anon.anonymization.local.greedy import LocalRecoding
 from pandas_anon.anonymization.mondrian.algorithm import Mondrian
 from pandas_anon.plugins.hookspecs import AlgorithmRegister, hookimpl
 
@@ -11,7 +12,8 @@ from pandas_anon.plugins.hookspecs import AlgorithmRegister, hookimpl
 @hookimpl
 def register_algorithms(register: AlgorithmRegister) -> None:
     """The full-domain searches (generalization of whole columns along hierarchies, with
-    suppression of the classes left violating), then Mondrian (multidimensional partitions)."""
+    suppression of the classes left violating), Mondrian (multidimensional partitions), and
+    local recoding (only the classes breaking the goal generalized)."""
     register(
         FullDomainSearch(
             "ola", ola.search, "optimal: best-first branch and bound with predictive tagging"
@@ -30,3 +32,4 @@ def register_algorithms(register: AlgorithmRegister) -> None:
         FullDomainSearch("exhaustive", exhaustive.search, "every node evaluated: the reference")
     )
     register(Mondrian())
+    register(LocalRecoding())

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
+import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Algorithm, Problem, get_algorithm
@@ -385,6 +386,16 @@ def _report(
         for c, r in recodings.items()
         if r.levels is not None and len(r.levels) and (r.levels == r.levels[0]).all()
     }
+    counts = transformation.tabulation.frequencies.counts
+    kept = ~transformation.suppressed
+    rows_by_level = {  # columns written at several levels (local recoding): rows per level
+        keys[c]: {
+            int(level): int(counts[kept & (r.levels == level)].sum())
+            for level in np.unique(r.levels[kept])
+        }
+        for c, r in recodings.items()
+        if r.levels is not None and len(r.levels) and keys[c] not in levels
+    }
     generalized = sum(
         bool((r.levels > 0).any()) if r.levels is not None else bool((r.codes != KEEP).any())
         for r in recodings.values()
@@ -393,6 +404,7 @@ def _report(
         algorithm=transformation.method,
         qid=[keys[c] for c in problem.qid],
         levels=levels,
+        rows_by_level=rows_by_level,
         hierarchies={
             keys[c]: (problem.hierarchies[c].name or "(unnamed)")
             if c in problem.hierarchies

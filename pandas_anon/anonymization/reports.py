@@ -128,6 +128,8 @@ class AnonymizationReport(Report):
     #: direct identifier columns found outside the QID and what became of each
     #: ("dropped", "hashed" or "kept"), never their values
     identifiers: dict[str, str] = field(default_factory=dict)
+    #: the columns written at several levels (local recoding): the kept rows at each level
+    rows_by_level: dict[str, dict[int, int]] = field(default_factory=dict)
     #: each quasi-identifier's normalized certainty penalty (Xu et al. 2006), the mean over
     #: its cells (``metrics["gcp"]`` is their mean)
     ncp: dict[str, float] = field(default_factory=dict)
@@ -137,11 +139,22 @@ class AnonymizationReport(Report):
 
     kind: ClassVar[str] = "kanon"
 
+    def _level(self, column: str) -> str:
+        """A column's level, or its rows at each level when it has several."""
+        if column in self.levels:
+            return str(self.levels[column])
+        if column in self.rows_by_level:
+            return ", ".join(
+                f"{level}: {report.count(rows)}"
+                for level, rows in sorted(self.rows_by_level[column].items())
+            )
+        return "-"
+
     def __repr__(self) -> str:
         levels = pd.DataFrame(
             {
                 "column": list(self.hierarchies),
-                "level": [self.levels.get(c, "-") for c in self.hierarchies],
+                "level": [self._level(c) for c in self.hierarchies],
                 "hierarchy": list(self.hierarchies.values()),
                 "NCP": [f"{self.ncp[c]:.4f}" if c in self.ncp else "-" for c in self.hierarchies],
             }

@@ -31,10 +31,9 @@ from pandas_anon.anonymization.mondrian.dimensions import (
 from pandas_anon.anonymization.mondrian.partition import Boxes, extents, partition
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
-from pandas_anon.engine.classes import Classes, SensitiveColumn
-from pandas_anon.errors import InfeasibleError, InvalidParameterError
+from pandas_anon.errors import InvalidParameterError
 from pandas_anon.params import one_of
-from pandas_anon.privacy.models import Context, PrivacyModel
+from pandas_anon.privacy.groups import GroupJudge
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,13 +97,10 @@ class Mondrian:
         qi, qi_of = frequencies.project(problem.qid)
         dimensions = [dimension(qi, c, problem.hierarchies.get(c)) for c in problem.qid]
         represent = self._representations(problem.qid, dimensions)
-        judge = _Judge(problem, qi_of, len(qi))
-        everything = np.arange(len(qi))
-        if judge(everything, np.zeros(len(qi), dtype=np.int64), 1)[0]:
-            raise InfeasibleError(
-                f"the whole table does not satisfy {', '.join(map(str, problem.models))}: no "
-                f"partition of it can; lower k/l, raise t, or choose another sensitive column"
-            )
+        judge = GroupJudge(
+            frequencies, problem.models, problem.sensitive, qi_of=qi_of, n_qi=len(qi)
+        )
+        judge.require_feasible()
         boxes = partition(
             dimensions,
             qi.counts,
@@ -188,57 +184,3 @@ def _held(
     starts = np.flatnonzero(new)
     rows = np.add.reduceat(counts[combinations], starts) if len(starts) else counts[:0]
     return segment[starts], rank[starts], rows
-
-
-class _Judge:
-    """Which groups of combinations break a privacy model: k-anonymity from the counts,
-    l-diversity and t-closeness from the sensitive values each group holds."""
-
-    def __init__(self, problem: Problem, qi_of: np.ndarray, n_qi: int) -> None:
-        frequencies = problem.tabulation.frequencies
-        self.models: tuple[PrivacyModel, ...] = problem.models
-        self.counts = np.bincount(qi_of, weights=frequencies.counts, minlength=n_qi)
-        self.qi_of, self.n_qi = qi_of, n_qi
-        self.pair_counts = frequencies.counts
-        self.sensitive: SensitiveColumn | None = None
-        context = None
-        if any(m.reads_sensitive for m in self.models) and problem.sensitive is not None:
-            self.sensitive = SensitiveColumn.read(frequencies, problem.sensitive)
-            context = self.sensitive.domain(ordered=any(m.reads_order for m in self.models))
-        self.context = Context(context)
-
-    def classes(self, combinations: np.ndarray, groups: np.ndarray, n_groups: int) -> Classes:
-        """The groups as classes (with their sensitive values when a model reads them)."""
-        sizes = np.bincount(groups, weights=self.counts[combinations], minlength=n_groups)
-        sizes = sizes.astype(np.int64)
-        if self.sensitive is None:
-            return Classes((), (), sizes, sizes)
-        group_of = np.full(self.n_qi, -1, dtype=np.int64)
-        group_of[combinations] = groups
-        owner = group_of[self.qi_of]
-        inside = owner >= 0
-        key = owner[inside] * self.sensitive.radix + self.sensitive.codes[inside]
-        pairs, inverse = np.unique(key, return_inverse=True)
-        rows = np.bincount(inverse.ravel(), weights=self.pair_counts[inside], minlength=len(pairs))
-        return Classes(
-            (),
-            (),
-            rows.astype(np.int64),
-            sizes,
-            pairs // self.sensitive.radix,
-            pairs % self.sensitive.radix,
-        )
-
-    def __call__(self, combinations: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
-        classes = self.classes(combinations, groups, n_groups)
-        broken = np.zeros(n_groups, dtype=bool)
-        for model in self.models:
-            broken |= model.violations(classes, self.context)
-        return broken & (classes.sizes > 0)
-
-    def reached(self, output_class: np.ndarray) -> dict[str, float]:
-        """The level each model reaches on the output's classes."""
-        n_classes = int(output_class.max()) + 1
-        classes = self.classes(np.arange(self.n_qi), output_class, n_classes)
-        kept = np.ones(n_classes, dtype=bool)
-        return dict(model.reached(classes, kept, self.context) for model in self.models)

@@ -1,0 +1,358 @@
+"""``algo="local"``: k-anonymity (with l-diversity and t-closeness when asked) by local
+recoding of the classes that break the privacy goal.
+
+Pastore et al. (2020, "Protecting Personal Data in Open Data", section 3.2) generalize the
+municipality of the singletons only and leave every other row as it was; this method does
+the same for any goal. It works on the frequency set of the quasi-identifier, each
+combination of values carrying one level per column (level 0: the value itself):
+
+1. combinations in classes that meet every privacy model are *safe* and never change;
+2. while some class breaks a model, each column is tried: one step up its hierarchy for the
+   combinations at risk still below its top. The step *rescues* the combinations whose new
+   class meets the models (safe combinations written alike joining it). Of the steps that
+   rescue rows, the one that costs least per row rescued is applied, to the rescued
+   combinations only: with ``metric="precision"`` a step in column c costs 1 / (height of
+   c's hierarchy) per row, so the finest hierarchies go first; with ``metric="dm"`` the
+   growth of the classes' squared sizes;
+3. when no step rescues anything, the combinations at risk are suppressed if their rows fit
+   ``max_suppression``; otherwise they all climb one step in the cheapest column that
+   leaves every safe class intact, and the search goes on;
+4. combinations at risk at the top of every column form one class (``*`` everywhere); if it
+   still breaks a model and cannot be suppressed, other classes are written at the top too
+   until it holds: classes of rows already recoded first, then the smallest of the rows
+   safe from the start (the report counts those, ``rows_promoted``; a table that does not
+   meet the goal as a whole is refused first).
+
+A column is thus written at several levels: the report gives the rows at each level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon.anonymization.algorithms import Problem
+from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
+from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.keys import KeyLayout, run_ids
+from pandas_anon.errors import InvalidParameterError
+from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.privacy.groups import GroupJudge
+
+
+@dataclass(frozen=True)
+class LocalRecoding:
+    """k-anonymity by local recoding (``kanon(k, algo="local")``): only the rows of classes
+    that break the privacy models are generalized, one hierarchy step at a time (see the
+    module). ``metric`` ranks the steps: ``"precision"`` or ``"dm"``."""
+
+    name: ClassVar[str] = "local"
+    description: ClassVar[str] = (
+        "local recoding: only the classes breaking the goal climb their hierarchies"
+    )
+
+    def decide(self, problem: Problem) -> Transformation:
+        """Recode the combinations at risk of the problem's frequency set (see the module)."""
+        if problem.metric not in ("precision", "dm"):
+            raise InvalidParameterError(
+                f"algo='local' ranks its steps by metric='precision' or metric='dm', got "
+                f"{problem.metric!r}"
+            )
+        frequencies = problem.tabulation.frequencies
+        qi, qi_of = frequencies.project(problem.qid)
+        judge = GroupJudge(
+            frequencies, problem.models, problem.sensitive, qi_of=qi_of, n_qi=len(qi)
+        )
+        judge.require_feasible()
+        space = _LabelSpace(qi, problem.qid, problem.hierarchies)
+        budget = math.floor(problem.max_suppression * frequencies.n_rows + 1e-9)
+        search = _Search(space, judge, str(problem.metric))
+        search.run(budget)
+        recodings = {
+            c: ColumnRecoding.at_level(
+                problem.hierarchies[c],
+                space.positions[j][qi_of],
+                search.levels[qi_of, j],
+                selected=search.levels[qi_of, j] > 0,  # level 0: the value as read
+            )
+            for j, c in enumerate(problem.qid)
+        }
+        written = Transformation(
+            method=self.name,
+            tabulation=problem.tabulation,
+            qid=problem.qid,
+            recodings=recodings,
+            suppressed=search.suppressed[qi_of],
+            search={
+                "steps": search.steps,
+                "rows_at_risk": search.rows_at_risk,
+                "rows_promoted": search.promoted,
+            },
+        )
+        output_class, _ = written.output_classes()
+        of_qi = np.zeros(len(qi), dtype=np.int64)
+        of_qi[qi_of] = output_class
+        kept = np.flatnonzero(~search.suppressed)
+        return replace(written, privacy=judge.reached(of_qi, kept))
+
+
+class _LabelSpace:
+    """What each combination is written as at each level, as one integer id per column, so
+    that the combinations written alike have equal ids whatever the levels that wrote them
+    (a value kept at level 0 and an equal label of a higher level share one).
+
+    At level 0 a value is kept as read; above, it is its hierarchy's label. A missing value
+    stays missing below the top (one id of its own) and is written as the top's label at
+    the top, as :meth:`ColumnRecoding.at_level` writes it.
+    """
+
+    def __init__(
+        self, qi: FrequencySet, qid: Sequence[Hashable], hierarchies: Mapping[Hashable, Hierarchy]
+    ) -> None:
+        #: per column, the hierarchy position of each combination's value (-1: missing)
+        self.positions: list[np.ndarray] = []
+        #: per column, (levels, distinct values) ids: each value's label at each level
+        self.tables: list[np.ndarray] = []
+        self.sizes: list[int] = []
+        self.heights = np.array([hierarchies[c].height for c in qid], dtype=np.int64)
+        #: per column, each combination's value (its code in the frequency set)
+        self.slots: list[np.ndarray] = []
+        for c in qid:
+            hierarchy = hierarchies[c]
+            column_codes = qi.codes[:, qi.position(c)]
+            values = qi.values[c]
+            counts = np.bincount(column_codes, weights=qi.counts, minlength=len(values))
+            position = hierarchy.positions(values, column=c, counts=counts)
+            present = position >= 0
+            written = [np.asarray(values, dtype=object)] + [
+                np.asarray(hierarchy.labels(level), dtype=object)
+                for level in range(1, hierarchy.n_levels)
+            ]
+            ids, _ = pd.factorize(np.concatenate(written), use_na_sentinel=True)
+            missing = int(ids.max(initial=-1)) + 1
+            table = np.empty((hierarchy.n_levels, len(values)), dtype=np.int64)
+            table[0] = np.where(ids[: len(values)] < 0, missing, ids[: len(values)])
+            offset = len(values)
+            for level in range(1, hierarchy.n_levels):
+                label = ids[offset + hierarchy.codes(level)[np.where(present, position, 0)]]
+                top = level == hierarchy.height
+                table[level] = np.where(present | top, label, missing)
+                offset += len(hierarchy.labels(level))
+            self.positions.append(position[column_codes])
+            self.tables.append(table)
+            self.sizes.append(missing + 1)
+            self.slots.append(column_codes)
+
+    def ids(self, levels: np.ndarray, rows: np.ndarray) -> list[np.ndarray]:
+        """The label ids of the combinations at ``rows`` written at ``levels`` (one row of
+        levels per combination of ``rows``), one array per column."""
+        return [
+            table[levels[:, j], slots[rows]]
+            for j, (table, slots) in enumerate(zip(self.tables, self.slots))
+        ]
+
+
+class _Search:
+    """The state of the search: each combination's levels and label ids, its key (the ids
+    bit-packed, :mod:`pandas_anon.engine.keys`), which are suppressed, and the statistics
+    the report gives.
+
+    A step is judged on the classes it touches only: the combinations it moves and the
+    kept combinations already written as one of their new keys, found by binary search in
+    the sorted keys (when a key fits one int64 word; otherwise every kept combination is
+    regrouped).
+    """
+
+    def __init__(self, space: _LabelSpace, judge: GroupJudge, metric: str) -> None:
+        self.space, self.judge, self.metric = space, judge, metric
+        n = judge.n_qi
+        self.rows = judge.counts
+        self.levels = np.zeros((n, len(space.heights)), dtype=np.int64)
+        self.ids = np.column_stack(space.ids(self.levels, np.arange(n)))
+        self.layout = KeyLayout(space.sizes, max(int(self.rows.sum()), 1))
+        self.words = self.layout.encode(list(self.ids.T))
+        self.suppressed = np.zeros(n, dtype=bool)
+        self.steps = 0
+        self.promoted = 0
+        self.rows_at_risk = 0
+        self.untouched = np.ones(n, dtype=bool)
+        self._sorted: tuple[np.ndarray, np.ndarray] = (self.rows[:0], self.rows[:0])
+
+    def run(self, budget: int) -> None:
+        """Recode until no kept class breaks a model (see the module)."""
+        at_risk = self._at_risk()
+        self.rows_at_risk = int(self.rows[at_risk].sum())
+        self.untouched = ~at_risk  # the rows safe from the start: promoted last, and counted
+        while at_risk.any():
+            safe = ~at_risk & ~self.suppressed  # in classes that hold: never spoiled
+            step = self._best_step(at_risk, safe)
+            if step is not None:
+                column, moved = step
+            elif self.rows[at_risk | self.suppressed].sum() <= budget:
+                self.suppressed |= at_risk
+                break
+            else:
+                coarsened = self._coarsen(at_risk, safe)
+                if coarsened is None:  # at the top of every column: one class of '*'
+                    self._promote(at_risk, budget)
+                    break
+                column, moved = coarsened
+            self._raise(moved, column)
+            self.steps += 1
+            at_risk = self._at_risk()
+
+    def _raise(self, moved: np.ndarray, column: int, to: np.ndarray | None = None) -> None:
+        """Write the combinations ``moved`` one level higher in ``column`` (or at ``to``)."""
+        self.levels[moved, column] = self.levels[moved, column] + 1 if to is None else to
+        new = self.space.tables[column][self.levels[moved, column], self.space.slots[column][moved]]
+        word, shift = self.layout.fields[column]
+        self.words[word][moved] += (new - self.ids[moved, column]) << shift
+        self.ids[moved, column] = new
+
+    def _at_risk(self) -> np.ndarray:
+        """Per combination, whether it is kept in a class breaking a model."""
+        kept = np.flatnonzero(~self.suppressed)
+        groups = run_ids(tuple(w[kept] for w in self.words))
+        broken = self.judge(kept, groups, int(groups.max(initial=-1)) + 1)
+        at_risk = np.zeros(len(self.rows), dtype=bool)
+        at_risk[kept] = broken[groups]
+        if self.layout.n_words == 1:  # the kept keys sorted, for the steps to search
+            order = np.argsort(self.words[0][kept])
+            self._sorted = (kept[order], self.words[0][kept][order])
+        return at_risk
+
+    def _trial(
+        self, movable: np.ndarray, column: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The classes one step up ``column`` for the combinations ``movable`` (positions)
+        touches: the combinations they hold (positions), each one's class among them, which
+        classes break a model, and each movable combination's class."""
+        level = self.levels[movable, column] + 1
+        new = self.space.tables[column][level, self.space.slots[column][movable]]
+        word, shift = self.layout.fields[column]
+        moved_word = self.words[word][movable] + ((new - self.ids[movable, column]) << shift)
+        if self.layout.n_words > 1:  # regroup every kept combination
+            kept = np.flatnonzero(~self.suppressed)
+            words = tuple(w[kept] for w in self.words)
+            words = words[:word] + (words[word].copy(),) + words[word + 1 :]
+            at = np.searchsorted(kept, movable)
+            words[word][at] = moved_word
+            groups = run_ids(words)
+            n_groups = int(groups.max(initial=-1)) + 1
+            return kept, groups, self.judge(kept, groups, n_groups), groups[at]
+        keys, own = np.unique(moved_word, return_inverse=True)
+        holders, ordered = self._sorted  # kept combinations by key, and their keys
+        low = np.searchsorted(ordered, keys, side="left")
+        high = np.searchsorted(ordered, keys, side="right")
+        lengths = high - low
+        first = np.repeat(low, lengths)  # every position of every range low..high
+        offset = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        staying = holders[first + offset]
+        is_movable = np.zeros(len(self.rows), dtype=bool)
+        is_movable[movable] = True
+        keep = ~is_movable[staying]
+        staying = staying[keep]
+        staying_group = np.repeat(np.arange(len(keys)), lengths)[keep]
+        combinations = np.concatenate([movable, staying])
+        groups = np.concatenate([own.reshape(-1), staying_group])
+        broken = self.judge(combinations, groups, len(keys))
+        return combinations, groups, broken, own.reshape(-1)
+
+    def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
+        """The combinations at risk below the top of ``column`` (positions)."""
+        return np.flatnonzero(at_risk & (self.levels[:, column] < self.space.heights[column]))
+
+    def _best_step(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
+        """The step (column, combinations it rescues) of least cost per row rescued."""
+        best: tuple[float, int, int, np.ndarray] | None = None
+        for column in self._order():
+            movable = self._movable(at_risk, column)
+            if not len(movable):
+                continue
+            combinations, groups, broken, own = self._trial(movable, column)
+            rescued = movable[~broken[own]]
+            rows = int(self.rows[rescued].sum())
+            if rows == 0:
+                continue
+            cost = self._cost(column, rescued, rows, combinations, groups, broken, safe)
+            if best is None or (cost, -rows) < (best[0], -best[1]):
+                best = (cost, rows, int(column), rescued)
+        return None if best is None else (best[2], best[3])
+
+    def _cost(
+        self,
+        column: int,
+        rescued: np.ndarray,
+        rows: int,
+        combinations: np.ndarray,
+        groups: np.ndarray,
+        broken: np.ndarray,
+        safe: np.ndarray,
+    ) -> float:
+        """What a step costs per row it rescues: precision, one level of ``column`` per row;
+        DM, the growth of the squared sizes of the classes the rescued rows join (their
+        rows counted in their old classes before)."""
+        if self.metric == "precision":
+            return 1.0 / float(self.space.heights[column])
+        weights = self.rows[combinations]
+        n_groups = len(broken)
+        sizes = np.bincount(groups, weights=weights, minlength=n_groups)
+        before = np.bincount(groups, weights=weights * safe[combinations], minlength=n_groups)
+        growth = float((sizes[~broken] ** 2 - before[~broken] ** 2).sum())
+        growth -= float((self.rows[rescued] * self._class_rows()[rescued]).sum())
+        return growth / rows
+
+    def _class_rows(self) -> np.ndarray:
+        """Per combination, the rows of its class as written now (0: suppressed)."""
+        kept = np.flatnonzero(~self.suppressed)
+        groups = run_ids(tuple(w[kept] for w in self.words))
+        sizes = np.bincount(groups, weights=self.rows[kept])
+        found = np.zeros(len(self.rows))
+        found[kept] = sizes[groups]
+        return found
+
+    def _order(self) -> np.ndarray:
+        """The columns, cheapest step first (precision: the tallest hierarchies)."""
+        return np.argsort(-self.space.heights, kind="stable")
+
+    def _coarsen(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
+        """One step up the cheapest column for every combination at risk below its top,
+        except those that would join a safe class and break it; None when none can."""
+        for column in self._order():
+            movable = self._movable(at_risk, column)
+            if not len(movable):
+                continue
+            combinations, groups, broken, own = self._trial(movable, column)
+            holds_safe = np.zeros(len(broken), dtype=bool)
+            holds_safe[groups[safe[combinations]]] = True
+            moved = movable[~(holds_safe & broken)[own]]
+            if len(moved):
+                return int(column), moved
+        return None
+
+    def _promote(self, at_risk: np.ndarray, budget: int) -> None:
+        """The combinations at risk, all at the top, still break a model: suppress them if
+        their rows fit the budget, else write the smallest safe classes at the top with them
+        until the class of ``*`` holds."""
+        if self.rows[at_risk | self.suppressed].sum() <= budget:
+            self.suppressed |= at_risk
+            return
+        kept = np.flatnonzero(~self.suppressed)
+        group_of = np.full(len(self.rows), -1, dtype=np.int64)
+        group_of[kept] = run_ids(tuple(w[kept] for w in self.words))
+        size_of = self._class_rows()
+        safe = np.flatnonzero(~at_risk & ~self.suppressed)
+        # classes of rows already recoded first, then the smallest
+        candidates = safe[np.lexsort((size_of[safe], self.untouched[safe]))]
+        while at_risk.any():
+            joining = candidates[group_of[candidates] == group_of[candidates[0]]]
+            candidates = candidates[group_of[candidates] != group_of[candidates[0]]]
+            for column, height in enumerate(self.space.heights):
+                self._raise(joining, column, to=np.full(len(joining), height))
+            self.promoted += int(self.rows[joining[self.untouched[joining]]].sum())
+            at_risk = self._at_risk()
