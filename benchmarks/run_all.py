@@ -17,6 +17,7 @@ import bench_check
 import bench_hierarchies
 import bench_kanon
 import bench_ke
+import bench_local
 import bench_mondrian
 import bench_singletons
 import bench_startup
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_kanon.main(forwarded)
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
+        + bench_local.main(forwarded)
         + bench_check.main(forwarded)
         + bench_hierarchies.main(forwarded)
         + bench_startup.main(forwarded)
