@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
     from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+    from pandas_anon.studies.compare import Comparison, compare
     from pandas_anon.studies.strategy import Study, study
 
 __version__ = "0.1.0"
@@ -107,6 +108,8 @@ _LAZY = {
     "LDiversity": "pandas_anon.privacy.models",
     "TCloseness": "pandas_anon.privacy.models",
     "Study": "pandas_anon.studies.strategy",
+    "compare": "pandas_anon.studies.compare",
+    "Comparison": "pandas_anon.studies.compare",
     "study": "pandas_anon.studies.strategy",
 }
 
@@ -162,6 +165,7 @@ __all__ = [
     "Risk",
     "Singletons",
     "Study",
+    "Comparison",
     "TCloseness",
     "Transformation",
     "UnhashableValueError",
@@ -181,4 +185,5 @@ __all__ = [
     "plugin_status",
     "singletons",
     "study",
+    "compare",
 ]

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
     from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.studies.compare import Comparison
     from pandas_anon.studies.strategy import Study
 
 
@@ -87,6 +88,13 @@ class AnonAccessor:
         from pandas_anon.anonymization import generalize as generalization
 
         return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
+
+    def compare(self, k: int, **options: Any) -> Comparison:
+        """Several anonymization methods side by side (global, Mondrian, local recoding by
+        default); see :func:`pandas_anon.compare` for the options."""
+        from pandas_anon.studies import compare
+
+        return compare.compare(self._frame, k, **options)
 
     def study(
         self,

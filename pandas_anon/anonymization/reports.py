@@ -130,6 +130,8 @@ class AnonymizationReport(Report):
     identifiers: dict[str, str] = field(default_factory=dict)
     #: the columns written at several levels (local recoding): the kept rows at each level
     rows_by_level: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: rows whose value changed, per quasi-identifier (filled in when the output is written)
+    changed: dict[str, int] = field(default_factory=dict)
     #: each quasi-identifier's normalized certainty penalty (Xu et al. 2006), the mean over
     #: its cells (``metrics["gcp"]`` is their mean)
     ncp: dict[str, float] = field(default_factory=dict)
@@ -138,6 +140,11 @@ class AnonymizationReport(Report):
     exposure: dict | None = None
 
     kind: ClassVar[str] = "kanon"
+
+    def after_writing(self, modified: int, changed: Mapping[Hashable, int]) -> Report:
+        """Rows modified in all and in each quasi-identifier (``changed`` in QID order)."""
+        per_column = dict(zip(self.qid, (int(n) for n in changed.values()), strict=True))
+        return dataclasses.replace(self, modified=modified, changed=per_column)
 
     def _level(self, column: str) -> str:
         """A column's level, or its rows at each level when it has several."""

@@ -14,11 +14,12 @@ combination of values carrying one level per column (level 0: the value itself):
    combinations only: with ``metric="precision"`` a step in column c costs 1 / (height of
    c's hierarchy) per row, so the finest hierarchies go first; with ``metric="dm"`` the
    growth of the classes' squared sizes;
-3. when no step rescues anything, the combinations at risk are suppressed if their rows fit
-   ``max_suppression``; otherwise they all climb one step in the cheapest column that
-   leaves every safe class intact, and the search goes on;
+3. when no step rescues anything, the combinations at risk all climb one step in the
+   cheapest column that leaves every safe class intact, and the search goes on (a step
+   costs less than suppressing, which writes ``*`` in every column);
 4. combinations at risk at the top of every column form one class (``*`` everywhere); if it
-   still breaks a model and cannot be suppressed, other classes are written at the top too
+   still breaks a model, it is suppressed when its rows fit ``max_suppression``; otherwise
+   other classes are written at the top too
    until it holds: classes of rows already recoded first, then the smallest of the rows
    safe from the start (the report counts those, ``rows_promoted``; a table that does not
    meet the goal as a whole is refused first).
@@ -193,9 +194,6 @@ class _Search:
             step = self._best_step(at_risk, safe)
             if step is not None:
                 column, moved = step
-            elif self.rows[at_risk | self.suppressed].sum() <= budget:
-                self.suppressed |= at_risk
-                break
             else:
                 coarsened = self._coarsen(at_risk, safe)
                 if coarsened is None:  # at the top of every column: one class of '*'

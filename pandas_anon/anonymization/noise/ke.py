@@ -492,13 +492,14 @@ def _box_half_width(alpha: float, dimensions: int) -> float:
 
 def _changed(out: pd.DataFrame, frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
     """Per row, whether ``out`` writes one of ``columns`` otherwise than ``frame`` holds it
-    (missing in both: unchanged)."""
+    (missing in both, whatever the marker: unchanged; 1 and "1": changed)."""
     changed = np.zeros(len(frame), dtype=bool)
     for column in columns:
-        written = out[column].to_numpy(dtype=object)
-        given = frame[column].to_numpy(dtype=object)
-        same = pd.isna(written) & pd.isna(given)
-        changed |= ~same & (written != given)
+        both = np.concatenate(
+            [out[column].to_numpy(dtype=object), frame[column].to_numpy(dtype=object)]
+        )
+        codes, _ = pd.factorize(both, use_na_sentinel=True)
+        changed |= codes[: len(frame)] != codes[len(frame) :]
     return changed
 
 

@@ -1,0 +1,59 @@
+"""``compare``: methods side by side, each row the figures of the method's own release,
+its modified cells counted independently; bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_anon
+from pandas_anon import InvalidParameterError
+from pandas_anon.hierarchy import Hierarchy
+
+from conftest import SEED_QID
+
+
+def differing_cells(frame: pd.DataFrame, out: pd.DataFrame, qid: list) -> int:
+    """Cells written otherwise than read, missing equal to missing (plain Python)."""
+    count = 0
+    for column in qid:
+        for a, b in zip(out[column].tolist(), frame.loc[out.index, column].tolist()):
+            if not (pd.isna(a) and pd.isna(b)) and (pd.isna(a) or pd.isna(b) or a != b):
+                count += 1
+    return count
+
+
+def test_each_row_is_the_methods_own_release(licences):
+    provinces = Hierarchy.from_columns(licences, ["comune_residenza", "provincia_residenza"])
+    options = {"qid": SEED_QID, "hierarchies": {"comune_residenza": provinces}}
+    found = licences.anon.compare(2, methods=["ola", "mondrian", "local"], **options)
+    assert list(found.table.index) == ["ola", "mondrian", "local"]
+    assert found.qid == tuple(SEED_QID) and found.k == 2
+    for method in found.table.index:
+        out = licences.anon.kanon(2, algo=method, **options)
+        report = out.anon.report()
+        row = found.table.loc[method]
+        assert row["classes"] == report.classes and row["DM"] == report.metrics["dm"]
+        assert row["modified rows"] == report.modified
+        assert row["modified cells"] == differing_cells(licences, out, SEED_QID)
+    local = found.table.loc["local"]
+    assert local["modified rows"] == 1796 and local["suppressed"] == 0
+    assert local["modified rows"] < found.table.loc["ola"]["modified rows"]
+    shown = repr(found)
+    assert "methods compared" in shown and "AOSTA" not in shown  # figures, never values
+    assert set(found.to_dict()["table"][0]) >= {"method", "precision", "DM", "modified cells"}
+
+
+def test_the_quasi_identifier_is_elected_once(licences):
+    found = pandas_anon.compare(licences, 5, methods=["mondrian", "local"])
+    elected = licences.anon.kanon(5, algo="mondrian").anon.report().qid
+    assert found.qid == tuple(elected)  # the first method's election, given to the next
+    assert (found.table["smallest class"] >= 5).all()
+    assert np.isnan(found.table.loc["mondrian", "precision"])  # cut by value: no hierarchy
+
+
+@pytest.mark.parametrize("methods", ["ola", []])
+def test_methods_must_be_a_list(licences, methods):
+    with pytest.raises(InvalidParameterError, match="methods must be a list"):
+        pandas_anon.compare(licences, 2, methods=methods, qid=SEED_QID)
