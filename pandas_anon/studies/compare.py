@@ -44,11 +44,18 @@ class Comparison:
 
     def __repr__(self) -> str:
         shown = self.table.reset_index(names="method").astype(object)
+        for column in ("precision", "C_avg", "GCP", "risk max"):
+            shown[column] = [_number(v) for v in self.table[column]]
         return formatting.render(
             f"{self.k}-anonymity on {formatting.columns(self.qid)}: methods compared",
             [],
-            ("", shown.where(shown.notna(), "-")),
+            ("", shown),
         )
+
+
+def _number(value: float) -> str:
+    """A figure to 4 decimals; '-' where a method has none (precision without hierarchies)."""
+    return "-" if pd.isna(value) else f"{value:.4f}"
 
 
 def compare(
