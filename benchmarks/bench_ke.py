@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -149,12 +148,10 @@ def _diameters(group: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
-    args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
-    started = time.perf_counter()
-    cases = release_cases(args.repeat) + risk_cases(min(args.repeat, 3), args.seed)
-    print(harness.case_table(cases))
-    print(f"({time.perf_counter() - started:.1f} s)\n")
-    return [c.summary() for c in cases]
+    def measure(args):
+        return release_cases(args.repeat) + risk_cases(min(args.repeat, 3), args.seed)
+
+    return harness.measured(__doc__.splitlines()[0], argv, measure)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ ARX is skipped with a message when Java or ``../shared/tools/arx`` is missing.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -123,12 +122,11 @@ def valle_d_aosta_cases(repeat: int) -> list[Case]:
 
 
 def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
-    args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
-    started = time.perf_counter()
-    cases = adult_cases(args.repeat) + valle_d_aosta_cases(args.repeat)
-    print(harness.case_table(cases))
-    print(f"({time.perf_counter() - started:.1f} s)\n")
-    return [c.summary() for c in cases]
+    return harness.measured(
+        __doc__.splitlines()[0],
+        argv,
+        lambda args: adult_cases(args.repeat) + valle_d_aosta_cases(args.repeat),
+    )
 
 
 if __name__ == "__main__":

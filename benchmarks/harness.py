@@ -107,6 +107,21 @@ def case_table(cases: Sequence[Case]) -> str:
     return tabulate(rows, headers=headers, disable_numparse=True)
 
 
+def measured(
+    description: str,
+    argv: Sequence[str] | None,
+    measure: Callable[[argparse.Namespace], list[Case]],
+) -> list[tuple[str, str, str]]:
+    """A script's ``main``: parse the shared options, run ``measure``, print its cases and
+    how long it all took; return the (case, target, verdict) rows for the run_all summary."""
+    args = parser(description).parse_args(argv)
+    started = time.perf_counter()
+    cases = measure(args)
+    print(case_table(cases))
+    print(f"({time.perf_counter() - started:.1f} s)\n")
+    return [c.summary() for c in cases]
+
+
 def parser(description: str) -> argparse.ArgumentParser:
     """Command-line options shared by the scripts."""
     p = argparse.ArgumentParser(description=description)
