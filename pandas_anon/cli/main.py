@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn, Protocol
 
 from pandas_anon import __version__
-from pandas_anon.cli import anonymize, check, demo, ke_anon, plugins, scan, study
+from pandas_anon.cli import anonymize, check, compare, demo, ke_anon, plugins, scan, study
 from pandas_anon.errors import AnonError, InputFileError, capture_warnings
 
 
@@ -44,6 +44,7 @@ COMMANDS: dict[str, Command] = {
     "study": study,
     "anonymize": anonymize,
     "ke-anon": ke_anon,
+    "compare": compare,
     "demo": demo,
     "plugins": plugins,
     "check": check,

@@ -57,3 +57,21 @@ def test_the_quasi_identifier_is_elected_once(licences):
 def test_methods_must_be_a_list(licences, methods):
     with pytest.raises(InvalidParameterError, match="methods must be a list"):
         pandas_anon.compare(licences, 2, methods=methods, qid=SEED_QID)
+
+
+def test_the_command_line_prints_the_same_table(tmp_path, licences, capsys):
+    from pandas_anon.cli.main import main
+
+    path = tmp_path / "licences.csv"
+    licences.to_csv(path, index=False)
+    argv = ["compare", str(path), "--k", "2", "--qid", ",".join(SEED_QID)]
+    code = main([*argv, "--methods", "mondrian,local", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    import json
+
+    table = {row["method"]: row for row in json.loads(out)["table"]}
+    assert set(table) == {"mondrian", "local"}
+    assert table["local"]["suppressed"] == 0 and table["local"]["smallest class"] >= 2
+    assert main([*argv, "--methods", "magic"]) == 2
+    assert "algo must be one of" in capsys.readouterr().err
