@@ -4,10 +4,12 @@ a. UCI Adult, 9 QIs, k=5, the Adult hierarchies: ``anonymize(..., algo="local")`
    decision, in-process) against ARX's local recoding (global step with 99 % suppression
    and its loss metric, then ``optimizeIterativeFast(output, 0.01)``; warm JVM, median),
    with both results (suppressed rows, classes) and our figures beside the optimal global
-   recoding (ola, 5 % suppression).                                               ours < 1000 ms
+   recoding (ola, 5 % suppression); then ``compare`` of ola, mondrian and local at 5 %
+   suppression, the table docs/kanon.md shows.                                    ours < 1000 ms
 b. Valle d'Aosta, the seed paper's QID (anno_nascita, comune_residenza, sesso), k=2,
    municipality -> province: ``kanon`` end to end, its singletons and modified rows beside
-   the rows of the paper's Table 1 that reach no singleton.                       informational
+   the rows of the paper's Table 1 that reach no singleton, and ``compare`` of the three
+   methods.                                                                      informational
 
 ARX is skipped with a message when Java or ``../shared/tools/arx`` is missing.
 """
@@ -71,6 +73,8 @@ def adult_cases(repeat: int) -> list[Case]:
     )
     print("a. UCI Adult, 9 QIs, k=5:")
     print(tabulate(rows, headers=["method", "suppressed", "classes", "precision", "DM"]))
+    print("   the methods compared (docs/kanon.md), at most 5 % suppressed:")
+    print(pandas_anon.compare(adult, 5, qid=QID, hierarchies=hierarchies, max_suppression=0.05))
     baseline = None if arx is None else arx["median_anon_ms"] / 1000
     return [Case("local recoding, Adult 9 QIs k=5 (vs ARX)", seconds, baseline, max_seconds=1.0)]
 
@@ -118,6 +122,7 @@ def valle_d_aosta_cases(repeat: int) -> list[Case]:
         f"{int(reaching['modified'].min()):,} rows and keep {int(reaching['distinct'].max())} "
         f"combinations at most"
     )
+    print(frame.anon.compare(2, qid=qid, hierarchies={"comune_residenza": provinces}))
     return [Case("local recoding, Valle d'Aosta k=2, end to end", seconds, None)]
 
 
