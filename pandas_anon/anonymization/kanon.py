@@ -381,13 +381,16 @@ def _report(
     utility = measure(transformation, problem.k)
     keys = column_keys(problem.qid)
     recodings = {c: transformation.recodings[c] for c in problem.qid}
-    levels = {  # the level of columns written at one level of a hierarchy (full-domain)
-        keys[c]: int(r.levels[0])
-        for c, r in recodings.items()
-        if r.levels is not None and len(r.levels) and (r.levels == r.levels[0]).all()
-    }
     counts = transformation.tabulation.frequencies.counts
     kept = ~transformation.suppressed
+    written = kept if kept.any() else np.ones_like(kept)  # every row suppressed: all of them
+    levels = {  # the level of columns written at one level of a hierarchy on the kept rows
+        keys[c]: int(r.levels[written][0])
+        for c, r in recodings.items()
+        if r.levels is not None
+        and len(r.levels)
+        and (r.levels[written] == r.levels[written][0]).all()
+    }
     rows_by_level = {  # columns written at several levels (local recoding): rows per level
         keys[c]: {
             int(level): int(counts[kept & (r.levels == level)].sum())

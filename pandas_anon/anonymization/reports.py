@@ -151,9 +151,11 @@ class AnonymizationReport(Report):
         if column in self.levels:
             return str(self.levels[column])
         if column in self.rows_by_level:
-            return ", ".join(
+            return ", ".join(  # levels read back from JSON are text: sorted as numbers
                 f"{level}: {report.count(rows)}"
-                for level, rows in sorted(self.rows_by_level[column].items())
+                for level, rows in sorted(
+                    self.rows_by_level[column].items(), key=lambda item: int(item[0])
+                )
             )
         return "-"
 

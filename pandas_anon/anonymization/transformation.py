@@ -216,8 +216,9 @@ class Transformation:
         for column in self.qid:
             recoded = self.write_column(frame[column])
             values = recoded.to_series(frame.index, column)
+            starred = suppressed_rows & ~frame[column].isin([SUPPRESSED]).to_numpy(dtype=bool)
             modified |= recoded.changed
-            changed[column] = int(recoded.changed.sum())
+            changed[column] = int((recoded.changed | starred).sum())  # suppressed cells too
             if suppressed_rows.any():
                 values = values.astype(object).where(~suppressed_rows, SUPPRESSED)
             out[column] = values

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from pandas_anon.cli.copies import given_hierarchies, hierarchy_option
+from pandas_anon.cli.copies import hierarchy_option, read_source
 from pandas_anon.cli.options import add_file_options, column_list, fraction, positive
 
 HELP = "compare anonymization methods on a CSV (global, Mondrian, local recoding)"
@@ -48,16 +48,16 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the file, run each method, print the table."""
-    from pandas_anon.gate.io import read_table
     from pandas_anon.studies.compare import compare
 
-    frame = read_table(args.file, sep=args.sep, encoding=args.encoding)
+    source = read_source(args.file, args)  # as anonymize reads it (numbers spelled two ways)
+    frame, _ = source.frame(list(args.qid or source.typed.columns))
     result = compare(
         frame,
         args.k,
         methods=args.methods,
         qid=args.qid,
-        hierarchies=given_hierarchies(args.hierarchy) or None,
+        hierarchies=source.hierarchies or None,
         max_suppression=args.max_suppression,
         metric=args.metric,
     )

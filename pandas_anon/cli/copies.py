@@ -1,4 +1,4 @@
-"""What the commands writing an anonymized copy of a CSV share (``anonymize``, ``ke-anon``):
+"""What the commands anonymizing a CSV share (``anonymize``, ``ke-anon``, ``compare``):
 their file arguments, the output never written over the input unless ``--force``, the input
 read twice (typed, to anonymize; as text, to write every cell it did not change as the input
 wrote it), ``--hierarchy`` options, and the copy written with its report printed."""
@@ -103,7 +103,7 @@ class Input:
 def read_input(args: argparse.Namespace) -> Input:
     """The input of a copy, after refusing an output that is the input (without
     ``--force``) or cannot be written, and an unknown ``--hierarchy`` column."""
-    from pandas_anon.gate.io import output_target, read_table, text_form
+    from pandas_anon.gate.io import output_target
 
     if not args.force and same_file(args.input, args.output):
         other = "" if args.output == args.input else f" {args.input}"
@@ -112,10 +112,18 @@ def read_input(args: argparse.Namespace) -> Input:
             f"file, or pass --force to replace the input"
         )
     output_target(args.output)  # a directory or a missing folder: said before any work
+    return read_source(args.input, args)
+
+
+def read_source(path: str, args: argparse.Namespace) -> Input:
+    """The file at ``path`` read typed and as text (``--sep``, ``--encoding``), with the
+    ``--hierarchy`` options read and their columns checked."""
+    from pandas_anon.gate.io import read_table, text_form
+
     given = given_hierarchies(args.hierarchy)
-    form = text_form(args.input, sep=args.sep, encoding=args.encoding)
-    text = read_table(args.input, sep=form.sep, encoding=form.encoding, as_text=True)
-    typed = read_table(args.input, sep=form.sep, encoding=form.encoding)
+    form = text_form(path, sep=args.sep, encoding=args.encoding)
+    text = read_table(path, sep=form.sep, encoding=form.encoding, as_text=True)
+    typed = read_table(path, sep=form.sep, encoding=form.encoding)
     unknown = [column for column in given if column not in text.columns]
     if unknown:
         raise ColumnNotFoundError(unknown, text.columns)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon import formatting
-from pandas_anon.anonymization.kanon import kanon
+from pandas_anon.anonymization.kanon import anonymize
 from pandas_anon.errors import InvalidParameterError
 
 #: What :func:`compare` runs by default: global (optimal), Mondrian and local recoding.
@@ -36,10 +36,12 @@ class Comparison:
     qid: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        table = self.table.reset_index(names="method").astype(object)
         return {
             "k": self.k,
             "qid": list(self.qid),
-            "table": self.table.reset_index(names="method").to_dict(orient="records"),
+            # no figure is None, not NaN: the dict goes to JSON
+            "table": table.where(table.notna(), None).to_dict(orient="records"),
         }
 
     def __repr__(self) -> str:
@@ -67,8 +69,9 @@ def compare(
     **options: Any,
 ) -> Comparison:
     """Run each of ``methods`` (names such as ``"ola"``, ``"mondrian"``, ``"local"``, or
-    algorithm objects) with the same ``k``, ``qid`` and ``options`` (hierarchies,
-    max_suppression, metric, l, t, sensitive: as :func:`kanon` takes them) and measure each
+    algorithm objects; each once) with the same ``k``, ``qid`` and ``options`` (hierarchies,
+    max_suppression, metric, l, t, sensitive: as
+    :func:`~pandas_anon.anonymization.kanon.kanon` takes them) and measure each
     release the same way (see the module). The quasi-identifier is elected once (by the
     first method, when ``qid`` is None) and given to the others.
 
@@ -85,11 +88,21 @@ def compare(
     chosen: list[Hashable] | None = list(qid) if qid is not None else None
     for method in methods:
         started = time.perf_counter()
-        out = kanon(frame, k, qid=chosen, algo=method, **options)
+        decided = anonymize(frame, k, qid=chosen, algo=method, **options)
+        out = decided.apply(frame)
         seconds = time.perf_counter() - started
         report = out.anon.report()
-        chosen = chosen or list(report.qid)
+        if chosen is None:  # elected once: the next methods get that quasi-identifier
+            chosen = list(decided.qid)
+            if options.get("hierarchies"):
+                given = options["hierarchies"]
+                options = {**options, "hierarchies": {c: given[c] for c in given if c in chosen}}
         name = method if isinstance(method, str) else report.algorithm
+        if name in rows:
+            raise InvalidParameterError(
+                f"methods names {name!r} twice; give each method once (for two settings of "
+                f"one algorithm, compare them in two calls)"
+            )
         rows[name] = _figures(report, seconds)
     return Comparison(
         table=pd.DataFrame.from_dict(rows, orient="index"),

@@ -213,3 +213,35 @@ def test_adult_nine_qis_k5_keeps_more_classes_than_arx(adult, hierarchies):
     assert report.classes >= 4557
     assert report.metrics["precision"] == pytest.approx(0.1018, abs=1e-4)
     assert report.metrics["dm"] == 230_472
+
+
+def test_rows_blocked_below_the_top_join_the_class_of_stars():
+    """Entropy 2-diversity: the province label 'Aosta' equals a town, so the at-risk X rows
+    cannot climb without spoiling the Aosta class; they are written at the top, and the
+    classes join them until the class of '*' holds (no crash, the goal holds)."""
+    frame = pd.DataFrame({"town": ["Aosta", "Aosta", "X", "X", "Z", "Z"], "s": list("abaabc")})
+    towns = Hierarchy(["Aosta", "X", "Z"], [["Aosta", "Aosta", "Q"]])
+    with pytest.warns(pandas_anon.OneClassWarning):
+        out = pandas_anon.kanon(
+            frame, 2, qid=["town"], algo="local", hierarchies={"town": towns},
+            sensitive="s", l=LDiversity(2, "entropy"),
+        )  # fmt: skip
+    assert out["town"].tolist() == ["*"] * 6
+    verify_l_diverse(out, ["town"], "s", 2, "entropy", top="\0never")
+
+
+def test_the_classes_promoted_first_hold_the_fewest_untouched_rows():
+    """X (at risk) is written 'Aosta' at level 1 and joins the 10 Aosta rows; W is safe;
+    Y is left alone: the class of '*' takes W (2 untouched rows), not Aosta (10)."""
+    frame = pd.DataFrame({"town": ["Aosta"] * 10 + ["X", "Y", "W", "W"]})
+    towns = Hierarchy(["Aosta", "X", "Y", "W"], [["Aosta", "Aosta", "Q", "R"]])
+    out = pandas_anon.kanon(frame, 2, qid=["town"], algo="local", hierarchies={"town": towns})
+    assert out["town"].value_counts().to_dict() == {"Aosta": 11, "*": 3}
+    assert out.anon.report().search["rows_promoted"] == 2
+
+
+def test_suppressed_cells_count_as_changed():
+    frame = pd.DataFrame({"town": list("AAABBC"), "age": [30, 30, 30, 40, 40, 50]})
+    out = frame.anon.kanon(2, qid=["town", "age"], algo="ola", max_suppression=0.2)
+    report = out.anon.report()
+    assert report.suppressed == 1 and report.changed == {"town": 1, "age": 1}

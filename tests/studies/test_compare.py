@@ -75,3 +75,23 @@ def test_the_command_line_prints_the_same_table(tmp_path, licences, capsys):
     assert table["local"]["suppressed"] == 0 and table["local"]["smallest class"] >= 2
     assert main([*argv, "--methods", "magic"]) == 2
     assert "algo must be one of" in capsys.readouterr().err
+
+
+def test_labels_that_are_not_text_and_hierarchies_of_columns_not_elected():
+    frame = pd.DataFrame({0: list("aabbcc") * 3, 1: list("xyxyxy") * 3, "s": range(18)})
+    found = pandas_anon.compare(frame, 2, methods=["local", "ola"])  # integer labels elected
+    assert list(found.table.index) == ["local", "ola"]
+    assert (found.table["smallest class"] >= 2).all()
+
+
+def test_a_method_given_twice_is_refused(licences):
+    with pytest.raises(InvalidParameterError, match="'local' twice"):
+        pandas_anon.compare(licences, 2, methods=["local", "local"], qid=SEED_QID)
+
+
+def test_the_dict_holds_no_nan(licences):
+    import json
+
+    found = pandas_anon.compare(licences, 2, methods=["mondrian"], qid=SEED_QID)
+    text = json.dumps(found.to_dict())
+    assert "NaN" not in text and json.loads(text)["table"][0]["precision"] is None

@@ -181,14 +181,14 @@ class _Search:
         self.steps = 0
         self.promoted = 0
         self.rows_at_risk = 0
-        self.untouched = np.ones(n, dtype=bool)
         self._sorted: tuple[np.ndarray, np.ndarray] = (self.rows[:0], self.rows[:0])
 
     def run(self, budget: int) -> None:
         """Recode until no kept class breaks a model (see the module)."""
         at_risk = self._at_risk()
         self.rows_at_risk = int(self.rows[at_risk].sum())
-        self.untouched = ~at_risk  # the rows safe from the start: promoted last, and counted
+        #: the rows safe from the start: promoted last, and counted
+        self.untouched = ~at_risk
         while at_risk.any():
             safe = ~at_risk & ~self.suppressed  # in classes that hold: never spoiled
             step = self._best_step(at_risk, safe)
@@ -334,23 +334,41 @@ class _Search:
         return None
 
     def _promote(self, at_risk: np.ndarray, budget: int) -> None:
-        """The combinations at risk, all at the top, still break a model: suppress them if
-        their rows fit the budget, else write the smallest safe classes at the top with them
-        until the class of ``*`` holds."""
-        if self.rows[at_risk | self.suppressed].sum() <= budget:
-            self.suppressed |= at_risk
+        """No step is left for the combinations at risk (at the top of every column, or
+        blocked below it): write them at the top; if the class written ``*`` everywhere
+        still breaks a model, suppress it whole when its rows fit the budget (a suppressed
+        row reads like that class), else write other classes at the top with it, those with
+        the fewest rows safe from the start first, then the smallest, until it holds."""
+        tops = np.broadcast_to(self.space.heights, (int(at_risk.sum()), len(self.space.heights)))
+        for column in range(len(self.space.heights)):
+            self._raise(np.flatnonzero(at_risk), column, to=tops[:, column])
+        at_risk = self._at_risk()
+        if not at_risk.any():
+            return
+        starred = self._starred()
+        if self.rows[starred | self.suppressed].sum() <= budget:
+            self.suppressed |= starred
             return
         kept = np.flatnonzero(~self.suppressed)
         group_of = np.full(len(self.rows), -1, dtype=np.int64)
         group_of[kept] = run_ids(tuple(w[kept] for w in self.words))
+        untouched_rows = np.bincount(
+            group_of[kept], weights=self.rows[kept] * self.untouched[kept]
+        )[np.maximum(group_of, 0)]
         size_of = self._class_rows()
         safe = np.flatnonzero(~at_risk & ~self.suppressed)
-        # classes of rows already recoded first, then the smallest
-        candidates = safe[np.lexsort((size_of[safe], self.untouched[safe]))]
-        while at_risk.any():
+        candidates = safe[np.lexsort((size_of[safe], untouched_rows[safe]))]
+        while at_risk.any() and len(candidates):
             joining = candidates[group_of[candidates] == group_of[candidates[0]]]
             candidates = candidates[group_of[candidates] != group_of[candidates[0]]]
             for column, height in enumerate(self.space.heights):
                 self._raise(joining, column, to=np.full(len(joining), height))
             self.promoted += int(self.rows[joining[self.untouched[joining]]].sum())
             at_risk = self._at_risk()
+
+    def _starred(self) -> np.ndarray:
+        """The kept combinations written as the top of every column (``*`` everywhere, a
+        value ``*`` kept as read included)."""
+        top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
+        kept = ~self.suppressed
+        return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
