@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.mondrian.algorithm import Mondrian
     from pandas_anon.anonymization.noise.ke import NoisePlan, ke_anon, ke_decide
     from pandas_anon.anonymization.noise.planning import KEPlanning, ke_plan
+    from pandas_anon.anonymization.reinforcement.algorithm import TreeReinforcement
+    from pandas_anon.anonymization.reinforcement.mates import Mate, paper_utility
+    from pandas_anon.anonymization.reinforcement.reinforce import reinforce
     from pandas_anon.anonymization.reports import (
         AnonymizationReport,
         GeneralizationReport,
@@ -85,6 +88,10 @@ _LAZY = {
     "ke_plan": "pandas_anon.anonymization.noise.planning",
     "KEPlanning": "pandas_anon.anonymization.noise.planning",
     "Mondrian": "pandas_anon.anonymization.mondrian.algorithm",
+    "TreeReinforcement": "pandas_anon.anonymization.reinforcement.algorithm",
+    "Mate": "pandas_anon.anonymization.reinforcement.mates",
+    "paper_utility": "pandas_anon.anonymization.reinforcement.mates",
+    "reinforce": "pandas_anon.anonymization.reinforcement.reinforce",
     "best_qid": "pandas_anon.detect.best_qid",
     "identifiers": "pandas_anon.detect.figures",
     "risk": "pandas_anon.detect.figures",
@@ -158,6 +165,7 @@ __all__ = [
     "KEAnonymizationReport",
     "KEPlanning",
     "LDiversity",
+    "Mate",
     "Mondrian",
     "NoisePlan",
     "OneClassWarning",
@@ -168,6 +176,7 @@ __all__ = [
     "Comparison",
     "TCloseness",
     "Transformation",
+    "TreeReinforcement",
     "UnhashableValueError",
     "best_qid",
     "datasets",
@@ -182,7 +191,9 @@ __all__ = [
     "hookimpl",
     "identifiers",
     "risk",
+    "paper_utility",
     "plugin_status",
+    "reinforce",
     "singletons",
     "study",
     "compare",

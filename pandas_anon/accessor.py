@@ -130,6 +130,15 @@ class AnonAccessor:
 
         return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
 
+    def reinforce(self, goal: Any, *, sensitive: Hashable, **options: Any) -> pd.DataFrame:
+        """A copy meeting ``goal`` (``KAnonymity(k)``, ``LDiversity(l)``, ``TCloseness(t)``
+        or a list of them) in which only the records at risk are masked: Lan et al.'s
+        decision-tree privacy reinforcement; see :func:`pandas_anon.reinforce` for the
+        options (qid, hierarchies, utility, max_depth). Its report: ``out.anon.report()``."""
+        from pandas_anon.anonymization.reinforcement import reinforce
+
+        return reinforce.reinforce(self._frame, goal, sensitive=sensitive, **options)
+
     def ke_anon(self, k: int, eps: float, **options: Any) -> pd.DataFrame:
         """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
         ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,

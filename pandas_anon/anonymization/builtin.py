@@ -6,6 +6,7 @@ from pandas_anon.anonymization.fulldomain import datafly, exhaustive, incognito,
 from pandas_anon.anonymization.fulldomain.method import FullDomainSearch
 from pandas_anon.anonymization.local.greedy import LocalRecoding
 from pandas_anon.anonymization.mondrian.algorithm import Mondrian
+from pandas_anon.anonymization.reinforcement.algorithm import TreeReinforcement
 from pandas_anon.plugins.hookspecs import AlgorithmRegister, hookimpl
 
 
@@ -13,7 +14,8 @@ from pandas_anon.plugins.hookspecs import AlgorithmRegister, hookimpl
 def register_algorithms(register: AlgorithmRegister) -> None:
     """The full-domain searches (generalization of whole columns along hierarchies, with
     suppression of the classes left violating), Mondrian (multidimensional partitions), and
-    local recoding (only the classes breaking the goal generalized)."""
+    local recoding (only the classes breaking the goal generalized) and Lan et al.'s
+    decision-tree privacy reinforcement (only the classes breaking the goal masked)."""
     register(
         FullDomainSearch(
             "ola", ola.search, "optimal: best-first branch and bound with predictive tagging"
@@ -33,3 +35,4 @@ def register_algorithms(register: AlgorithmRegister) -> None:
     )
     register(Mondrian())
     register(LocalRecoding())
+    register(TreeReinforcement())

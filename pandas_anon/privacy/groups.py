@@ -80,6 +80,33 @@ class GroupJudge:
             broken |= model.violations(classes, self.context)
         return broken & (classes.sizes > 0)
 
+    @property
+    def width(self) -> int:
+        """The columns of a histogram (:meth:`histograms`): one per sensitive code when a
+        model reads the sensitive column, else one (the rows)."""
+        return 1 if self.sensitive is None else self.sensitive.radix
+
+    def sensitive_codes(self) -> np.ndarray:
+        """Each combination of the frequency set's column of a histogram."""
+        if self.sensitive is None:
+            return np.zeros(len(self.pair_counts), dtype=np.int64)
+        return self.sensitive.codes
+
+    def broken_histograms(self, histograms: np.ndarray) -> np.ndarray:
+        """Per group given as a histogram (its rows per sensitive code, :attr:`width`
+        columns), whether it breaks a model; a group holding no row breaks nothing."""
+        sizes = np.rint(histograms.sum(axis=1)).astype(np.int64)
+        if self.sensitive is None:
+            classes = Classes((), (), sizes, sizes)
+        else:
+            owner, value = np.nonzero(histograms)
+            rows = np.rint(histograms[owner, value]).astype(np.int64)
+            classes = Classes((), (), rows, sizes, owner, value)
+        broken = np.zeros(len(sizes), dtype=bool)
+        for model in self.models:
+            broken |= model.violations(classes, self.context)
+        return broken & (sizes > 0)
+
     def require_feasible(self) -> None:
         """Refuse a table that breaks the models as a whole: no grouping of it can hold."""
         everything = np.arange(self.n_qi)
