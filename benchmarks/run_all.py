@@ -19,6 +19,7 @@ import bench_kanon
 import bench_ke
 import bench_local
 import bench_mondrian
+import bench_reinforce
 import bench_singletons
 import bench_startup
 import bench_study
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
         + bench_local.main(forwarded)
+        + bench_reinforce.main(forwarded)
         + bench_check.main(forwarded)
         + bench_hierarchies.main(forwarded)
         + bench_startup.main(forwarded)

@@ -359,7 +359,7 @@ def _by_default(series: pd.Series, *, build: bool = True) -> tuple[Hierarchy | N
                 else f"does not cover {plural(error.unmatched, 'value')} of the column"
             )
     built = hierarchy_for(series, auto) if build else None
-    name = (built.name or "auto") if built is not None else "none (cut by value)"
+    name = (built.name or "auto") if built is not None else "none (written by value)"
     if claimed is None:
         return built, name
     instead = f"a hierarchy built from its data instead ({name})" if build else "its values instead"
@@ -411,7 +411,7 @@ def _report(
         hierarchies={
             keys[c]: (problem.hierarchies[c].name or "(unnamed)")
             if c in problem.hierarchies
-            else "none (cut by value)"
+            else "none (written by value)"
             for c in problem.qid
         },
         models=[str(m) for m in problem.models],

@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
-from test_local import GOALS, input_classes
 
 import pandas_anon
 from pandas_anon import (
@@ -30,6 +29,7 @@ from pandas_anon.anonymization.reinforcement.masks import (
 )
 from pandas_anon.engine.backends.pandas import tabulate
 
+from test_local import GOALS, input_classes
 from test_properties_algorithms import (
     TOP,
     calls,
