@@ -22,7 +22,9 @@ How it runs: the recursion is breadth-first, every open partition cut in the sam
 combinations are kept sorted once per dimension (``order[j]``: by rank in dimension j), every
 partition a contiguous segment of each order; a cut splits each of its segments in two
 without sorting again (a stable partition by side, from running sums), so a round costs a
-few passes over the combinations per dimension, whatever the number of partitions.
+few passes per dimension over the combinations of the partitions still open, whatever their
+number: a partition that found no allowable cut is final, and later rounds copy out only the
+open partitions' segments.
 """
 
 from __future__ import annotations
@@ -81,28 +83,36 @@ def partition(
     order = np.stack([np.argsort(d.rank, kind="stable") for d in dimensions])
     start = np.zeros(1, dtype=np.int64)
     end = np.full(1, len(counts), dtype=np.int64)
-    open_parts = np.ones(1, dtype=bool)
+    open_ids = np.zeros(1, dtype=np.int64)
     rounds = 0
     estimate = max(int(np.log2(max(int(counts.sum()), 2))), 1)
     with Progress("mondrian", total=estimate, unit="round", enabled=progress) as bar:
-        while open_parts.any():
+        while len(open_ids):
             rounds += 1
-            boxes = Boxes(order, start, end, rounds)
-            segment = boxes.segment_of_position()
-            low, high, distinct = extents(dimensions, ranks, order, segment, start, end)
+            # the round reads the open partitions only, copied out side by side
+            opened = _Runs.of(Boxes(order, start, end, rounds), open_ids)
+            sub_order = np.take(order, opened.positions, axis=1)  # C order: rows contiguous
+            boxes = Boxes(sub_order, opened.firsts, opened.firsts + opened.lengths, rounds)
+            segment = np.repeat(np.arange(len(open_ids)), opened.lengths)
+            low, high, distinct = extents(
+                dimensions, ranks, boxes.order, segment, boxes.start, boxes.end
+            )
             state = _Round(
                 dimensions, ranks, counts, boxes, segment, low, high, distinct, violating, relaxed
             )
-            split_at, cut_dimension = _choose_cuts(state, open_parts, rule)
+            split_at, cut_dimension = _choose_cuts(state, rule)
             cut = split_at >= 0
             if not cut.any():
                 break
-            _split(order, segment, start, split_at, cut_dimension)
-            new_start, new_end = split_at[cut], end[cut]
-            end = np.where(cut, split_at, end)
+            _split(boxes.order, boxes, split_at, cut_dimension, len(counts))
+            order[:, opened.positions] = boxes.order
+            cut_ids = open_ids[cut]
+            new_start = start[cut_ids] + split_at[cut] - boxes.start[cut]
+            new_ids = np.arange(len(start), len(start) + len(cut_ids))
             start = np.concatenate([start, new_start])
-            end = np.concatenate([end, new_end])
-            open_parts = np.concatenate([cut, np.ones(len(new_start), dtype=bool)])
+            end = np.concatenate([end, end[cut_ids]])
+            end[cut_ids] = new_start
+            open_ids = np.concatenate([cut_ids, new_ids])
             bar.advance(f"{len(start):,} partitions")
     by_start = np.argsort(start, kind="stable")  # partitions numbered in position order
     return Boxes(order, start[by_start], end[by_start], rounds)
@@ -124,7 +134,7 @@ def extents(
     distinct = np.ones((q, n), dtype=np.int64)
     same_segment = segment[1:] == segment[:-1]
     for j in range(q):
-        rank = ranks[j, order[j]]
+        rank = ranks[j][order[j]]  # a row, then its items: faster than ranks[j, ...]
         low[j], high[j] = rank[start], rank[end - 1]
         changes = np.flatnonzero((rank[1:] != rank[:-1]) & same_segment) + 1
         distinct[j] += np.bincount(segment[changes], minlength=n)
@@ -158,12 +168,13 @@ class _Round:
 
     def cut(self, trying: np.ndarray, chosen: np.ndarray) -> _Cuts:
         """The median cut of each ``trying`` partition in its ``chosen`` dimension."""
-        n, order, boxes = self.boxes.n_parts, self.boxes.order, self.boxes
-        positions = np.flatnonzero(trying[self.segment])
-        owner = self.segment[positions]
+        n, boxes = self.boxes.n_parts, self.boxes
+        runs = _Runs.of(boxes, np.flatnonzero(trying))
+        positions, owner = runs.positions, runs.owner
         dimension_of = chosen[owner]
-        combinations = order[dimension_of, positions]
-        key = self.ranks[dimension_of, combinations]
+        width = boxes.order.shape[1]
+        combinations = boxes.order.ravel()[dimension_of * width + positions]
+        key = self.ranks.ravel()[dimension_of * self.ranks.shape[1] + combinations]
         for j, dimension in enumerate(self.dimensions):
             if type(dimension).cut_key is Dimension.cut_key:
                 continue  # the rank itself
@@ -173,17 +184,19 @@ class _Round:
                     key[along], self.low[j, owner[along]], self.high[j, owner[along]]
                 )
         rows = self.counts[combinations]
-        left_size = _median_cut(key, rows, positions, owner, boxes, self.relaxed)
-        side = (positions - boxes.start[owner] >= left_size[owner]).astype(np.int64)
-        halves = np.bincount(2 * owner + side, weights=rows, minlength=2 * n)
-        broken = self.violating(combinations, 2 * owner + side, 2 * n)
+        left_size = np.zeros(n, dtype=np.int64)
+        left_size[runs.parts] = _median_cut(key, rows, runs, self.relaxed)
+        side = (runs.offsets() >= left_size[owner]).astype(np.int64)
+        groups = 2 * owner + side
+        halves = np.bincount(groups, weights=rows, minlength=2 * n)
+        broken = self.violating(combinations, groups, 2 * n)
         allowable = trying & (halves[0::2] > 0) & (halves[1::2] > 0) & ~broken[0::2] & ~broken[1::2]
         return _Cuts(allowable, left_size, positions, owner, combinations, side, halves)
 
     def loss_after(self, cuts: _Cuts) -> np.ndarray:
         """Per partition, the sum over dimensions of width x rows of its two halves."""
         n = self.boxes.n_parts
-        side_of = np.zeros(self.boxes.order.shape[1], dtype=np.int64)
+        side_of = np.zeros(self.ranks.shape[1], dtype=np.int64)
         side_of[cuts.combinations] = cuts.side
         group = 2 * cuts.owner
         loss = np.zeros(n)
@@ -219,14 +232,13 @@ class _Cuts:
     halves: np.ndarray  # rows of each half, 2 per partition
 
 
-def _choose_cuts(state: _Round, open_parts: np.ndarray, rule: str) -> tuple[np.ndarray, np.ndarray]:
+def _choose_cuts(state: _Round, rule: str) -> tuple[np.ndarray, np.ndarray]:
     """For each partition, where its allowable cut falls (a position of the chosen
     dimension's order; -1: none) and in which dimension: the widest dimension whose cut is
     allowable (``rule="width"``), or the allowable cut that lowers the loss most
     (``"gain"``: the sum over dimensions of normalized width x rows, Xu et al.'s NCP)."""
     n = state.boxes.n_parts
     widths = state.widths()
-    widths[:, ~open_parts] = 0.0
     split_at = np.full(n, -1, dtype=np.int64)
     cut_dimension = np.full(n, -1, dtype=np.int64)
     if rule == "gain":
@@ -234,7 +246,7 @@ def _choose_cuts(state: _Round, open_parts: np.ndarray, rule: str) -> tuple[np.n
         before = (widths * rows).sum(axis=0)
         best = np.full(n, -np.inf)
         for j in range(len(state.dimensions)):
-            trying = open_parts & (widths[j] > 0)
+            trying = widths[j] > 0
             if not trying.any():
                 continue
             cuts = state.cut(trying, np.full(n, j, dtype=np.int64))
@@ -245,7 +257,7 @@ def _choose_cuts(state: _Round, open_parts: np.ndarray, rule: str) -> tuple[np.n
             cut_dimension[better] = j
         return split_at, cut_dimension
     preference = np.argsort(-widths, axis=0, kind="stable")  # per partition, widest first
-    undecided = open_parts.copy()
+    undecided = np.ones(n, dtype=bool)
     every = np.arange(n)
     for attempt in range(len(state.dimensions)):
         chosen = preference[attempt]
@@ -261,66 +273,80 @@ def _choose_cuts(state: _Round, open_parts: np.ndarray, rule: str) -> tuple[np.n
     return split_at, cut_dimension
 
 
-def _median_cut(
-    key: np.ndarray,
-    rows: np.ndarray,
-    positions: np.ndarray,
-    owner: np.ndarray,
-    boxes: Boxes,
-    relaxed: bool,
-) -> np.ndarray:
-    """How many combinations of each tried partition go left (its cut keys are sorted along
-    its positions; see the module for the strict and relaxed rules)."""
-    n = boxes.n_parts
-    firsts, lasts = _runs(owner)
+@dataclass(frozen=True)
+class _Runs:
+    """The positions of some partitions (``parts``), one partition after the other: run i
+    holds ``lengths[i]`` positions from index ``firsts[i]`` of ``positions``."""
+
+    parts: np.ndarray
+    lengths: np.ndarray
+    firsts: np.ndarray
+    positions: np.ndarray
+    owner: np.ndarray  # the partition of each position
+
+    @classmethod
+    def of(cls, boxes: Boxes, parts: np.ndarray) -> _Runs:
+        lengths = boxes.end[parts] - boxes.start[parts]
+        firsts = np.cumsum(lengths) - lengths
+        positions = np.repeat(boxes.start[parts] - firsts, lengths) + np.arange(int(lengths.sum()))
+        return cls(parts, lengths, firsts, positions, np.repeat(parts, lengths))
+
+    @property
+    def lasts(self) -> np.ndarray:
+        return self.firsts + self.lengths - 1
+
+    def offsets(self) -> np.ndarray:
+        """Each position's place in its run."""
+        return np.arange(len(self.positions)) - np.repeat(self.firsts, self.lengths)
+
+    def counted(self, flags: np.ndarray) -> np.ndarray:
+        """Per run, how many of its items ``flags`` marks."""
+        running = np.cumsum(flags)
+        return running[self.lasts] - running[self.firsts] + flags[self.firsts]
+
+
+def _median_cut(key: np.ndarray, rows: np.ndarray, runs: _Runs, relaxed: bool) -> np.ndarray:
+    """How many combinations of each run go left (its cut keys are sorted along the run;
+    see the module for the strict and relaxed rules)."""
     running = np.cumsum(rows)
-    before = np.repeat(running[firsts] - rows[firsts], lasts - firsts + 1)
-    within = running - before
-    total = np.zeros(n)
-    total[owner[firsts]] = within[lasts]
-    reached = np.flatnonzero(2 * within >= total[owner])
-    median_index = np.zeros(n, dtype=np.int64)
-    first_reached = reached[np.r_[True, owner[reached][1:] != owner[reached][:-1]]]
-    median_index[owner[first_reached]] = first_reached
+    base = running[runs.firsts] - rows[runs.firsts]
+    total = running[runs.lasts] - base
+    within = running - np.repeat(base, runs.lengths)
+    # the running rows grow along a run: the median is the first item reaching half
+    short = 2 * within < np.repeat(total, runs.lengths)
+    median_index = runs.firsts + runs.counted(short)
     if relaxed:
-        first_index = np.zeros(n, dtype=np.int64)
-        first_index[owner[firsts]] = firsts
-        return median_index - first_index + 1
-    median = key[median_index[owner]]
-    last_index = np.zeros(n, dtype=np.int64)
-    last_index[owner[firsts]] = lasts
-    at_top = key[last_index[owner]] == median  # nothing above the median: cut below it
-    left = np.where(at_top, key < median, key <= median)
-    return np.bincount(owner, weights=left, minlength=n).astype(np.int64)
-
-
-def _runs(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first and last index of each run of equal owners (partitions are contiguous)."""
-    firsts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    return firsts, np.r_[firsts[1:] - 1, len(owner) - 1]
+        return median_index - runs.firsts + 1
+    median = key[median_index]
+    at_top = key[runs.lasts] == median  # nothing above the median: cut below it
+    reach = np.repeat(median, runs.lengths)
+    left = np.where(np.repeat(at_top, runs.lengths), key < reach, key <= reach)
+    return runs.counted(left)
 
 
 def _split(
     order: np.ndarray,
-    segment: np.ndarray,
-    start: np.ndarray,
+    boxes: Boxes,
     split_at: np.ndarray,
     cut_dimension: np.ndarray,
+    n_combinations: int,
 ) -> None:
     """Split the cut partitions' segments of every order in place: the left half's
     combinations first, each half keeping its rank order (a stable partition)."""
-    positions = np.flatnonzero(split_at[segment] >= 0)
-    owner = segment[positions]
-    goes_left = np.zeros(order.shape[1], dtype=bool)
-    chosen = order[cut_dimension[owner], positions]
+    runs = _Runs.of(boxes, np.flatnonzero(split_at >= 0))
+    positions, owner = runs.positions, runs.owner
+    goes_left = np.zeros(n_combinations, dtype=bool)
+    chosen = order.ravel()[cut_dimension[owner] * order.shape[1] + positions]
     goes_left[chosen] = positions < split_at[owner]
-    offset = positions - start[owner]
-    firsts, lasts = _runs(owner)
-    first_of = np.repeat(firsts, lasts - firsts + 1)
-    left_base, right_base = start[owner], split_at[owner] + offset  # right: less the lefts
+    # A running count of lefts along a row, less the lefts of the partitions before (the
+    # same in every row: split_at - start per partition), is each item's place in its half.
+    lefts = split_at[runs.parts] - boxes.start[runs.parts]
+    earlier = np.repeat(np.cumsum(lefts) - lefts, runs.lengths)
+    left_base = boxes.start[owner] - earlier - 1  # the first left: running count 1
+    right_base = split_at[owner] + positions - boxes.start[owner] + earlier
     for j in range(order.shape[0]):
-        moving = order[j, positions]
+        row = order[j]
+        moving = row[positions]
         left = goes_left[moving]
-        before = np.cumsum(left) - left  # lefts before each position, from the first
-        lefts_before = before - before[first_of]
-        order[j, np.where(left, left_base + lefts_before, right_base - lefts_before)] = moving
+        running = np.cumsum(left)
+        row[np.where(left, left_base + running, right_base - running)] = moving
