@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon.cli.main import main
@@ -98,6 +100,27 @@ def test_near_distinct_birth_dates_are_identifiers():
         found = direct_identifiers(frame)
         assert [f.column for f in found] == ["data_nascita"]
         assert found[0].unique_share == unique_share(frame["data_nascita"]) >= 0.9
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    repeated=st.integers(0, 6_000),
+    distinct=st.integers(1, 6_000),
+    tail_unique=st.booleans(),
+    hinted=st.booleans(),
+)
+def test_identifiers_are_judged_on_the_whole_column(repeated, distinct, tail_unique, hinted):
+    """Giving up on a column from its first rows (when they already share too much) never
+    changes the verdict: the rows share or are alone as in the whole column."""
+    head = [f"v{i % distinct}" for i in range(repeated)]
+    tail = [f"u{i}" for i in range(4_000)] if tail_unique else ["same"] * 4_000
+    name = "email" if hinted else "value"
+    frame = pd.DataFrame({name: head + tail})
+    share = unique_share(frame[name])
+    found = direct_identifiers(frame)
+    assert [f.column for f in found] == ([name] if share >= (0.5 if hinted else 0.9) else [])
+    if found:
+        assert found[0].unique_share == share
 
 
 # -- the gate's rule: pandas-anon check with no configuration -------------------------------

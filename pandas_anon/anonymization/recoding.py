@@ -36,6 +36,20 @@ class Recoded:
     values: pd.Index
     changed: np.ndarray
 
+    def marked(self, rows: np.ndarray, marker: str) -> tuple[Recoded, np.ndarray]:
+        """The column with ``marker`` written on ``rows`` (the suppressed cells; the column
+        then holds objects, as text beside other values), and which of those rows held
+        something else."""
+        at = int(self.values.get_indexer(pd.Index([marker], dtype=object))[0])  # -1: absent
+        values = self.values
+        if at < 0:
+            values = _union(self.values, pd.Index([marker], dtype=object))
+            at = len(self.values)
+        elif values.dtype != object:
+            values = values.astype(object)
+        marked = Recoded(np.where(rows, at, self.codes), values, self.changed | rows)
+        return marked, rows & (self.codes != at)
+
     def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
         missing = bool((self.codes < 0).any())  # -1 is missing, never "the last value"
         data = self.values.array.take(self.codes, allow_fill=missing)

@@ -215,13 +215,14 @@ class Transformation:
         out = output_copy(frame)
         for column in self.qid:
             recoded = self.write_column(frame[column])
-            values = recoded.to_series(frame.index, column)
-            starred = suppressed_rows & ~frame[column].isin([SUPPRESSED]).to_numpy(dtype=bool)
             modified |= recoded.changed
-            changed[column] = int((recoded.changed | starred).sum())  # suppressed cells too
+            written = recoded
             if suppressed_rows.any():
-                values = values.astype(object).where(~suppressed_rows, SUPPRESSED)
-            out[column] = values
+                written, starred = recoded.marked(suppressed_rows, SUPPRESSED)
+                changed[column] = int((recoded.changed | starred).sum())  # suppressed cells too
+            else:
+                changed[column] = int(recoded.changed.sum())
+            out[column] = written.to_series(frame.index, column)
         return Written(out, modified, suppressed_rows, changed)
 
     def write_column(self, series: pd.Series) -> Recoded:

@@ -31,6 +31,7 @@ The measure itself (:func:`pandas_anon.gate.pandera_checks.measure`) is the one 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
@@ -145,16 +146,31 @@ def direct_identifiers(
     found = []
     for column in candidate_columns(frame, columns):
         series = frame[column]
-        try:
-            codes, _ = factorize(series)
-        except UnhashableValueError:  # lists or dicts in cells: compare them as written
-            codes, _ = factorize(series.astype(str).where(series.notna()))
-        counts = np.bincount(codes + 1)  # missing (-1) is one value, counted first
-        share = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1)) / len(series)
         hinted = name_hints_identifier(column)
-        if share >= (HINTED_SHARE if hinted else IDENTIFYING_SHARE) and len(series) > 1:
+        needed = HINTED_SHARE if hinted else IDENTIFYING_SHARE
+        sharing = len(series) - math.ceil(needed * len(series))  # rows that may share a value
+        head = series.iloc[: 2 * sharing + 1024]
+        if len(head) < len(series) and _alone_counts(head)[1] > sharing:
+            continue  # the first rows already share too much: so does the column
+        alone, _ = _alone_counts(series)
+        share = alone / len(series)
+        if share >= needed and len(series) > 1:
             found.append(DirectIdentifier(column, share, hinted))
     return tuple(found)
+
+
+def _alone_counts(series: pd.Series) -> tuple[int, int]:
+    """How many rows of ``series`` are alone on their value, and how many share it (a
+    missing value is one more value). A row sharing its value within the first rows of a
+    column shares it in the whole column, which lets :func:`direct_identifiers` give up on a
+    column from its first rows."""
+    try:
+        codes, _ = factorize(series)
+    except UnhashableValueError:  # lists or dicts in cells: compare them as written
+        codes, _ = factorize(series.astype(str).where(series.notna()))
+    counts = np.bincount(codes + 1)  # missing (-1) is one value, counted first
+    alone = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1))
+    return alone, len(series) - alone
 
 
 def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:

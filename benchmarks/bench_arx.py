@@ -1,0 +1,219 @@
+"""The optimal full-domain search against ARX 3.9, side by side on the standard grid.
+
+UCI Adult with its hierarchies, 32 configurations: 5 and 9 quasi-identifiers, k = 2, 5, 10,
+50, at most 0 % and 5 % of the rows suppressed, metric precision and metric DM. For each,
+interleaved (pandas-anon then ARX, both warm): ``pandas_anon.anonymize(..., algo="ola")``
+(the search, in-process) and ``anonymize(...).apply(frame)`` (with every row written)
+against ARX's ``ARXAnonymizer.anonymize`` and that plus every output cell read (a warm JVM
+answering from ``../shared/tools/arx``, ``arx_bench.Arx``), the median of ``--repeat`` timed
+runs each. Printed per configuration: both optima (levels in the order of the
+quasi-identifiers; ``same`` when equal, else the two metric values, which tie when ARX's
+node differs only by the tie rule), the rows suppressed, both medians and the ratio ARX /
+pandas-anon; then the geometric mean and the worst ratio, for the search alone and with
+rows written.                             every ratio >= 1, geometric mean >= 2 (both)
+
+ARX is skipped with a message where Java or the folder is missing (then only our times are
+printed). The 5 quasi-identifiers are the ones the Mondrian benchmark uses (age, sex, race,
+marital-status, education).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabulate import tabulate
+
+import pandas_anon
+from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult
+
+import harness
+from bench_kanon import adult_hierarchies
+from bench_local import ADULT_CSV, ARX
+from harness import Case
+
+FIVE = ["age", "sex", "race", "marital-status", "education"]
+NINE = sorted(ADULT_HIERARCHY_ATTRIBUTES)
+GRID = [
+    (qid, k, suppression, metric)
+    for qid in (FIVE, NINE)
+    for k in (2, 5, 10, 50)
+    for suppression in (0.0, 0.05)
+    for metric in ("precision", "dm")
+]
+
+
+@dataclass
+class Measured:
+    """One configuration's figures, ours and ARX's (None without ARX)."""
+
+    label: str
+    levels: list[int]
+    suppressed: int
+    search: float  # medians, in seconds
+    rows: float
+    arx: dict | None
+
+    def seconds(self, which: str) -> tuple[float, float | None]:
+        """Ours and ARX's median for ``which`` (``"search"`` or ``"rows"``)."""
+        ours = self.search if which == "search" else self.rows
+        if self.arx is None:
+            return ours, None
+        return ours, self.arx["median_anon_ms" if which == "search" else "median_rows_ms"] / 1000
+
+    def ratio(self, which: str) -> float | None:
+        ours, theirs = self.seconds(which)
+        return None if theirs is None else theirs / ours
+
+
+def median_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """One warm-up run of ``fn``, then the median time of ``repeat`` runs, and a result."""
+    result = fn()
+    times = []
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def arx_server() -> Any:
+    """A warm ARX (``arx_bench.Arx``, not yet entered), or None without Java or the tool."""
+    sys.path.insert(0, str(ARX))
+    try:
+        from arx_bench import Arx, available
+    except ImportError:
+        print(f"ARX is not at {ARX}: its columns are skipped")
+        return None
+    if not available():
+        print("Java is not installed: ARX's columns are skipped")
+        return None
+    return Arx()
+
+
+def grid(repeat: int) -> list[Measured]:
+    adult, hierarchies = load_adult(), adult_hierarchies()
+    server = arx_server()
+    arx = server.__enter__() if server is not None else None
+    measured = []
+    try:
+        for qid, k, suppression, metric in GRID:
+            label = f"{len(qid)} QIs, k={k}, {suppression:.0%}, {metric}"
+
+            def decide(qid=qid, k=k, suppression=suppression, metric=metric):
+                return pandas_anon.anonymize(
+                    adult,
+                    k,
+                    qid=qid,
+                    hierarchies={c: hierarchies[c] for c in qid},
+                    max_suppression=suppression,
+                    metric=metric,
+                    progress=False,
+                )
+
+            search, decision = median_of(decide, repeat)
+            rows, _ = median_of(lambda decide=decide: decide().apply(adult), repeat)
+            theirs = None
+            if arx is not None:
+                theirs = arx.run(
+                    ADULT_CSV / "adult.csv",
+                    str(ADULT_CSV / "adult_hierarchy_%s.csv"),
+                    qid,
+                    k=k,
+                    suppression=suppression,
+                    metric=metric,
+                    repeats=repeat,
+                )
+            report = decision.report
+            levels = [int(report.levels[c]) for c in qid]
+            measured.append(Measured(label, levels, report.suppressed, search, rows, theirs))
+            print(f"   {label}: {search * 1000:.1f} ms", flush=True)
+    finally:
+        if server is not None:
+            server.__exit__(None, None, None)
+    return measured
+
+
+def geometric_mean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def grid_cases(repeat: int) -> list[Case]:
+    print("a. Adult, the 32-configuration grid (medians of warm runs):")
+    measured = grid(repeat)
+    table = []
+    for m in measured:
+        arx = m.arx or {}
+        same = "-" if not arx else ("same" if arx["levels"] == m.levels else str(arx["levels"]))
+        table.append(
+            [
+                m.label,
+                str(m.levels),
+                same,
+                f"{m.suppressed:,}",
+                "-" if not arx else f"{arx['suppressed']:,}",
+                f"{m.search * 1000:.1f}",
+                "-" if not arx else f"{arx['median_anon_ms']:.1f}",
+                "-" if m.ratio("search") is None else f"{m.ratio('search'):.2f}",
+                f"{m.rows * 1000:.1f}",
+                "-" if not arx else f"{arx['median_rows_ms']:.1f}",
+                "-" if m.ratio("rows") is None else f"{m.ratio('rows'):.2f}",
+            ]
+        )
+    headers = [
+        "configuration",
+        "our levels",
+        "ARX's levels",
+        "suppressed",
+        "ARX",
+        "search ms",
+        "ARX ms",
+        "ratio",
+        "with rows ms",
+        "ARX ms",
+        "ratio",
+    ]
+    print(tabulate(table, headers=headers, disable_numparse=True))
+    if measured[0].arx is None:
+        return []
+    cases = []
+    for which, what in (("search", "search alone"), ("rows", "with rows written")):
+        ours = [m.seconds(which)[0] for m in measured]
+        theirs = [m.seconds(which)[1] or 0.0 for m in measured]
+        ratios = [t / o for t, o in zip(theirs, ours)]
+        worst = ratios.index(min(ratios))
+        print(
+            f"   {what}: geometric mean of ARX / ours {geometric_mean(ratios):.2f}, worst "
+            f"{ratios[worst]:.2f} ({measured[worst].label})"
+        )
+        cases.append(  # the ratio of the geometric means is the geometric mean of the ratios
+            Case(
+                f"grid, {what}: geometric means of the times",
+                geometric_mean(ours),
+                geometric_mean(theirs),
+                min_ratio=2.0,
+            )
+        )
+        cases.append(
+            Case(
+                f"grid, {what}: worst ({measured[worst].label})",
+                ours[worst],
+                theirs[worst],
+                min_ratio=1.0,
+            )
+        )
+    return cases
+
+
+def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
+    return harness.measured(__doc__.splitlines()[0], argv, lambda args: grid_cases(args.repeat))
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
