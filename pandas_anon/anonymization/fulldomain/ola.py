@@ -17,7 +17,12 @@ evaluation, a node whose bound exceeds the best is not expanded. Before a node o
 feasibility is evaluated, a *probe* walks a path up from it (through successors whose
 feasibility is unknown and whose bound does not exceed the best, the steepest first) and
 binary-searches the path for its lowest feasible node, as Flash does: a few evaluations of coarse nodes settle many low
-ones, and the feasible nodes it meets often set a good incumbent early.
+ones, and the feasible nodes it meets often set a good incumbent early. Without suppression
+the probe's path may climb past the best value found: no node above the best can win, but an
+infeasible one settles its whole down-set, and below the lowest feasible nodes the search has
+nothing else to learn (on Adult, 9 quasi-identifiers, 0 % suppression: 79 to 242 nodes
+evaluated instead of 199 to 385). With suppression allowed, the path stops at the best value,
+as climbing past it then evaluates more nodes than it settles.
 
 Exactness: metric values, bounds and floors are compared as exact integers (scaled by the
 metric's common denominator, :class:`~pandas_anon.anonymization.fulldomain.metrics.Metric`), so equal values tie and
@@ -85,6 +90,9 @@ class _State:
         self.best: NodeStats | None = None
         self.best_key: tuple = (above_all(self.lower),)  # keys of scaled values
         self.probes = 0
+        #: probes may climb past the best value: without suppression nothing is gained below
+        #: the lowest feasible nodes, and a coarse infeasible node settles a large down-set
+        self.beyond = tagging and evaluator.limit == 0
 
     def run(self) -> None:
         """Take the open node with the smallest bound, the first in lexicographic order on
@@ -124,7 +132,7 @@ class _State:
             steps = [
                 s
                 for s in self.lattice.successors(path[-1])
-                if self.status[s] == _UNKNOWN and self.lower[s] <= self.best_key[0]
+                if self.status[s] == _UNKNOWN and (self.beyond or self.lower[s] <= self.best_key[0])
             ]
             if not steps:
                 break
@@ -133,7 +141,7 @@ class _State:
         while low <= high:
             middle = (low + high) // 2
             if self.status[path[middle]] == _UNKNOWN:
-                if not self.worth(path[middle]):
+                if not (self.beyond or self.worth(path[middle])):
                     return
                 self.evaluate(path[middle])
             if self.status[path[middle]] == _FEASIBLE:
