@@ -51,9 +51,18 @@ class Recoded:
         return marked, rows & (self.codes != at)
 
     def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
-        missing = bool((self.codes < 0).any())  # -1 is missing, never "the last value"
-        data = self.values.array.take(self.codes, allow_fill=missing)
-        return pd.Series(data, index=index, name=name)
+        codes, values = self.codes, self.values.array
+        present = codes >= 0
+        missing = not present.all()  # -1 is missing, never "the last value"
+        if self.values.dtype == object and len(self.values) < len(codes):
+            # pandas infers a dtype for objects (text, dates): infer it from the distinct
+            # values written rather than from every row, then take from them
+            used = np.flatnonzero(np.bincount(codes[present], minlength=len(self.values)))
+            values = pd.Series(self.values.to_numpy()[used]).array
+            compact = np.zeros(len(self.values), dtype=np.int64)
+            compact[used] = np.arange(len(used))
+            codes = np.where(present, compact[np.where(present, codes, 0)], -1)
+        return pd.Series(values.take(codes, allow_fill=missing), index=index, name=name)
 
 
 def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
