@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+import bench_arx
 import bench_best_qid
 import bench_check
 import bench_hierarchies
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_best_qid.main(forwarded)
         + bench_study.main(forwarded)
         + bench_kanon.main(forwarded)
+        + bench_arx.main(forwarded)
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
         + bench_local.main(forwarded)
