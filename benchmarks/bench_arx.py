@@ -30,7 +30,11 @@ from typing import Any
 from tabulate import tabulate
 
 import pandas_anon
+from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
+from pandas_anon.anonymization.fulldomain.lattice import Lattice
+from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult
+from pandas_anon.privacy.models import KAnonymity
 
 import harness
 from bench_kanon import adult_hierarchies
@@ -53,6 +57,10 @@ class Measured:
     """One configuration's figures, ours and ARX's (None without ARX)."""
 
     label: str
+    qid: list[str]
+    k: int
+    suppression: float
+    metric: str
     levels: list[int]
     suppressed: int
     search: float  # medians, in seconds
@@ -131,12 +139,44 @@ def grid(repeat: int) -> list[Measured]:
                 )
             report = decision.report
             levels = [int(report.levels[c]) for c in qid]
-            measured.append(Measured(label, levels, report.suppressed, search, rows, theirs))
+            measured.append(
+                Measured(
+                    label,
+                    qid,
+                    k,
+                    suppression,
+                    metric,
+                    levels,
+                    report.suppressed,
+                    search,
+                    rows,
+                    theirs,
+                )
+            )
             print(f"   {label}: {search * 1000:.1f} ms", flush=True)
     finally:
         if server is not None:
             server.__exit__(None, None, None)
     return measured
+
+
+def ties(adult: Any, hierarchies: dict, measured: Sequence[Measured]) -> None:
+    """Where ARX chose another node: both nodes' metric values and verdicts by our
+    evaluator, to show a tie broken by the documented rule (the lower node, then the
+    lexicographically smaller), or else a disagreement."""
+    for m in measured:
+        if m.arx is None or m.arx["levels"] == m.levels:
+            continue
+        lattice = Lattice.of_frame(adult, m.qid, {c: hierarchies[c] for c in m.qid})
+        evaluator = Evaluator(lattice, [KAnonymity(m.k)], m.suppression)
+        metric = resolve_metric(m.metric, lattice.heights, lattice.n_rows, m.k)
+        for who, node in (("ours", m.levels), ("ARX's", m.arx["levels"])):
+            stats = evaluator(tuple(node))
+            value = metric.exact(metric.scaled_value(stats))
+            print(
+                f"   {m.label}: {who} node {node}: {m.metric} {float(value):.6g} (exact "
+                f"{value}), feasible {stats.feasible}, {sum(node)} levels in all"
+            )
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -179,6 +219,7 @@ def grid_cases(repeat: int) -> list[Case]:
         "ratio",
     ]
     print(tabulate(table, headers=headers, disable_numparse=True))
+    ties(load_adult(), adult_hierarchies(), measured)
     if measured[0].arx is None:
         return []
     cases = []
