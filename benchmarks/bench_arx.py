@@ -38,8 +38,7 @@ from pandas_anon.privacy.models import KAnonymity
 
 import harness
 from bench_kanon import adult_hierarchies
-from bench_local import ADULT_CSV, ARX
-from harness import Case
+from harness import ADULT_CSV, Case, arx_server
 
 FIVE = ["age", "sex", "race", "marital-status", "education"]
 NINE = sorted(ADULT_HIERARCHY_ATTRIBUTES)
@@ -88,20 +87,6 @@ def median_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
         result = fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
-
-
-def arx_server() -> Any:
-    """A warm ARX (``arx_bench.Arx``, not yet entered), or None without Java or the tool."""
-    sys.path.insert(0, str(ARX))
-    try:
-        from arx_bench import Arx, available
-    except ImportError:
-        print(f"ARX is not at {ARX}: its columns are skipped")
-        return None
-    if not available():
-        print("Java is not installed: ARX's columns are skipped")
-        return None
-    return Arx()
 
 
 def grid(repeat: int) -> list[Measured]:

@@ -27,10 +27,8 @@ from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult
 from pandas_anon.hierarchy import Hierarchy
 
 import harness
-from harness import Case, best_of
+from harness import ADULT_CSV, Case, arx_server, best_of
 
-ARX = harness.ROOT.parent / "shared" / "tools" / "arx"
-ADULT_CSV = harness.ROOT.parent / "shared" / "data" / "adult"
 DATA = Path(pandas_anon.datasets.__file__).parent / "data"
 QID = sorted(ADULT_HIERARCHY_ATTRIBUTES)
 
@@ -81,16 +79,10 @@ def adult_cases(repeat: int) -> list[Case]:
 
 def arx_local() -> dict | None:
     """ARX's local recoding of Adult (9 QIs, k=5), or None without Java or the tool."""
-    sys.path.insert(0, str(ARX))
-    try:
-        from arx_bench import Arx, available
-    except ImportError:
-        print(f"ARX is not at {ARX}: its column is skipped")
+    server = arx_server()
+    if server is None:
         return None
-    if not available():
-        print("Java is not installed: ARX's column is skipped")
-        return None
-    with Arx() as arx:
+    with server as arx:
         return arx.run(
             ADULT_CSV / "adult.csv",
             str(ADULT_CSV / "adult_hierarchy_%s.csv"),

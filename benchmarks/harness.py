@@ -20,6 +20,10 @@ if str(ROOT) not in sys.path:
 
 from tabulate import tabulate  # noqa: E402
 
+#: ARX 3.9 with its driver (``arx_bench``), and ARX's copy of UCI Adult with its hierarchies.
+ARX = ROOT.parent / "shared" / "tools" / "arx"
+ADULT_CSV = ROOT.parent / "shared" / "data" / "adult"
+
 #: Repeats of a slow baseline (a full best-QID election done with one groupby per subset).
 SLOW_REPEAT = 2
 
@@ -37,6 +41,21 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
         result = fn()
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+def arx_server() -> Any:
+    """A warm ARX (``arx_bench.Arx``, not yet entered), or None, said, without Java or the
+    tool."""
+    sys.path.insert(0, str(ARX))
+    try:
+        from arx_bench import Arx, available
+    except ImportError:
+        print(f"ARX is not at {ARX}: its figures are skipped")
+        return None
+    if not available():
+        print("Java is not installed: ARX's figures are skipped")
+        return None
+    return Arx()
 
 
 def require_same(what: str, ours: Any, baseline: Any, reference: str = "plain pandas") -> None:
