@@ -27,6 +27,7 @@ from pandas_anon.engine.backends.pandas import Tabulation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.privacy.groups import GroupJudge
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,18 @@ class Transformation:
         ]
         cardinalities = [len(v) + 1 for _, v in written.values()]  # missing: one more code
         return compress(group_codes(codes, cardinalities, n_rows=len(self.suppressed)))
+
+    def judged(
+        self, judge: GroupJudge, qi_of: np.ndarray, kept: np.ndarray | None = None
+    ) -> Transformation:
+        """This transformation with the level each of ``judge``'s models reaches on its
+        output classes (for a method that groups the combinations of the quasi-identifier
+        itself: ``qi_of`` maps each combination of the frequency set to its combination of
+        the quasi-identifier, which are written alike; ``kept``: those not suppressed)."""
+        output_class, _ = self.output_classes()
+        of_qi = np.zeros(judge.n_qi, dtype=np.int64)
+        of_qi[qi_of] = output_class
+        return replace(self, privacy=judge.reached(of_qi, kept))
 
     def boxes(self) -> pd.DataFrame:
         """What each output class stands for: one row per box, each quasi-identifier's

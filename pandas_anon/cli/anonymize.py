@@ -9,7 +9,7 @@ import os
 from functools import partial
 
 from pandas_anon.cli.copies import add_copy_arguments, read_input, write_copy
-from pandas_anon.cli.options import checked, column_list, fraction, positive
+from pandas_anon.cli.options import add_search_options, checked, column_list, fraction, positive
 from pandas_anon.errors import InvalidParameterError
 
 HELP = "write a k-anonymous copy of a CSV (full-domain generalization)"
@@ -44,13 +44,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         default="range",
         help="with --algo mondrian: how a numeric column's classes are written (default range)",
     )
-    command.add_argument(
-        "--max-suppression",
-        type=fraction("max_suppression"),
-        default=0.0,
-        help="largest share of rows that may be suppressed (default 0)",
-    )
-    command.add_argument("--metric", choices=("precision", "dm"), default="precision")
+    add_search_options(command)
     command.add_argument(
         "--sensitive", metavar="COLUMN", help="sensitive column for --l and --t (kept as it is)"
     )

@@ -8,7 +8,7 @@ import argparse
 import json
 
 from pandas_anon.cli.copies import hierarchy_option, read_source
-from pandas_anon.cli.options import add_file_options, column_list, fraction, positive
+from pandas_anon.cli.options import add_file_options, add_search_options, column_list, positive
 
 HELP = "compare anonymization methods on a CSV (global, Mondrian, local recoding)"
 
@@ -29,13 +29,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         metavar="A,B,...",
         help=f"algorithms to compare (default {','.join(DEFAULT_METHODS)})",
     )
-    command.add_argument(
-        "--max-suppression",
-        type=fraction("max_suppression"),
-        default=0.0,
-        help="largest share of rows that may be suppressed (default 0)",
-    )
-    command.add_argument("--metric", choices=("precision", "dm"), default="precision")
+    add_search_options(command)
     command.add_argument(
         "--hierarchy",
         type=hierarchy_option,

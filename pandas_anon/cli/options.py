@@ -64,6 +64,18 @@ def add_file_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_search_options(command: argparse.ArgumentParser) -> None:
+    """The options of the commands running a full-domain search: ``--max-suppression`` and
+    ``--metric``."""
+    command.add_argument(
+        "--max-suppression",
+        type=fraction("max_suppression"),
+        default=0.0,
+        help="largest share of rows that may be suppressed (default 0)",
+    )
+    command.add_argument("--metric", choices=("precision", "dm"), default="precision")
+
+
 def forwarded(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     """The options ``names`` as keyword arguments of the library function of the same
     parameter names: ``study(frame, **forwarded(args, "year", "sex"))``."""

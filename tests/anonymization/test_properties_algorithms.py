@@ -17,6 +17,7 @@ import datetime as dt
 import math
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -434,6 +435,31 @@ def run(frame: pd.DataFrame, k: int, **options) -> tuple[pd.DataFrame, list]:
     for w in caught:
         if w not in ours:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return out, ours
+
+
+def released(
+    frame: pd.DataFrame, case: Case, call: Call, options: dict, infeasible: Callable[[], None]
+) -> tuple[pd.DataFrame, list] | None:
+    """``kanon`` of ``frame`` with ``options`` and the warnings it raised, its output checked
+    to leave ``frame`` as it was and to keep its index and the columns outside the QID; None
+    when the call is refused (as :func:`expected_refusal` expects, checked) or infeasible
+    (``infeasible`` then asserts why)."""
+    before = frame.copy(deep=True)
+    refusal = expected_refusal(frame, case, call)
+    if refusal is not None:
+        with pytest.raises(refusal):
+            run(frame, call.k, **options)
+        return None
+    try:
+        out, ours = run(frame, call.k, **options)
+    except InfeasibleError:
+        infeasible()
+        return None
+    pd.testing.assert_frame_equal(frame, before)
+    assert out.index.equals(frame.index)
+    for column in out.columns.difference(case.qid):
+        pd.testing.assert_series_equal(out[column], frame[column], check_exact=True)
     return out, ours
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -95,11 +95,7 @@ class LocalRecoding:
                 "rows_promoted": search.promoted,
             },
         )
-        output_class, _ = written.output_classes()
-        of_qi = np.zeros(len(qi), dtype=np.int64)
-        of_qi[qi_of] = output_class
-        kept = np.flatnonzero(~search.suppressed)
-        return replace(written, privacy=judge.reached(of_qi, kept))
+        return written.judged(judge, qi_of, np.flatnonzero(~search.suppressed))
 
 
 class _LabelSpace:

@@ -14,7 +14,7 @@ values with its count, so the cost grows with the distinct combinations, not the
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -120,10 +120,7 @@ class Mondrian:
             search={"partitions": boxes.n_parts, "rounds": boxes.rounds},
             described=self._write(dimensions, boxes, qi.counts, qi_of, ranges) if ranges else {},
         )
-        output_class, _ = written.output_classes()
-        of_qi = np.zeros(len(qi), dtype=np.int64)
-        of_qi[qi_of] = output_class  # combinations alike on the QID are written alike
-        return replace(written, privacy=judge.reached(of_qi))
+        return written.judged(judge, qi_of)
 
     def _representations(
         self, qid: tuple[Hashable, ...], dimensions: list[Dimension]

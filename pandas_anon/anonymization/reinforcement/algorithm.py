@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -122,11 +122,7 @@ class TreeReinforcement:
             suppressed=run.suppressed[qi_of],
             search=run.statistics(),
         )
-        output_class, _ = written.output_classes()
-        of_qi = np.zeros(len(qi), dtype=np.int64)
-        of_qi[qi_of] = output_class
-        kept = np.flatnonzero(~run.suppressed)
-        return replace(written, privacy=judge.reached(of_qi, kept))
+        return written.judged(judge, qi_of, np.flatnonzero(~run.suppressed))
 
 
 class _Run:
