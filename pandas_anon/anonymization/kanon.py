@@ -188,7 +188,7 @@ def _identifiers(
     frame: pd.DataFrame, columns: Sequence[Hashable], treatment: str
 ) -> tuple[DirectIdentifier, ...]:
     """The direct identifier columns among ``columns``; kept ones are warned about."""
-    found = direct_identifiers(frame, [c for c in columns if frame[c].notna().any()])
+    found = direct_identifiers(frame, columns)  # an empty column shares its one value
     if found and treatment == "keep":
         warn(
             f"releasing {plural(len(found), 'direct identifier column')} as asked "
