@@ -18,9 +18,11 @@ from pandas_anon import (
     InvalidParameterError,
     KAnonymity,
     LDiversity,
+    TCloseness,
     TreeReinforcement,
 )
 from pandas_anon.anonymization.mondrian.dimensions import dimension
+from pandas_anon.anonymization.reinforcement import mates
 from pandas_anon.anonymization.reinforcement.forest import grow
 from pandas_anon.anonymization.reinforcement.masks import (
     ColumnMask,
@@ -105,6 +107,16 @@ def test_lan_et_al_example_is_2_diverse_with_fewer_masks_than_figure_2():
         LDiversity(2), sensitive="Disease", qid=LAN_QID, hierarchies={"ZIP": "builtin.mask"}
     )
     pd.testing.assert_frame_equal(again, out)
+
+
+@pytest.mark.parametrize("goal", [LDiversity(2), TCloseness(0.4)])
+def test_sparse_histograms_give_the_release_dense_ones_give(monkeypatch, goal):
+    """Wide sensitive columns keep the units' histograms sparse (scipy): same release."""
+    options = {"sensitive": "Disease", "qid": LAN_QID, "hierarchies": {"ZIP": "builtin.mask"}}
+    dense = LAN.anon.reinforce(goal, **options)
+    monkeypatch.setattr(mates, "_DENSE_CELLS", 0)
+    sparse = LAN.anon.reinforce(goal, **options)
+    pd.testing.assert_frame_equal(sparse, dense)
 
 
 def test_only_the_records_of_singular_paths_are_masked():
