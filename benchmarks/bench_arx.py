@@ -259,6 +259,9 @@ def cold_case(repeat: int) -> list[Case]:
     with tempfile.TemporaryDirectory() as work:
         ours_out, arx_out = Path(work) / "ours.csv", Path(work) / "arx.csv"
         environment = {**os.environ, "PYTHONPATH": str(harness.ROOT), "PANDAS_ANON_PLUGINS": ""}
+        # bytecode cached as an installed package has it (pip compiles it; ARX's classes
+        # come compiled in its jar): the first of the runs writes it where it is missing
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
         ours = best_process(
             [sys.executable, str(here / "once.py"), *arguments, str(ours_out)], environment, repeat
         )
