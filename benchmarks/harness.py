@@ -66,13 +66,17 @@ def require_same(what: str, ours: Any, baseline: Any, reference: str = "plain pa
 
 @dataclass
 class Case:
-    """One timed comparison. ``min_ratio`` / ``max_seconds`` are the targets (None: info)."""
+    """One comparison, timed unless ``unit`` says otherwise (``"MiB"``: memory).
+    ``min_ratio`` (baseline / ours at least), ``max_seconds`` and ``max_share`` (ours /
+    baseline at most) are the targets (None: info)."""
 
     name: str
     ours: float
     baseline: float | None
     min_ratio: float | None = None
     max_seconds: float | None = None
+    max_share: float | None = None
+    unit: str = "s"
 
     @property
     def ratio(self) -> float | None:
@@ -84,6 +88,8 @@ class Case:
             return f"ratio >= {self.min_ratio:g}"
         if self.max_seconds is not None:
             return f"ours < {self.max_seconds * 1000:g} ms"
+        if self.max_share is not None:
+            return f"ours <= {self.max_share:g}x baseline"
         return "info"
 
     @property
@@ -92,7 +98,15 @@ class Case:
             return self.ratio is not None and self.ratio >= self.min_ratio
         if self.max_seconds is not None:
             return self.ours < self.max_seconds
+        if self.max_share is not None:
+            return self.baseline is not None and self.ours <= self.max_share * self.baseline
         return None
+
+    def shown(self, value: float | None) -> str:
+        """A value of the case in its unit."""
+        if value is None:
+            return "-"
+        return f"{value:.4f}" if self.unit == "s" else f"{value:,.0f} {self.unit}"
 
     def summary(self) -> tuple[str, str, str]:
         return self.name, self.target, verdict(self.passed)
@@ -103,12 +117,13 @@ def verdict(passed: bool | None) -> str:
 
 
 def case_table(cases: Sequence[Case]) -> str:
-    """The side-by-side table every script prints."""
+    """The side-by-side table every script prints (times in seconds unless the value says
+    its unit)."""
     rows = [
         [
             c.name,
-            f"{c.ours:.4f}",
-            "-" if c.baseline is None else f"{c.baseline:.4f}",
+            c.shown(c.ours),
+            c.shown(c.baseline),
             "-" if c.ratio is None else f"{c.ratio:.2f}",
             c.target,
             verdict(c.passed),

@@ -52,17 +52,18 @@ class Recoded:
 
     def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
         codes, values = self.codes, self.values.array
-        present = codes >= 0
-        missing = not present.all()  # -1 is missing, never "the last value"
+        missing = bool((codes < 0).any())  # -1 is missing, never "the last value"
         if self.values.dtype == object and len(self.values) < len(codes):
             # pandas infers a dtype for objects (text, dates): infer it from the distinct
             # values written rather than from every row, then take from them
-            used = np.flatnonzero(np.bincount(codes[present], minlength=len(self.values)))
+            used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(self.values)))
             values = pd.Series(self.values.to_numpy()[used]).array
-            compact = np.zeros(len(self.values), dtype=np.int64)
+            compact = np.full(len(self.values) + 1, -1, dtype=codes.dtype)  # last: missing
             compact[used] = np.arange(len(used))
-            codes = np.where(present, compact[np.where(present, codes, 0)], -1)
-        return pd.Series(values.take(codes, allow_fill=missing), index=index, name=name)
+            codes = compact[codes]
+        taken = values.take(codes, allow_fill=missing)
+        # the dtype of the values taken: objects are not inferred again over every row
+        return pd.Series(taken, index=index, name=name, dtype=taken.dtype)
 
 
 def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
@@ -148,12 +149,19 @@ def merged_codes(
     where the label is not :data:`KEEP`, else of ``uniques[value_codes]`` (-1: missing).
     Returns those codes, the codes of the values as they were, and the index."""
     union_codes, values = pd.factorize(_union(uniques, labels), sort=False)
-    original, generalized = union_codes[: len(uniques)], union_codes[len(uniques) :]
-    before = np.where(value_codes >= 0, original[np.where(value_codes >= 0, value_codes, 0)], -1)
-    relabelled = label_codes != KEEP
-    generalized = np.append(generalized, -1)  # the last entry: under KEEP, never taken
-    codes = np.where(relabelled, generalized[np.where(relabelled, label_codes, -1)], before)
-    return codes.astype(np.int64), before, pd.Index(values)
+    dtype = narrow_codes(len(values))
+    # a code of -1 (missing, or KEEP) takes the last entry of each table: -1
+    original = np.append(union_codes[: len(uniques)], -1).astype(dtype)
+    generalized = np.append(union_codes[len(uniques) :], -1).astype(dtype)
+    before = original[value_codes]
+    codes = np.where(label_codes != KEEP, generalized[label_codes], before)
+    return codes, before, pd.Index(values)
+
+
+def narrow_codes(n_values: int) -> type[np.signedinteger]:
+    """The integer type for codes into ``n_values`` values (and -1): int32 when they fit,
+    halving the arrays a column of millions of rows writes through."""
+    return np.int32 if n_values < 2**31 - 1 else np.int64
 
 
 def resolve_spec(

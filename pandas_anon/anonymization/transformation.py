@@ -20,7 +20,14 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.pseudonyms import keyed_hash
-from pandas_anon.anonymization.recoding import KEEP, Recoded, merged_codes, output_copy, relabel
+from pandas_anon.anonymization.recoding import (
+    KEEP,
+    Recoded,
+    merged_codes,
+    narrow_codes,
+    output_copy,
+    relabel,
+)
 from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
 from pandas_anon.engine.backends.pandas import Tabulation
@@ -125,6 +132,11 @@ class Transformation:
     #: how a column's classes are described where that differs from how they are written:
     #: the range a summary value (a class's mean) stands for
     described: Mapping[Hashable, ColumnRecoding] = field(default_factory=dict)
+    #: :meth:`written_codes` once computed, with the recodings it was computed from: shared
+    #: by the copies ``dataclasses.replace`` makes, and valid for those keeping the recodings
+    _memo: dict[str, tuple[object, WrittenCodes]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def n_rows(self) -> int:
@@ -133,6 +145,9 @@ class Transformation:
     def written_codes(self) -> WrittenCodes:
         """Each quasi-identifier's written values as codes: a label equal to a value kept as
         read is the same code, as it is the same value to a reader."""
+        memo = self._memo.get("written")
+        if memo is not None and memo[0] is self.recodings:
+            return memo[1]
         frequencies = self.tabulation.frequencies
         found: WrittenCodes = {}
         for column in self.qid:
@@ -147,6 +162,7 @@ class Transformation:
                 frequencies.values[column], recoding.labels, original, recoding.codes
             )
             found[column] = codes, values
+        self._memo["written"] = (self.recodings, found)
         return found
 
     def output_classes(self, written: WrittenCodes | None = None) -> tuple[np.ndarray, int]:
@@ -242,12 +258,14 @@ class Transformation:
         """One quasi-identifier column as the transformation writes it."""
         recoding = self.recodings[series.name]
         row_codes, uniques = factorize(series)
-        row_labels = np.full(len(series), KEEP, dtype=np.int64)
         examined = self.tabulation.positions
-        per_row = recoding.codes[self.tabulation.row_combination]
+        per_row = recoding.codes.astype(narrow_codes(len(recoding.labels)), copy=False)[
+            self.tabulation.row_combination
+        ]
         if examined is None:
             row_labels = per_row
         else:
+            row_labels = np.full(len(series), KEEP, dtype=per_row.dtype)
             row_labels[examined] = per_row
         return relabel(row_codes, pd.Index(uniques), recoding.labels, row_labels)
 

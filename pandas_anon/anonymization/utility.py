@@ -35,6 +35,7 @@ import pandas as pd
 
 from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
 from pandas_anon.detect import prosecutor
+from pandas_anon.engine.grouping import weighted_keys
 
 
 @dataclass(frozen=True)
@@ -174,19 +175,12 @@ def _pairs(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (written code, original code) pairs of the combinations whose written
     value is not missing, with their rows, sorted: from a table of every pair when it is
-    small beside the combinations, else by sorting."""
+    small beside the combinations, else by sorting (:func:`weighted_keys`)."""
     present = written >= 0
-    key = written[present] * n_values + original[present]
+    key = written[present].astype(np.int64) * n_values + original[present]
     if not len(key):
         return key, key, rows[:0]
-    size = (int(written.max()) + 1) * n_values
-    if size <= max(8 * len(key), 1 << 16):
-        table = np.bincount(key, weights=rows[present], minlength=size)
-        pairs = np.flatnonzero(table)
-        found = table[pairs]
-    else:
-        pairs, inverse = np.unique(key, return_inverse=True)
-        found = np.bincount(inverse.ravel(), weights=rows[present], minlength=len(pairs))
+    pairs, found = weighted_keys(key, rows[present], (int(written.max()) + 1) * n_values)
     return pairs // n_values, pairs % n_values, found
 
 

@@ -231,3 +231,15 @@ def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
         return grouping.labels, len(used)
     new_id = np.cumsum(used) - 1
     return new_id[grouping.labels], int(new_id[-1]) + 1
+
+
+def weighted_keys(key: np.ndarray, weights: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``key`` (integers below ``size``), sorted, with the sum of the
+    ``weights`` (positive) of each: from a table of every value when it is small beside the
+    keys, else by sorting."""
+    if size <= max(8 * len(key), 1 << 16):
+        table = np.bincount(key, weights=weights, minlength=size)
+        held = np.flatnonzero(table)
+        return held, table[held]
+    held, inverse = np.unique(key, return_inverse=True)
+    return held, np.bincount(inverse.ravel(), weights=weights, minlength=len(held))

@@ -17,7 +17,7 @@ import numpy as np
 from pandas_anon.engine.classes import Classes, SensitiveColumn
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import InfeasibleError
-from pandas_anon.privacy.models import Context, PrivacyModel
+from pandas_anon.privacy.models import Context, KAnonymity, PrivacyModel
 
 
 class GroupJudge:
@@ -39,6 +39,9 @@ class GroupJudge:
         n_qi: int,
     ) -> None:
         self.models = models
+        #: a group of fewer rows breaks k-anonymity (1 without it): no cut can leave a half
+        #: of fewer rows
+        self.min_rows = max((m.k for m in models if isinstance(m, KAnonymity)), default=1)
         self.counts = np.bincount(qi_of, weights=frequencies.counts, minlength=n_qi)
         self.qi_of, self.n_qi = qi_of, n_qi
         self.pair_counts = frequencies.counts

@@ -28,7 +28,7 @@ from pandas_anon.anonymization.mondrian.dimensions import (
     check_representation,
     dimension,
 )
-from pandas_anon.anonymization.mondrian.partition import Boxes, extents, partition
+from pandas_anon.anonymization.mondrian.partition import Boxes, Pairs, partition
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.errors import InvalidParameterError
@@ -147,37 +147,19 @@ class Mondrian:
     ) -> dict[Hashable, ColumnRecoding]:
         """Each column's label for each combination of the frequency set, for the columns
         ``represent`` names (written as it says)."""
-        ranks = np.stack([d.rank for d in dimensions])
-        segment = boxes.segment_of_position()
-        low, high, distinct = extents(
-            dimensions, ranks, boxes.order, segment, boxes.start, boxes.end
-        )
-        part = boxes.part()
         recodings = {}
-        for j, found in enumerate(dimensions):
+        for found in dimensions:
             if found.column not in represent:
                 continue
-            codes, labels = found.labels(
-                low[j], high[j], distinct[j], _held(found, boxes, j, segment, counts),
-                represent[found.column],
-            )  # fmt: skip
+            pairs = Pairs.of(boxes.part, found.rank, counts, boxes.n_parts, found.n_ranks)
+            low, high, distinct = pairs.extents()
+            codes, labels = found.labels(low, high, distinct, pairs.held(), represent[found.column])
             levels = None
             hierarchy = None
             if isinstance(found, HierarchyDimension):
                 hierarchy = found.hierarchy
-                levels = np.where(codes == KEEP, 0, found.levels(low[j], high[j]))[part][qi_of]
-            recodings[found.column] = ColumnRecoding(codes[part][qi_of], labels, hierarchy, levels)
+                levels = np.where(codes == KEEP, 0, found.levels(low, high))[boxes.part][qi_of]
+            recodings[found.column] = ColumnRecoding(
+                codes[boxes.part][qi_of], labels, hierarchy, levels
+            )
         return recodings
-
-
-def _held(
-    found: Dimension, boxes: Boxes, j: int, segment: np.ndarray, counts: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct (partition, rank) pairs of dimension ``j``, sorted by partition then
-    rank, with their rows (the final partitions are numbered in position order)."""
-    combinations = boxes.order[j]
-    rank = found.rank[combinations]
-    new = np.r_[True, (rank[1:] != rank[:-1]) | (segment[1:] != segment[:-1])]
-    starts = np.flatnonzero(new)
-    rows = np.add.reduceat(counts[combinations], starts) if len(starts) else counts[:0]
-    return segment[starts], rank[starts], rows

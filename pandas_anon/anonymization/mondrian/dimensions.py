@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -57,6 +57,9 @@ class Dimension:
     rank: np.ndarray  # per combination
     values: pd.Series
     missing: bool
+
+    #: whether :meth:`width` reads the distinct ranks (the others read the extent alone)
+    reads_distinct: ClassVar[bool] = False
 
     @property
     def n_ranks(self) -> int:
@@ -90,10 +93,33 @@ class Dimension:
         rank) pairs, sorted, with their rows."""
         several = distinct[held[0]] > 1  # a partition of one value keeps it: no label
         held = (held[0][several], held[1][several], held[2][several])
-        return _coded(self._labels(low, high, held, represent), distinct, represent != "range")
+        signature = self._signature(low, high, held) if represent == "range" else None
+        if signature is None:
+            return _coded(self._labels(low, high, held, represent), distinct, represent != "range")
+        # partitions of one signature have one label: write it once, for the first of them
+        _, first, inverse = np.unique(
+            np.where(distinct > 1, signature, -1), return_index=True, return_inverse=True
+        )
+        by_appearance = np.argsort(first, kind="stable")
+        which = np.empty_like(by_appearance)
+        which[by_appearance] = np.arange(len(by_appearance))
+        shown = first[by_appearance]
+        pick = np.full(len(low), -1, dtype=np.int64)
+        pick[shown] = np.arange(len(shown))
+        taken = pick[held[0]] >= 0
+        held = (pick[held[0][taken]], held[1][taken], held[2][taken])
+        texts = self._labels(low[shown], high[shown], held, represent)
+        codes, index = _coded(texts, distinct[shown])
+        return codes[which[inverse.ravel()]], index
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
         raise NotImplementedError
+
+    def _signature(self, low: np.ndarray, high: np.ndarray, held: Held) -> np.ndarray | None:
+        """Per partition, a number (at least 0) that is the same for partitions written with
+        the same range label (None: no such number), for partitions holding several values:
+        here the lowest and highest rank."""
+        return low * self.n_ranks + high
 
     def _ranges(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """``[first-last]`` of each partition (``... or missing`` when it holds missing
@@ -198,6 +224,8 @@ class SetDimension(Dimension):
     """Unordered values without a hierarchy, ranked in sorted order of their text, so that
     a cut splits a partition's set of values in two."""
 
+    reads_distinct: ClassVar[bool] = True
+
     def width(self, low: np.ndarray, high: np.ndarray, distinct: np.ndarray) -> np.ndarray:
         return (distinct - 1) / max(self.n_ranks - 1, 1)
 
@@ -217,6 +245,17 @@ class SetDimension(Dimension):
         pieces[firsts] = "{" + pieces[firsts]
         out[partition[firsts]] = np.add.reduceat(pieces, firsts)
         return out
+
+    def _signature(self, low: np.ndarray, high: np.ndarray, held: Held) -> np.ndarray | None:
+        """The set of ranks held, as bits (None beyond 62 ranks)."""
+        partition, rank, _ = held
+        if self.n_ranks > 62:
+            return None
+        bits = np.zeros(len(low), dtype=np.int64)
+        if len(partition):
+            firsts = np.flatnonzero(np.r_[True, partition[1:] != partition[:-1]])
+            bits[partition[firsts]] = np.bitwise_or.reduceat(np.left_shift(1, rank), firsts)
+        return bits
 
 
 @dataclass

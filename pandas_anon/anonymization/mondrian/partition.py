@@ -15,147 +15,168 @@ which is the paper's rule, since a partition with no allowable cut in any dimens
   leaves the right half empty; the cut then falls just below the median instead (the median
   value alone on the right), still keeping equal values together.
 - **relaxed** partitioning: values equal to the median may go either way; the partition's
-  combinations, ordered by value, are cut where the rows reach half. A combination of values
-  (the frequency set's unit) is never divided.
+  combinations, ordered by value (and, among equal values, by their place in the frequency
+  set), are cut where the rows reach half. A combination of values (the frequency set's
+  unit) is never divided.
 
-How it runs: the recursion is breadth-first, every open partition cut in the same round. The
-combinations are kept sorted once per dimension (``order[j]``: by rank in dimension j), every
-partition a contiguous segment of each order; a cut splits each of its segments in two
-without sorting again (a stable partition by side, from running sums), so a round costs a
-few passes per dimension over the combinations of the partitions still open, whatever their
-number: a partition that found no allowable cut is final, and later rounds copy out only the
-open partitions' segments.
+How it runs: the recursion is breadth-first, every open partition cut in the same round.
+The combinations of the open partitions are kept side by side, partition by partition (each
+in frequency-set order), with their ranks in every dimension. A round reads each partition's
+extent in every dimension from segment reductions (lowest and highest rank; the distinct
+ranks, where the width counts them, from a bit mask of the ranks held), then tries cuts: a
+partition's weighted median in the dimension tried comes from the distinct (partition, rank)
+pairs with their rows (:class:`Pairs`, a histogram), and a cut is a rank threshold. The split
+moves each cut partition's left half before its right half (a stable partition, one pass).
+A partition that found no allowable cut is final: later rounds do not read its combinations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from pandas_anon.anonymization.mondrian.dimensions import Dimension
+from pandas_anon.engine.grouping import weighted_keys
+from pandas_anon.privacy.groups import GroupJudge
 from pandas_anon.progress import Progress
-
-#: ``violating(combinations, groups, n_groups)``: which groups of combinations break a model.
-Judge = Callable[[np.ndarray, np.ndarray, int], np.ndarray]
 
 
 @dataclass(frozen=True)
 class Boxes:
-    """The final partitions: ``order[j]`` lists the combinations sorted by partition then
-    by rank in dimension j; partition p holds positions ``start[p]:end[p]`` of every order."""
+    """The final partitions: ``part`` gives each combination's partition (numbered from 0
+    to ``n_parts - 1``), found in ``rounds`` rounds."""
 
-    order: np.ndarray  # (dimensions, combinations)
-    start: np.ndarray
-    end: np.ndarray
+    part: np.ndarray
+    n_parts: int
     rounds: int
 
-    @property
-    def n_parts(self) -> int:
-        return len(self.start)
 
-    def segment_of_position(self) -> np.ndarray:
-        """The partition of each position of the orders."""
-        by_position = np.argsort(self.start, kind="stable")
-        return np.repeat(by_position, (self.end - self.start)[by_position])
+@dataclass(frozen=True)
+class Pairs:
+    """The distinct (group, rank) pairs of one dimension over some combinations, sorted by
+    group then rank, with their rows; group g's pairs are ``first[g]..last[g]`` (none when
+    ``first[g] > last[g]``)."""
 
-    def part(self) -> np.ndarray:
-        """The partition of each combination."""
-        found = np.empty(self.order.shape[1], dtype=np.int64)
-        found[self.order[0]] = self.segment_of_position()
-        return found
+    group: np.ndarray
+    rank: np.ndarray
+    rows: np.ndarray  # float64: sums of counts
+    first: np.ndarray
+    last: np.ndarray
+
+    @classmethod
+    def of(
+        cls, group: np.ndarray, rank: np.ndarray, rows: np.ndarray, n_groups: int, n_ranks: int
+    ) -> Pairs:
+        """The pairs of combinations in ``group`` (ids below ``n_groups``) with ``rank``
+        (below ``n_ranks``) and ``rows`` (positive)."""
+        held, summed = weighted_keys(group * n_ranks + rank, rows, n_groups * n_ranks)
+        group_of, rank_of = np.divmod(held, n_ranks)
+        sizes = np.bincount(group_of, minlength=n_groups)
+        last = np.cumsum(sizes) - 1
+        return cls(group_of, rank_of, summed, last - sizes + 1, last)
+
+    def extents(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per group: the lowest and highest rank and how many distinct ranks it holds (0,
+        0 and 0 for a group holding none)."""
+        distinct = self.last - self.first + 1
+        if not len(self.rank):
+            return np.zeros_like(distinct), np.zeros_like(distinct), distinct
+        held = distinct > 0
+        low = np.where(held, self.rank[np.minimum(self.first, len(self.rank) - 1)], 0)
+        high = np.where(held, self.rank[np.maximum(self.last, 0)], 0)
+        return low, high, distinct
+
+    def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs as :data:`~pandas_anon.anonymization.mondrian.dimensions.Held`."""
+        return self.group, self.rank, np.rint(self.rows).astype(np.int64)
 
 
 def partition(
-    dimensions: Sequence[Dimension],
+    dimensions: list[Dimension],
     counts: np.ndarray,
-    violating: Judge,
+    judge: GroupJudge,
     *,
     relaxed: bool = False,
     rule: str = "width",
     progress: bool | None = None,
 ) -> Boxes:
-    """Cut the combinations (weights ``counts``) until no partition has an allowable cut;
-    ``rule``: which allowable cut a partition takes (see :func:`_choose_cuts`). The final
-    partitions are numbered in the order of their positions (``start`` increasing)."""
-    ranks = np.stack([d.rank for d in dimensions])
-    order = np.stack([np.argsort(d.rank, kind="stable") for d in dimensions])
-    start = np.zeros(1, dtype=np.int64)
-    end = np.full(1, len(counts), dtype=np.int64)
-    open_ids = np.zeros(1, dtype=np.int64)
-    rounds = 0
+    """Cut the combinations (weights ``counts``) until no partition has an allowable cut
+    (``judge`` says which halves break a privacy model); ``rule``: which allowable cut a
+    partition takes (see :func:`_choose_cuts`)."""
+    part = np.zeros(len(counts), dtype=np.int64)
+    state = _Round(
+        dimensions,
+        np.stack([d.rank for d in dimensions]),  # (dimensions, combinations), C order
+        counts.astype(np.float64),
+        np.arange(len(counts)),
+        np.zeros(1, dtype=np.int64),
+        np.full(1, len(counts), dtype=np.int64),
+        judge,
+        relaxed,
+    )
+    open_ids = np.zeros(1, dtype=np.int64)  # the open partitions' numbers in ``part``
+    n_parts = 1
     estimate = max(int(np.log2(max(int(counts.sum()), 2))), 1)
     with Progress("mondrian", total=estimate, unit="round", enabled=progress) as bar:
-        while len(open_ids):
-            rounds += 1
-            # the round reads the open partitions only, copied out side by side
-            opened = _Runs.of(Boxes(order, start, end, rounds), open_ids)
-            sub_order = np.take(order, opened.positions, axis=1)  # C order: rows contiguous
-            boxes = Boxes(sub_order, opened.firsts, opened.firsts + opened.lengths, rounds)
-            segment = np.repeat(np.arange(len(open_ids)), opened.lengths)
-            low, high, distinct = extents(
-                dimensions, ranks, boxes.order, segment, boxes.start, boxes.end
-            )
-            state = _Round(
-                dimensions, ranks, counts, boxes, segment, low, high, distinct, violating, relaxed
-            )
-            split_at, cut_dimension = _choose_cuts(state, rule)
-            cut = split_at >= 0
-            if not cut.any():
+        while True:
+            cuts = _choose_cuts(state, rule)
+            if not cuts.allowable.any():
                 break
-            _split(boxes.order, boxes, split_at, cut_dimension, len(counts))
-            order[:, opened.positions] = boxes.order
-            cut_ids = open_ids[cut]
-            new_start = start[cut_ids] + split_at[cut] - boxes.start[cut]
-            new_ids = np.arange(len(start), len(start) + len(cut_ids))
-            start = np.concatenate([start, new_start])
-            end = np.concatenate([end, end[cut_ids]])
-            end[cut_ids] = new_start
-            open_ids = np.concatenate([cut_ids, new_ids])
-            bar.advance(f"{len(start):,} partitions")
-    by_start = np.argsort(start, kind="stable")  # partitions numbered in position order
-    return Boxes(order, start[by_start], end[by_start], rounds)
+            cut_ids = open_ids[cuts.allowable]
+            new_ids = np.arange(n_parts, n_parts + len(cut_ids))
+            n_parts += len(cut_ids)
+            state = state.split(cuts)
+            part[state.active[state.right]] = np.repeat(new_ids, state.lengths[1::2])
+            open_ids = np.column_stack([cut_ids, new_ids]).ravel()
+            bar.advance(f"{n_parts:,} partitions")
+    return Boxes(part, n_parts, state.round)
 
 
-def extents(
-    dimensions: Sequence[Dimension],
-    ranks: np.ndarray,
-    order: np.ndarray,
-    segment: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per dimension and partition: the lowest and highest rank, and how many distinct ranks
-    (the orders keep each partition sorted by rank)."""
-    q, n = len(dimensions), len(start)
-    low = np.zeros((q, n), dtype=np.int64)
-    high = np.zeros((q, n), dtype=np.int64)
-    distinct = np.ones((q, n), dtype=np.int64)
-    same_segment = segment[1:] == segment[:-1]
-    for j in range(q):
-        rank = ranks[j][order[j]]  # a row, then its items: faster than ranks[j, ...]
-        low[j], high[j] = rank[start], rank[end - 1]
-        changes = np.flatnonzero((rank[1:] != rank[:-1]) & same_segment) + 1
-        distinct[j] += np.bincount(segment[changes], minlength=n)
-    return low, high, distinct
-
-
-@dataclass(frozen=True)
+@dataclass
 class _Round:
-    """What one round of cuts reads: the partitions (``boxes``, each position's
-    ``segment``), their extents per dimension, and how cuts are judged."""
+    """The open partitions of one round, side by side: partition p holds positions
+    ``starts[p]`` to ``starts[p] + lengths[p] - 1``; each position is a combination
+    (``active``, in frequency-set order within a partition) with its ``ranks`` (one row per
+    dimension) and ``counts``. Per dimension and partition: the lowest and highest rank, and
+    the distinct ranks held (exact where the dimension's width reads it; elsewhere 1, or 2
+    when the lowest and highest differ)."""
 
-    dimensions: Sequence[Dimension]
+    dimensions: list[Dimension]
     ranks: np.ndarray
     counts: np.ndarray
-    boxes: Boxes
-    segment: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    distinct: np.ndarray
-    violating: Judge
+    active: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    judge: GroupJudge
     relaxed: bool
+    round: int = 1
+    right: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    n: int = field(init=False)
+    local: np.ndarray = field(init=False)  # each position's partition
+    total: np.ndarray = field(init=False)  # each partition's rows
+    low: np.ndarray = field(init=False)
+    high: np.ndarray = field(init=False)
+    distinct: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.n = len(self.starts)
+        self.local = np.repeat(np.arange(self.n), self.lengths)
+        self.total = np.add.reduceat(self.counts, self.starts)
+        self.low = np.minimum.reduceat(self.ranks, self.starts, axis=1)
+        self.high = np.maximum.reduceat(self.ranks, self.starts, axis=1)
+        self.distinct = 1 + (self.high > self.low)
+        for j, dimension in enumerate(self.dimensions):
+            if dimension.reads_distinct:
+                self.distinct[j] = self._distinct(j, dimension.n_ranks)
+
+    def _distinct(self, j: int, n_ranks: int) -> np.ndarray:
+        """Per partition, the distinct ranks of dimension ``j`` it holds."""
+        if n_ranks <= 64:
+            bits = np.left_shift(np.uint64(1), self.ranks[j].astype(np.uint64))
+            return np.bitwise_count(np.bitwise_or.reduceat(bits, self.starts)).astype(np.int64)
+        pairs = Pairs.of(self.local, self.ranks[j], self.counts, self.n, n_ranks)
+        return pairs.last - pairs.first + 1
 
     def widths(self) -> np.ndarray:
         """Per dimension and partition: the normalized width."""
@@ -166,187 +187,238 @@ class _Round:
             ]
         )
 
+    def rank_along(self, positions: np.ndarray, dimension: np.ndarray) -> np.ndarray:
+        """The rank in ``dimension`` (one per item) of the combinations at ``positions``."""
+        return self.ranks.ravel()[dimension * self.ranks.shape[1] + positions]
+
+    def positions(self, parts: np.ndarray) -> _Runs:
+        """The positions of partitions ``parts`` (increasing), one after the other."""
+        return _Runs(parts, self.starts[parts], self.lengths[parts])
+
     def cut(self, trying: np.ndarray, chosen: np.ndarray) -> _Cuts:
         """The median cut of each ``trying`` partition in its ``chosen`` dimension."""
-        n, boxes = self.boxes.n_parts, self.boxes
-        runs = _Runs.of(boxes, np.flatnonzero(trying))
-        positions, owner = runs.positions, runs.owner
-        dimension_of = chosen[owner]
-        width = boxes.order.shape[1]
-        combinations = boxes.order.ravel()[dimension_of * width + positions]
-        key = self.ranks.ravel()[dimension_of * self.ranks.shape[1] + combinations]
+        cuts = _Cuts.none(self.n)
+        parts = np.flatnonzero(trying)
+        cuts.dimension[parts] = chosen[parts]
+        self._median_cuts(parts, cuts)
+        halves = np.column_stack([cuts.left_rows, self.total - cuts.left_rows])
+        halves[~trying] = 0
+        if self.judge.width == 1:  # the models read the rows alone
+            broken = self.judge.broken_histograms(halves.reshape(-1, 1))
+        else:
+            inside = self.positions(parts).indices()
+            groups = 2 * self.local[inside] + cuts.sides(self, inside)
+            broken = self.judge(self.active[inside], groups, 2 * self.n)
+        cuts.allowable = trying & (halves > 0).all(axis=1) & ~broken.reshape(-1, 2).any(axis=1)
+        cuts.halves = halves.ravel()
+        return cuts
+
+    def _median_cuts(self, parts: np.ndarray, cuts: _Cuts) -> None:
+        """Fill ``cuts`` for the partitions ``parts``, each cut in its ``cuts.dimension``."""
+        inside = self.positions(parts)
+        at = inside.indices()
+        dims = cuts.dimension[parts]
+        n_ranks = max(self.dimensions[j].n_ranks for j in np.unique(dims))
+        owner = np.repeat(np.arange(len(parts)), inside.lengths)
+        pairs = Pairs.of(
+            owner, self.rank_along(at, np.repeat(dims, inside.lengths)), self.counts[at],
+            len(parts), n_ranks,
+        )  # fmt: skip
+        runs = _Runs(parts, pairs.first, pairs.last - pairs.first + 1)
+        rank, rows = pairs.rank, pairs.rows
+        firsts, lasts = pairs.first, pairs.last
+        running = np.cumsum(rows)
+        before = running[firsts] - rows[firsts]
+        total = running[lasts] - before
+        within = running - np.repeat(before, runs.lengths)
+        # the running rows grow along a run: the median is the first pair reaching half
+        median = firsts + runs.counted(2 * within < np.repeat(total, runs.lengths))
+        if self.relaxed:
+            cuts.threshold[parts] = rank[median]
+            self._relaxed_ties(parts, within[median] - rows[median], total, cuts)
+            return
+        key = rank.copy()
+        along = np.repeat(dims, runs.lengths)
         for j, dimension in enumerate(self.dimensions):
-            if type(dimension).cut_key is Dimension.cut_key:
-                continue  # the rank itself
-            along = dimension_of == j
-            if along.any():
-                key[along] = dimension.cut_key(
-                    key[along], self.low[j, owner[along]], self.high[j, owner[along]]
-                )
-        rows = self.counts[combinations]
-        left_size = np.zeros(n, dtype=np.int64)
-        left_size[runs.parts] = _median_cut(key, rows, runs, self.relaxed)
-        side = (runs.offsets() >= left_size[owner]).astype(np.int64)
-        groups = 2 * owner + side
-        halves = np.bincount(groups, weights=rows, minlength=2 * n)
-        broken = self.violating(combinations, groups, 2 * n)
-        allowable = trying & (halves[0::2] > 0) & (halves[1::2] > 0) & ~broken[0::2] & ~broken[1::2]
-        return _Cuts(allowable, left_size, positions, owner, combinations, side, halves)
+            if type(dimension).cut_key is not Dimension.cut_key and (dims == j).any():
+                mine = along == j
+                of = np.repeat(parts, runs.lengths)[mine]
+                key[mine] = dimension.cut_key(rank[mine], self.low[j, of], self.high[j, of])
+        reach = key[median]
+        at_top = key[lasts] == reach  # nothing above the median: cut below it
+        left = np.where(
+            np.repeat(at_top, runs.lengths),
+            key < np.repeat(reach, runs.lengths),
+            key <= np.repeat(reach, runs.lengths),
+        )
+        n_left = runs.counted(left)  # keys grow along a run: the left pairs come first
+        last_left = np.maximum(firsts + n_left - 1, 0)
+        cuts.threshold[parts] = np.where(n_left > 0, rank[last_left], -1)
+        cuts.left_rows[parts] = np.where(n_left > 0, within[last_left], 0)
+
+    def _relaxed_ties(
+        self, parts: np.ndarray, before: np.ndarray, total: np.ndarray, cuts: _Cuts
+    ) -> None:
+        """Relaxed cuts: of the combinations at the median rank (in frequency-set order),
+        the left half takes those up to the first whose running rows reach half, with
+        ``before`` rows of lower ranks in each partition of ``parts`` (of ``total`` rows)."""
+        inside = self.positions(parts).indices()
+        owner = self.local[inside]
+        at = inside[self.rank_along(inside, cuts.dimension[owner]) == cuts.threshold[owner]]
+        owner = self.local[at]  # positions are grouped by partition: so are the ties
+        firsts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        ties = _Runs(parts, firsts, np.diff(np.r_[firsts, len(at)]))  # every part has ties
+        rows = self.counts[at]
+        running = np.cumsum(rows)
+        within = running - np.repeat(running[firsts] - rows[firsts], ties.lengths)
+        reach = np.repeat(total - 2 * before, ties.lengths)  # 2 x within must reach it
+        median = firsts + ties.counted(2 * within < reach)  # goes left, with the ties before
+        cuts.tie_last[parts] = self.active[at[median]]
+        cuts.left_rows[parts] = before + within[median]
 
     def loss_after(self, cuts: _Cuts) -> np.ndarray:
         """Per partition, the sum over dimensions of width x rows of its two halves."""
-        n = self.boxes.n_parts
-        side_of = np.zeros(self.ranks.shape[1], dtype=np.int64)
-        side_of[cuts.combinations] = cuts.side
-        group = 2 * cuts.owner
-        loss = np.zeros(n)
-        for d, dimension in enumerate(self.dimensions):
-            combinations = self.boxes.order[d, cuts.positions]
-            halves = group + side_of[combinations]
-            rank = self.ranks[d, combinations]
-            by_half = np.argsort(halves, kind="stable")  # each half keeps its rank order
-            halves, rank = halves[by_half], rank[by_half]
-            starts = np.flatnonzero(np.r_[True, halves[1:] != halves[:-1]])
-            ends = np.r_[starts[1:] - 1, len(halves) - 1]
-            low = np.zeros(2 * n, dtype=np.int64)
-            high = np.zeros(2 * n, dtype=np.int64)
-            low[halves[starts]], high[halves[ends]] = rank[starts], rank[ends]
-            changes = np.flatnonzero((rank[1:] != rank[:-1]) & (halves[1:] == halves[:-1])) + 1
-            distinct = 1 + np.bincount(halves[changes], minlength=2 * n)
-            width = dimension.width(low, high, distinct) * cuts.halves
+        inside = self.positions(np.flatnonzero(cuts.allowable)).indices()
+        groups = 2 * self.local[inside] + cuts.sides(self, inside)
+        loss = np.zeros(self.n)
+        for j, dimension in enumerate(self.dimensions):
+            pairs = Pairs.of(
+                groups, self.ranks[j, inside], self.counts[inside], 2 * self.n, dimension.n_ranks
+            )
+            width = dimension.width(*pairs.extents()) * cuts.halves
             loss += width[0::2] + width[1::2]
         return loss
 
+    def split(self, cuts: _Cuts) -> _Round:
+        """The next round: each allowable cut's partition as two, its left half first."""
+        cut = self.positions(np.flatnonzero(cuts.allowable))
+        inside = cut.indices()
+        right = cuts.sides(self, inside).astype(bool)
+        # each position's place in its half: a running count of its side along the
+        # partition; the right half starts after the left one
+        n_right = cut.counted(right)
+        lengths = np.column_stack([cut.lengths - n_right, n_right]).ravel()
+        starts = np.cumsum(lengths) - lengths
+        running_right = np.cumsum(right) - np.repeat(
+            np.cumsum(n_right) - n_right, cut.lengths
+        )  # fmt: skip
+        offset = np.arange(len(inside)) - np.repeat(cut.starts(), cut.lengths)
+        half = 2 * np.repeat(np.arange(len(cut.parts)), cut.lengths) + right
+        place = starts[half] + np.where(right, running_right - 1, offset - running_right)
+        order = np.empty(len(inside), dtype=np.int64)
+        order[place] = inside
+        return _Round(
+            self.dimensions,
+            np.take(self.ranks, order, axis=1),
+            self.counts[order],
+            self.active[order],
+            starts,
+            lengths,
+            self.judge,
+            self.relaxed,
+            self.round + 1,
+            np.repeat(np.arange(len(lengths)) % 2 == 1, lengths),
+        )
 
-@dataclass(frozen=True)
+
+@dataclass
 class _Cuts:
-    """Median cuts of some partitions: which are allowable, how many combinations go left,
-    and, per position tried, its partition, combination and side (1: right)."""
+    """Median cuts of the open partitions: per partition, the ``dimension`` cut (-1: none
+    tried), the ``threshold`` rank (combinations at or below it go left; -1: none do), with
+    relaxed partitioning the last combination at the threshold rank going left
+    (``tie_last``; -1: all of them), the rows going left, whether the cut is
+    ``allowable``, and the rows of each half (two per partition)."""
 
+    dimension: np.ndarray
+    threshold: np.ndarray
+    tie_last: np.ndarray
+    left_rows: np.ndarray
     allowable: np.ndarray
-    left_size: np.ndarray
-    positions: np.ndarray
-    owner: np.ndarray
-    combinations: np.ndarray
-    side: np.ndarray
-    halves: np.ndarray  # rows of each half, 2 per partition
+    halves: np.ndarray
+
+    @classmethod
+    def none(cls, n: int) -> _Cuts:
+        return cls(
+            np.full(n, -1, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
+            np.zeros(n),
+            np.zeros(n, dtype=bool),
+            np.zeros(2 * n),
+        )
+
+    def take(self, chosen: np.ndarray, other: _Cuts) -> None:
+        """Keep ``other``'s cut for the partitions ``chosen`` marks."""
+        for name in ("dimension", "threshold", "tie_last", "left_rows", "allowable"):
+            getattr(self, name)[chosen] = getattr(other, name)[chosen]
+
+    def sides(self, state: _Round, inside: np.ndarray) -> np.ndarray:
+        """The side (1: right) of the combinations at positions ``inside`` (of partitions
+        tried)."""
+        owner = state.local[inside]
+        rank = state.rank_along(inside, self.dimension[owner])
+        threshold = self.threshold[owner]
+        right = rank > threshold
+        if state.relaxed:
+            tie_last = self.tie_last[owner]
+            right |= (rank == threshold) & (state.active[inside] > tie_last) & (tie_last >= 0)
+        return right.astype(np.int64)
 
 
-def _choose_cuts(state: _Round, rule: str) -> tuple[np.ndarray, np.ndarray]:
-    """For each partition, where its allowable cut falls (a position of the chosen
-    dimension's order; -1: none) and in which dimension: the widest dimension whose cut is
-    allowable (``rule="width"``), or the allowable cut that lowers the loss most
-    (``"gain"``: the sum over dimensions of normalized width x rows, Xu et al.'s NCP)."""
-    n = state.boxes.n_parts
+def _choose_cuts(state: _Round, rule: str) -> _Cuts:
+    """For each open partition, its cut: the widest dimension whose cut is allowable
+    (``rule="width"``), or the allowable cut that lowers the loss most (``"gain"``: the sum
+    over dimensions of normalized width x rows, Xu et al.'s NCP)."""
+    n = state.n
     widths = state.widths()
-    split_at = np.full(n, -1, dtype=np.int64)
-    cut_dimension = np.full(n, -1, dtype=np.int64)
+    chosen = _Cuts.none(n)
+    # a partition of fewer than twice the rows a class needs has no allowable cut
+    cuttable = state.total >= 2 * state.judge.min_rows
     if rule == "gain":
-        rows = np.bincount(state.segment, weights=state.counts[state.boxes.order[0]], minlength=n)
-        before = (widths * rows).sum(axis=0)
+        before = (widths * state.total).sum(axis=0)
         best = np.full(n, -np.inf)
         for j in range(len(state.dimensions)):
-            trying = widths[j] > 0
+            trying = cuttable & (widths[j] > 0)
             if not trying.any():
                 continue
             cuts = state.cut(trying, np.full(n, j, dtype=np.int64))
             gain = np.where(cuts.allowable, before - state.loss_after(cuts), -np.inf)
             better = cuts.allowable & (gain > best)
             best[better] = gain[better]
-            split_at[better] = state.boxes.start[better] + cuts.left_size[better]
-            cut_dimension[better] = j
-        return split_at, cut_dimension
+            chosen.take(better, cuts)
+        return chosen
     preference = np.argsort(-widths, axis=0, kind="stable")  # per partition, widest first
-    undecided = np.ones(n, dtype=bool)
     every = np.arange(n)
     for attempt in range(len(state.dimensions)):
-        chosen = preference[attempt]
-        trying = undecided & (widths[chosen, every] > 0)
+        trying = cuttable & ~chosen.allowable & (widths[preference[attempt], every] > 0)
         if not trying.any():
             break
-        cuts = state.cut(trying, chosen)
-        split_at[cuts.allowable] = (
-            state.boxes.start[cuts.allowable] + cuts.left_size[cuts.allowable]
-        )
-        cut_dimension[cuts.allowable] = chosen[cuts.allowable]
-        undecided &= ~cuts.allowable
-    return split_at, cut_dimension
+        chosen.take(trying, state.cut(trying, preference[attempt]))
+    return chosen
 
 
 @dataclass(frozen=True)
 class _Runs:
-    """The positions of some partitions (``parts``), one partition after the other: run i
-    holds ``lengths[i]`` positions from index ``firsts[i]`` of ``positions``."""
+    """Runs of consecutive items: partition ``parts[i]``'s run starts at item ``firsts[i]``
+    and holds ``lengths[i]`` items."""
 
     parts: np.ndarray
-    lengths: np.ndarray
     firsts: np.ndarray
-    positions: np.ndarray
-    owner: np.ndarray  # the partition of each position
+    lengths: np.ndarray
 
-    @classmethod
-    def of(cls, boxes: Boxes, parts: np.ndarray) -> _Runs:
-        lengths = boxes.end[parts] - boxes.start[parts]
-        firsts = np.cumsum(lengths) - lengths
-        positions = np.repeat(boxes.start[parts] - firsts, lengths) + np.arange(int(lengths.sum()))
-        return cls(parts, lengths, firsts, positions, np.repeat(parts, lengths))
+    def starts(self) -> np.ndarray:
+        """Where each run starts once the runs are taken out side by side."""
+        return np.cumsum(self.lengths) - self.lengths
 
-    @property
-    def lasts(self) -> np.ndarray:
-        return self.firsts + self.lengths - 1
-
-    def offsets(self) -> np.ndarray:
-        """Each position's place in its run."""
-        return np.arange(len(self.positions)) - np.repeat(self.firsts, self.lengths)
+    def indices(self) -> np.ndarray:
+        """The items of the runs, one run after the other."""
+        return np.repeat(self.firsts - self.starts(), self.lengths) + np.arange(
+            int(self.lengths.sum())
+        )
 
     def counted(self, flags: np.ndarray) -> np.ndarray:
-        """Per run, how many of its items ``flags`` marks."""
+        """Per run (taken out side by side), how many of its items ``flags`` marks."""
         running = np.cumsum(flags)
-        return running[self.lasts] - running[self.firsts] + flags[self.firsts]
-
-
-def _median_cut(key: np.ndarray, rows: np.ndarray, runs: _Runs, relaxed: bool) -> np.ndarray:
-    """How many combinations of each run go left (its cut keys are sorted along the run;
-    see the module for the strict and relaxed rules)."""
-    running = np.cumsum(rows)
-    base = running[runs.firsts] - rows[runs.firsts]
-    total = running[runs.lasts] - base
-    within = running - np.repeat(base, runs.lengths)
-    # the running rows grow along a run: the median is the first item reaching half
-    short = 2 * within < np.repeat(total, runs.lengths)
-    median_index = runs.firsts + runs.counted(short)
-    if relaxed:
-        return median_index - runs.firsts + 1
-    median = key[median_index]
-    at_top = key[runs.lasts] == median  # nothing above the median: cut below it
-    reach = np.repeat(median, runs.lengths)
-    left = np.where(np.repeat(at_top, runs.lengths), key < reach, key <= reach)
-    return runs.counted(left)
-
-
-def _split(
-    order: np.ndarray,
-    boxes: Boxes,
-    split_at: np.ndarray,
-    cut_dimension: np.ndarray,
-    n_combinations: int,
-) -> None:
-    """Split the cut partitions' segments of every order in place: the left half's
-    combinations first, each half keeping its rank order (a stable partition)."""
-    runs = _Runs.of(boxes, np.flatnonzero(split_at >= 0))
-    positions, owner = runs.positions, runs.owner
-    goes_left = np.zeros(n_combinations, dtype=bool)
-    chosen = order.ravel()[cut_dimension[owner] * order.shape[1] + positions]
-    goes_left[chosen] = positions < split_at[owner]
-    # A running count of lefts along a row, less the lefts of the partitions before (the
-    # same in every row: split_at - start per partition), is each item's place in its half.
-    lefts = split_at[runs.parts] - boxes.start[runs.parts]
-    earlier = np.repeat(np.cumsum(lefts) - lefts, runs.lengths)
-    left_base = boxes.start[owner] - earlier - 1  # the first left: running count 1
-    right_base = split_at[owner] + positions - boxes.start[owner] + earlier
-    for j in range(order.shape[0]):
-        row = order[j]
-        moving = row[positions]
-        left = goes_left[moving]
-        running = np.cumsum(left)
-        row[np.where(left, left_base + running, right_base - running)] = moving
+        starts = self.starts()
+        lasts = starts + self.lengths - 1
+        return running[lasts] - running[starts] + flags[starts]
