@@ -251,13 +251,15 @@ class Transformation:
                 changed[column] = int((recoded.changed | starred).sum())  # suppressed cells too
             else:
                 changed[column] = int(recoded.changed.sum())
+                if not changed[column]:
+                    continue  # every value as read: the column is the copy's own
             out[column] = written.to_series(frame.index, column)
         return Written(out, modified, suppressed_rows, changed)
 
     def write_column(self, series: pd.Series) -> Recoded:
         """One quasi-identifier column as the transformation writes it."""
         recoding = self.recodings[series.name]
-        row_codes, uniques = factorize(series)
+        row_codes, uniques = self.tabulation.read_codes(series) or factorize(series)
         examined = self.tabulation.positions
         per_row = recoding.codes.astype(narrow_codes(len(recoding.labels)), copy=False)[
             self.tabulation.row_combination

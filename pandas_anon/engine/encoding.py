@@ -14,6 +14,7 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -121,6 +122,24 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     return codes, pd.Index(pd.array(span, dtype=dtype))
 
 
+def arrow_source(series: pd.Series) -> weakref.ref | None:
+    """A weak reference to the Arrow array holding ``series``' values, when pyarrow holds
+    them: Arrow arrays are immutable (pandas writes a new one on assignment), so while the
+    reference lives the values are the ones it was taken from. None for other storage."""
+    if not isinstance(series.array, pd.arrays.ArrowExtensionArray | pd.arrays.ArrowStringArray):
+        return None
+    return weakref.ref(series.array.__arrow_array__())
+
+
+def same_source(series: pd.Series, source: weakref.ref | None) -> bool:
+    """Whether ``series`` holds the very Arrow array ``source`` was taken from."""
+    return (
+        source is not None
+        and arrow_source(series) is not None
+        and (series.array.__arrow_array__() is source())
+    )
+
+
 def _with_missing(values: pd.Index) -> pd.Index:
     """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
     (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
@@ -168,6 +187,10 @@ class EncodedFrame:
         self.values: dict[Hashable, pd.Index] = {}
         #: each column's dtype, which the values of a categorical do not keep
         self.dtypes: dict[Hashable, object] = {c: frame[c].dtype for c in self.columns}
+        #: the immutable Arrow data each Arrow-backed column was read from (weakly held)
+        self.sources = {
+            c: source for c in self.columns if (source := arrow_source(frame[c])) is not None
+        }
         for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):
             if not (codes >= 0).any():
                 raise AllMissingColumnError(

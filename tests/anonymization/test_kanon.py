@@ -257,3 +257,68 @@ def test_optimal_search_is_exhaustive_and_verified(case, k, limit, metric):
         k, qid=["a", "b"], hierarchies=hierarchies, max_suppression=limit, metric=metric
     )
     verify_anonymized(out, ["a", "b"], k, int(limit * len(frame) + 1e-9))
+
+
+# -- writing rows: the codes read once are reused only for the very data read ----------------
+
+
+def _writing_frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "place": pd.Series(
+                ["Aosta", "Aosta", "Aosta", "Sarre", "Nus", "Fenis", "Nus", "Fenis"], dtype="str"
+            ),
+            "sex": pd.Series(list("MMFFMMFF"), dtype="string[pyarrow]"),
+            "age": [30, 31, 30, 52, 55, 51, 40, 41],
+        }
+    )
+
+
+def _writing_hierarchy() -> Hierarchy:
+    return Hierarchy.from_frame(
+        pd.DataFrame(
+            {
+                0: ["Aosta", "Sarre", "Nus", "Fenis"],
+                1: ["north", "north", "south", "south"],
+                2: ["*"] * 4,
+            }
+        )
+    )
+
+
+def test_written_rows_reuse_the_codes_only_of_the_data_read():
+    frame = _writing_frame()
+    decision = pandas_anon.anonymize(
+        frame, 2, qid=["place", "sex"], hierarchies={"place": _writing_hierarchy()}
+    )
+    tabulation = decision.tabulation
+    assert tabulation.read_codes(frame["place"]) is not None  # the same Arrow data
+    assert tabulation.read_codes(frame["age"]) is None  # not a QI, nothing read
+    copied = frame.copy()
+    copied.loc[1, "sex"] = "F"  # pandas writes a new Arrow array
+    assert tabulation.read_codes(copied["sex"]) is None
+    rebuilt = pd.DataFrame({c: list(frame[c]) for c in frame.columns}).astype(frame.dtypes)
+    assert tabulation.read_codes(rebuilt["place"]) is None  # equal values, other arrays
+    expected = decision.apply(rebuilt)
+    pd.testing.assert_frame_equal(decision.apply(frame), expected)
+    # a frame changed after the decision is read as it is: the row now holding "F" is
+    # written with its combination's label "M", a change the report counts
+    written = decision.apply(copied)
+    pd.testing.assert_frame_equal(written, expected)
+    assert written.anon.report().changed["sex"] == 1
+    assert expected.anon.report().changed["sex"] == 0
+
+
+def test_a_column_written_unchanged_keeps_its_dtype_and_reports_no_change():
+    frame = _writing_frame()
+    decision = pandas_anon.anonymize(
+        frame, 2, qid=["place", "sex"], hierarchies={"place": _writing_hierarchy()}
+    )
+    levels = decision.report.levels
+    out = decision.apply(frame)
+    report = out.anon.report()
+    assert levels["sex"] == 0 and levels["place"] == 1  # sex kept as read, place raised
+    assert out["sex"].dtype == frame["sex"].dtype
+    pd.testing.assert_series_equal(out["sex"], frame["sex"])
+    assert list(out["place"]) == ["north"] * 4 + ["south"] * 4
+    assert report.modified == len(frame) and report.changed["sex"] == 0

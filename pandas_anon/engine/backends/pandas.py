@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+import weakref
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
-from pandas_anon.engine.encoding import EncodedFrame
+from pandas_anon.engine.encoding import EncodedFrame, same_source
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import combinations, compress, first_occurrence, group_labels
 
@@ -23,7 +24,8 @@ class Tabulation:
     only when asked (:attr:`row_combination`, :meth:`rows_where`), so reading a frame's
     frequency set costs no pass over its rows beyond the grouping itself.
     ``positions``: the positions of the examined rows in the frame (None: every row), when
-    rows missing a value are left out (``dropna=True``).
+    rows missing a value are left out (``dropna=True``). ``sources``: the immutable Arrow
+    data of the Arrow-backed columns read (weakly held; :meth:`read_codes`).
     """
 
     frequencies: FrequencySet
@@ -31,6 +33,7 @@ class Tabulation:
     positions: np.ndarray | None
     n_rows: int
     keys: np.ndarray | None = None
+    sources: Mapping[Hashable, weakref.ref] = field(default_factory=dict)
 
     @property
     def n_examined(self) -> int:
@@ -79,7 +82,22 @@ class Tabulation:
             refined,
             self.positions,
             self.n_rows,
+            sources=self.sources,
         )
+
+    def read_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+        """Each row's code in column ``series.name`` and the value of each code, from the
+        frequency set rather than from hashing the column again, when ``series`` holds the
+        very Arrow data this tabulation read, every row was examined and none is missing;
+        else None."""
+        column = series.name
+        if self.positions is not None or not same_source(series, self.sources.get(column)):
+            return None
+        values = self.frequencies.values[column]
+        if values.hasnans:
+            return None
+        codes = self.frequencies.codes[:, self.frequencies.position(column)]
+        return codes[self.row_combination], values
 
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
@@ -113,4 +131,6 @@ def tabulate(
         (encoded.codes.pop(c) for c in names), cardinalities, n_rows=encoded.n_examined
     )
     frequencies = FrequencySet(names, found.codes, found.counts, encoded.values, encoded.dtypes)
-    return Tabulation(frequencies, found.labels, encoded.positions, encoded.n_rows, found.keys)
+    return Tabulation(
+        frequencies, found.labels, encoded.positions, encoded.n_rows, found.keys, encoded.sources
+    )
