@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -132,11 +133,10 @@ class Transformation:
     #: how a column's classes are described where that differs from how they are written:
     #: the range a summary value (a class's mean) stands for
     described: Mapping[Hashable, ColumnRecoding] = field(default_factory=dict)
-    #: :meth:`written_codes` once computed, with the recodings it was computed from: shared
-    #: by the copies ``dataclasses.replace`` makes, and valid for those keeping the recodings
-    _memo: dict[str, tuple[object, WrittenCodes]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    #: :meth:`written_codes` and :meth:`output_classes` once computed, with what they were
+    #: computed from (the recodings, and the suppressed combinations): shared by the copies
+    #: ``dataclasses.replace`` makes, and valid for those keeping the same objects
+    _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_rows(self) -> int:
@@ -170,13 +170,18 @@ class Transformation:
         combinations written alike in every quasi-identifier (a label equal to a value kept
         as read is that value), kept ones (suppressed combinations are in no class; their
         number here is meaningless). ``written``: :meth:`written_codes`, when computed."""
+        memo = self._memo.get("classes")
+        if memo is not None and memo[0][0] is self.recodings and memo[0][1] is self.suppressed:
+            return memo[1]
         written = self.written_codes() if written is None else written
         kept = ~self.suppressed
         codes = [
             np.where(kept, np.where(found < 0, len(v), found), 0) for found, v in written.values()
         ]
         cardinalities = [len(v) + 1 for _, v in written.values()]  # missing: one more code
-        return compress(group_codes(codes, cardinalities, n_rows=len(self.suppressed)))
+        found = compress(group_codes(codes, cardinalities, n_rows=len(self.suppressed)))
+        self._memo["classes"] = ((self.recodings, self.suppressed), found)
+        return found
 
     def judged(
         self, judge: GroupJudge, qi_of: np.ndarray, kept: np.ndarray | None = None

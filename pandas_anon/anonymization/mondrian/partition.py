@@ -196,28 +196,38 @@ class _Round:
         return _Runs(parts, self.starts[parts], self.lengths[parts])
 
     def cut(self, trying: np.ndarray, chosen: np.ndarray) -> _Cuts:
-        """The median cut of each ``trying`` partition in its ``chosen`` dimension."""
-        cuts = _Cuts.none(self.n)
+        """The median cut of each ``trying`` partition in its ``chosen`` dimension (one
+        entry per partition)."""
         parts = np.flatnonzero(trying)
-        cuts.dimension[parts] = chosen[parts]
-        self._median_cuts(parts, cuts)
-        halves = np.column_stack([cuts.left_rows, self.total - cuts.left_rows])
-        halves[~trying] = 0
+        cuts = _Cuts.none(self.n)
+        cuts.take(np.arange(len(parts)), self.cut_entries(parts, chosen[parts]))
+        return cuts
+
+    def cut_entries(self, parts: np.ndarray, dims: np.ndarray) -> _Cuts:
+        """The median cut of partition ``parts[i]`` in dimension ``dims[i]``, per entry i (a
+        partition may have several entries when the models read the rows alone)."""
+        cuts = _Cuts.entries(parts, dims)
+        if not len(parts):
+            return cuts
+        self._median_cuts(cuts)
+        halves = np.column_stack([cuts.left_rows, self.total[parts] - cuts.left_rows])
         if self.judge.width == 1:  # the models read the rows alone
             broken = self.judge.broken_histograms(halves.reshape(-1, 1))
-        else:
-            inside = self.positions(parts).indices()
-            groups = 2 * self.local[inside] + cuts.sides(self, inside)
-            broken = self.judge(self.active[inside], groups, 2 * self.n)
-        cuts.allowable = trying & (halves > 0).all(axis=1) & ~broken.reshape(-1, 2).any(axis=1)
+        else:  # one entry per partition: each combination in one group
+            runs = self.positions(parts)
+            inside = runs.indices()
+            entry = np.repeat(np.arange(len(parts)), runs.lengths)
+            groups = 2 * entry + cuts.sides(self, inside, entry)
+            broken = self.judge(self.active[inside], groups, 2 * len(parts))
+        cuts.allowable = (halves > 0).all(axis=1) & ~broken.reshape(-1, 2).any(axis=1)
         cuts.halves = halves.ravel()
         return cuts
 
-    def _median_cuts(self, parts: np.ndarray, cuts: _Cuts) -> None:
-        """Fill ``cuts`` for the partitions ``parts``, each cut in its ``cuts.dimension``."""
+    def _median_cuts(self, cuts: _Cuts) -> None:
+        """Fill in each entry's threshold and rows going left."""
+        parts, dims = cuts.part, cuts.dimension
         inside = self.positions(parts)
         at = inside.indices()
-        dims = cuts.dimension[parts]
         n_ranks = max(self.dimensions[j].n_ranks for j in np.unique(dims))
         owner = np.repeat(np.arange(len(parts)), inside.lengths)
         pairs = Pairs.of(
@@ -234,8 +244,8 @@ class _Round:
         # the running rows grow along a run: the median is the first pair reaching half
         median = firsts + runs.counted(2 * within < np.repeat(total, runs.lengths))
         if self.relaxed:
-            cuts.threshold[parts] = rank[median]
-            self._relaxed_ties(parts, within[median] - rows[median], total, cuts)
+            cuts.threshold = rank[median]
+            self._relaxed_ties(cuts, within[median] - rows[median], total)
             return
         key = rank.copy()
         along = np.repeat(dims, runs.lengths)
@@ -253,28 +263,27 @@ class _Round:
         )
         n_left = runs.counted(left)  # keys grow along a run: the left pairs come first
         last_left = np.maximum(firsts + n_left - 1, 0)
-        cuts.threshold[parts] = np.where(n_left > 0, rank[last_left], -1)
-        cuts.left_rows[parts] = np.where(n_left > 0, within[last_left], 0)
+        cuts.threshold = np.where(n_left > 0, rank[last_left], -1)
+        cuts.left_rows = np.where(n_left > 0, within[last_left], 0)
 
-    def _relaxed_ties(
-        self, parts: np.ndarray, before: np.ndarray, total: np.ndarray, cuts: _Cuts
-    ) -> None:
+    def _relaxed_ties(self, cuts: _Cuts, before: np.ndarray, total: np.ndarray) -> None:
         """Relaxed cuts: of the combinations at the median rank (in frequency-set order),
         the left half takes those up to the first whose running rows reach half, with
-        ``before`` rows of lower ranks in each partition of ``parts`` (of ``total`` rows)."""
-        inside = self.positions(parts).indices()
-        owner = self.local[inside]
-        at = inside[self.rank_along(inside, cuts.dimension[owner]) == cuts.threshold[owner]]
-        owner = self.local[at]  # positions are grouped by partition: so are the ties
-        firsts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-        ties = _Runs(parts, firsts, np.diff(np.r_[firsts, len(at)]))  # every part has ties
+        ``before`` rows of lower ranks in each entry's partition (of ``total`` rows)."""
+        runs = self.positions(cuts.part)
+        inside = runs.indices()
+        entry = np.repeat(np.arange(len(cuts.part)), runs.lengths)
+        tie = self.rank_along(inside, cuts.dimension[entry]) == cuts.threshold[entry]
+        at, entry = inside[tie], entry[tie]  # each entry's ties, in order
+        firsts = np.flatnonzero(np.r_[True, entry[1:] != entry[:-1]])
+        ties = _Runs(cuts.part, firsts, np.diff(np.r_[firsts, len(at)]))  # every entry has ties
         rows = self.counts[at]
         running = np.cumsum(rows)
         within = running - np.repeat(running[firsts] - rows[firsts], ties.lengths)
         reach = np.repeat(total - 2 * before, ties.lengths)  # 2 x within must reach it
         median = firsts + ties.counted(2 * within < reach)  # goes left, with the ties before
-        cuts.tie_last[parts] = self.active[at[median]]
-        cuts.left_rows[parts] = before + within[median]
+        cuts.tie_last = self.active[at[median]]
+        cuts.left_rows = before + within[median]
 
     def loss_after(self, cuts: _Cuts) -> np.ndarray:
         """Per partition, the sum over dimensions of width x rows of its two halves."""
@@ -323,12 +332,13 @@ class _Round:
 
 @dataclass
 class _Cuts:
-    """Median cuts of the open partitions: per partition, the ``dimension`` cut (-1: none
-    tried), the ``threshold`` rank (combinations at or below it go left; -1: none do), with
-    relaxed partitioning the last combination at the threshold rank going left
-    (``tie_last``; -1: all of them), the rows going left, whether the cut is
-    ``allowable``, and the rows of each half (two per partition)."""
+    """Median cuts, one per entry: entry i cuts partition ``part[i]`` in ``dimension[i]``
+    (-1: none tried) at the ``threshold`` rank (combinations at or below it go left; -1:
+    none do), with relaxed partitioning up to the combination ``tie_last`` at the threshold
+    rank (-1: all of them); ``left_rows`` go left; whether the cut is ``allowable``, and the
+    rows of each half (two per entry)."""
 
+    part: np.ndarray
     dimension: np.ndarray
     threshold: np.ndarray
     tie_last: np.ndarray
@@ -337,30 +347,43 @@ class _Cuts:
     halves: np.ndarray
 
     @classmethod
-    def none(cls, n: int) -> _Cuts:
+    def entries(cls, parts: np.ndarray, dims: np.ndarray) -> _Cuts:
+        """Cuts of ``parts`` in ``dims``, not yet measured."""
+        m = len(parts)
         return cls(
-            np.full(n, -1, dtype=np.int64),
-            np.full(n, -1, dtype=np.int64),
-            np.full(n, -1, dtype=np.int64),
-            np.zeros(n),
-            np.zeros(n, dtype=bool),
-            np.zeros(2 * n),
+            parts,
+            dims,
+            np.full(m, -1, dtype=np.int64),
+            np.full(m, -1, dtype=np.int64),
+            np.zeros(m),
+            np.zeros(m, dtype=bool),
+            np.zeros(2 * m),
         )
 
-    def take(self, chosen: np.ndarray, other: _Cuts) -> None:
-        """Keep ``other``'s cut for the partitions ``chosen`` marks."""
-        for name in ("dimension", "threshold", "tie_last", "left_rows", "allowable"):
-            getattr(self, name)[chosen] = getattr(other, name)[chosen]
+    @classmethod
+    def none(cls, n: int) -> _Cuts:
+        """One entry per partition of ``n``, none tried."""
+        return cls.entries(np.arange(n), np.full(n, -1, dtype=np.int64))
 
-    def sides(self, state: _Round, inside: np.ndarray) -> np.ndarray:
-        """The side (1: right) of the combinations at positions ``inside`` (of partitions
-        tried)."""
-        owner = state.local[inside]
-        rank = state.rank_along(inside, self.dimension[owner])
-        threshold = self.threshold[owner]
+    def take(self, entries: np.ndarray, other: _Cuts) -> None:
+        """Keep ``other``'s ``entries`` as the cuts of their partitions (this holds one entry
+        per partition)."""
+        parts = other.part[entries]
+        for name in ("dimension", "threshold", "tie_last", "left_rows", "allowable"):
+            getattr(self, name)[parts] = getattr(other, name)[entries]
+        self.halves.reshape(-1, 2)[parts] = other.halves.reshape(-1, 2)[entries]
+
+    def sides(
+        self, state: _Round, inside: np.ndarray, entry: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The side (1: right) of the combinations at positions ``inside``, each cut by its
+        ``entry`` (default: its partition's, when this holds one entry per partition)."""
+        entry = state.local[inside] if entry is None else entry
+        rank = state.rank_along(inside, self.dimension[entry])
+        threshold = self.threshold[entry]
         right = rank > threshold
         if state.relaxed:
-            tie_last = self.tie_last[owner]
+            tie_last = self.tie_last[entry]
             right |= (rank == threshold) & (state.active[inside] > tie_last) & (tie_last >= 0)
         return right.astype(np.int64)
 
@@ -393,8 +416,30 @@ def _choose_cuts(state: _Round, rule: str) -> _Cuts:
         trying = cuttable & ~chosen.allowable & (widths[preference[attempt], every] > 0)
         if not trying.any():
             break
-        chosen.take(trying, state.cut(trying, preference[attempt]))
+        chosen.take(np.arange(trying.sum()), state.cut_entries(
+            np.flatnonzero(trying), preference[attempt, trying]))  # fmt: skip
+        if attempt == 0 and state.judge.width == 1:
+            _every_other_dimension(state, widths, preference, trying & ~chosen.allowable, chosen)
+            break
     return chosen
+
+
+def _every_other_dimension(
+    state: _Round, widths: np.ndarray, preference: np.ndarray, left: np.ndarray, chosen: _Cuts
+) -> None:
+    """For the partitions ``left`` without an allowable cut in their widest dimension, the
+    next widest dimension with an allowable cut, all tried in one pass (a partition may be
+    cut several ways at once when the models read the rows alone)."""
+    parts = np.flatnonzero(left)
+    if not len(parts):
+        return
+    dims = preference[1:, parts].T.ravel()  # partition by partition, widest first
+    parts = np.repeat(parts, len(state.dimensions) - 1)
+    tried = widths[dims, parts] > 0
+    entries = state.cut_entries(parts[tried], dims[tried])
+    allowable = np.flatnonzero(entries.allowable)
+    _, first = np.unique(entries.part[allowable], return_index=True)  # the widest of each
+    chosen.take(allowable[first], entries)
 
 
 @dataclass(frozen=True)
