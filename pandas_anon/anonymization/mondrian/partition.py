@@ -219,7 +219,7 @@ class _Round:
             entry = np.repeat(np.arange(len(parts)), runs.lengths)
             groups = 2 * entry + cuts.sides(self, inside, entry)
             broken = self.judge(self.active[inside], groups, 2 * len(parts))
-        cuts.allowable = (halves > 0).all(axis=1) & ~broken.reshape(-1, 2).any(axis=1)
+        cuts.allowable = np.asarray((halves > 0).all(axis=1) & ~broken.reshape(-1, 2).any(axis=1))
         cuts.halves = halves.ravel()
         return cuts
 
