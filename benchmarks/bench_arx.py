@@ -2,14 +2,16 @@
 
 UCI Adult with its hierarchies, 32 configurations: 5 and 9 quasi-identifiers, k = 2, 5, 10,
 50, at most 0 % and 5 % of the rows suppressed, metric precision and metric DM. For each,
-interleaved (pandas-anon then ARX, both warm): ``pandas_anon.anonymize(..., algo="ola")``
-(the search, in-process) and ``anonymize(...).apply(frame)`` (with every row written)
-against ARX's ``ARXAnonymizer.anonymize`` and that plus every output cell read (a warm JVM
-answering from ``../shared/tools/arx``, ``arx_bench.Arx``), the median of ``--repeat`` timed
-runs each. Printed per configuration: both optima (levels in the order of the
-quasi-identifiers; ``same`` when equal, else the two metric values, which tie when ARX's
-node differs only by the tie rule), the rows suppressed, both medians and the ratio ARX /
-pandas-anon; then the geometric mean and the worst ratio, for the search alone and with
+interleaved (pandas-anon then ARX, both warm; the JVM is left idle half a second before our
+runs, as its compiler and collector threads go on working after it answers):
+``pandas_anon.anonymize(..., algo="ola")`` (the search, in-process) and
+``anonymize(...).apply(frame)`` (with every row written) against ARX's
+``ARXAnonymizer.anonymize`` and that plus every output cell read (a warm JVM answering from
+``../shared/tools/arx``, ``arx_bench.Arx``), the median of ``--repeat`` timed runs each.
+Printed per configuration: both optima (levels in the order of the quasi-identifiers;
+``same`` when equal, else the two metric values, which tie when ARX's node differs only by
+the tie rule), the rows suppressed, both medians and the ratio ARX / pandas-anon; then the
+geometric mean and the worst ratio, for the search alone and with
 rows written.                             every ratio >= 1, geometric mean >= 2 (both)
 b. Cold, whole process, 9 QIs, k=5, 5 %, precision: a fresh interpreter running
    ``arx/once.py`` (import, read the CSV and the hierarchies, ``kanon``, write the CSV)
@@ -58,6 +60,11 @@ GRID = [
     for suppression in (0.0, 0.05)
     for metric in ("precision", "dm")
 ]
+
+
+#: Seconds left to the JVM between its answer and our timed runs: its compiler and collector
+#: threads go on working after ``anonymize`` returns, on the same two cores.
+SETTLE = 0.5
 
 
 @dataclass
@@ -118,6 +125,7 @@ def grid(repeat: int) -> list[Measured]:
                     progress=False,
                 )
 
+            time.sleep(SETTLE)  # ARX's JVM compiles and collects after answering: let it idle
             search, decision = median_of(decide, repeat)
             rows, _ = median_of(lambda decide=decide: decide().apply(adult), repeat)
             theirs = None
