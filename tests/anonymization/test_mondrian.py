@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import Hierarchy
+from pandas_anon.anonymization.mondrian import partition
 from pandas_anon.anonymization.mondrian.algorithm import Mondrian
 from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES
 from pandas_anon.errors import (
@@ -415,3 +416,13 @@ def test_the_partitions_are_the_naive_recursions(case):
     written = out.groupby(qid, sort=False).indices.values()
     ours = {frozenset(frame.index[rows]) for rows in written}
     assert ours == naive_partitions(frame, qid, k)
+
+
+def test_set_bits_are_counted_without_numpy_2(monkeypatch):
+    """The distinct values of a partition come from a bit mask of its ranks, counted with
+    ``np.bitwise_count`` (NumPy 2) or, before it, from the bytes unpacked."""
+    words = np.array([0, 1, 3, 2**63 + 5, 2**64 - 1], dtype=np.uint64)
+    expected = [0, 1, 2, 3, 64]
+    assert list(partition._ones(words)) == expected
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    assert list(partition._ones(words)) == expected

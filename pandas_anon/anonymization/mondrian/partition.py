@@ -174,7 +174,7 @@ class _Round:
         """Per partition, the distinct ranks of dimension ``j`` it holds."""
         if n_ranks <= 64:
             bits = np.left_shift(np.uint64(1), self.ranks[j].astype(np.uint64))
-            return np.bitwise_count(np.bitwise_or.reduceat(bits, self.starts)).astype(np.int64)
+            return _ones(np.bitwise_or.reduceat(bits, self.starts))
         pairs = Pairs.of(self.local, self.ranks[j], self.counts, self.n, n_ranks)
         return pairs.last - pairs.first + 1
 
@@ -440,6 +440,13 @@ def _every_other_dimension(
     allowable = np.flatnonzero(entries.allowable)
     _, first = np.unique(entries.part[allowable], return_index=True)  # the widest of each
     chosen.take(allowable[first], entries)
+
+
+def _ones(words: np.ndarray) -> np.ndarray:
+    """The bits set in each uint64 word (``np.bitwise_count`` from NumPy 2.0 on)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words).astype(np.int64)
+    return np.unpackbits(words.view(np.uint8)).reshape(len(words), 64).sum(axis=1)
 
 
 @dataclass(frozen=True)
