@@ -266,7 +266,8 @@ def _writing_frame() -> pd.DataFrame:
     return pd.DataFrame(
         {
             "place": pd.Series(
-                ["Aosta", "Aosta", "Aosta", "Sarre", "Nus", "Fenis", "Nus", "Fenis"], dtype="str"
+                ["Aosta", "Aosta", "Aosta", "Sarre", "Nus", "Fenis", "Nus", "Fenis"],
+                dtype="string[pyarrow]",
             ),
             "sex": pd.Series(list("MMFFMMFF"), dtype="string[pyarrow]"),
             "age": [30, 31, 30, 52, 55, 51, 40, 41],
