@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from pandas_anon.engine.encoding import EncodedFrame
     from pandas_anon.engine.frequency import FrequencySet
     from pandas_anon.engine.grouping import Grouping
+    from pandas_anon.engine.weights import melt_counts
     from pandas_anon.hierarchy import Hierarchy
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
@@ -106,6 +107,7 @@ _LAZY = {
     "EncodedFrame": "pandas_anon.engine.encoding",
     "FrequencySet": "pandas_anon.engine.frequency",
     "Grouping": "pandas_anon.engine.grouping",
+    "melt_counts": "pandas_anon.engine.weights",
     "Hierarchy": "pandas_anon.hierarchy",
     "hookimpl": "pandas_anon.plugins.hookspecs",
     "get_hierarchy": "pandas_anon.plugins.registry",
@@ -166,6 +168,7 @@ __all__ = [
     "KEPlanning",
     "LDiversity",
     "Mate",
+    "melt_counts",
     "Mondrian",
     "NoisePlan",
     "OneClassWarning",

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
     from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.engine.weights import Weights
     from pandas_anon.studies.compare import Comparison
     from pandas_anon.studies.strategy import Study
 
@@ -34,11 +35,14 @@ class AnonAccessor:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def singletons(self, qid: QID, *, dropna: bool = True) -> Singletons:
-        """Rows unique on ``qid``; see :func:`pandas_anon.singletons`."""
+    def singletons(
+        self, qid: QID, *, dropna: bool = True, weights: Weights | None = None
+    ) -> Singletons:
+        """Rows unique on ``qid`` (people, with the ``weights`` of an aggregated table); see
+        :func:`pandas_anon.singletons`."""
         from pandas_anon.detect import figures as detect
 
-        return detect.singletons(self._frame, qid, dropna=dropna)
+        return detect.singletons(self._frame, qid, dropna=dropna, weights=weights)
 
     def identifiers(
         self, columns: QID | None = None, *, max_size: int = 1
@@ -56,6 +60,8 @@ class AnonAccessor:
         dropna: bool = True,
         exhaustive: bool = False,
         progress: bool | None = None,
+        k: int = 2,
+        weights: Weights | None = None,
     ) -> BestQID:
         """The smallest column subset exposing the most singletons; see
         :func:`pandas_anon.best_qid`."""
@@ -66,15 +72,17 @@ class AnonAccessor:
             columns,
             max_size=max_size,
             dropna=dropna,
+            k=k,
             exhaustive=exhaustive,
             progress=progress,
+            weights=weights,
         )
 
-    def risk(self, qid: QID, *, dropna: bool = True) -> Risk:
+    def risk(self, qid: QID, *, dropna: bool = True, weights: Weights | None = None) -> Risk:
         """Risk figures of ``qid``; see :func:`pandas_anon.risk`."""
         from pandas_anon.detect import figures as detect
 
-        return detect.risk(self._frame, qid, dropna=dropna)
+        return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
 
     def generalize(
         self,

@@ -4,7 +4,9 @@
 Exit status: 0 every file passes, 1 a file exceeds its limits, 2 bad usage, a bad
 configuration or an unreadable file (one ``pandas-anon: error: FILE: reason`` line each; the
 other files are still checked). The table report is silent when everything passes, unless
-``--verbose``; ``--format json`` always prints the full report (a CI artifact).
+``--verbose``; ``--format json`` (the full report, a CI artifact), ``github`` (GitHub Actions
+annotations) and ``junit`` (JUnit XML, for GitLab and Jenkins) always print
+(:mod:`pandas_anon.gate.reporters`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ import sys
 
 from pandas_anon.errors import InvalidParameterError
 
-HELP = "fail when a CSV/TSV exposes more singletons than allowed (a CI gate)"
+HELP = "fail when a table (CSV, JSON, Parquet, spreadsheet, zip) exposes people (a CI gate)"
+
+#: The report formats of ``--format``: the keys of :data:`pandas_anon.gate.reporters.REPORTERS`
+#: (named here so that ``--help`` does not import the gate).
+FORMATS = ("table", "json", "github", "junit")
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -29,7 +35,8 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help=".csv, .tsv or delimited .txt tables, optionally compressed "
+        help="tables: .csv, .tsv, delimited .txt, .json, .jsonl/.ndjson, .parquet, "
+        ".xlsx or .ods (each sheet; needs pandas-anon[excel]), optionally compressed "
         "(.gz, .bz2, .xz), or .zip archives of them",
     )
     command.add_argument(
@@ -64,7 +71,37 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="columns unique on (nearly) every row that may be published, "
         "e.g. a random record number (default: none; they fail)",
     )
-    command.add_argument("--format", choices=("table", "json"), default="table")
+    counts = command.add_argument_group(
+        "count tables",
+        "aggregated tables, where each row is a cell counting people: the limits then count "
+        "people, as on the table exploded to one row per person",
+    )
+    counts.add_argument("--count", metavar="COLUMN", help="the count column, e.g. n")
+    counts.add_argument(
+        "--counts",
+        metavar="COLUMNS",
+        help="one count column per category, e.g. m,f (a wide table)",
+    )
+    counts.add_argument(
+        "--dimension",
+        metavar="NAME",
+        help="what the --counts columns spell, e.g. sex: a dimension the QID may name "
+        "(default: category)",
+    )
+    counts.add_argument(
+        "--min-count",
+        metavar="N",
+        type=from_text,
+        help="smallest count a cell may publish besides 0 (the small-cell rule), e.g. 5",
+    )
+    command.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="report: table (silent when every file passes, unless --verbose), json (the "
+        "full report), github (GitHub Actions annotations), junit (JUnit XML); all but the "
+        "table print for passing files too, none quotes a value (default: table)",
+    )
     command.add_argument(
         "--config",
         metavar="PATH",
@@ -77,15 +114,16 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check every file; print each file's error on stderr, then the report; return the exit
     status."""
-    from pandas_anon.gate.check import JsonReporter, TextReporter, check_files, exit_status
+    from pandas_anon.gate.check import check_files, exit_status
     from pandas_anon.gate.config import load_config
+    from pandas_anon.gate.reporters import REPORTERS
 
     config = load_config(args.config)
     results = check_files(args.files, config, _settings_given(args))
     for result in results:
         if result.error:
             print(f"pandas-anon: error: {result.error}", file=sys.stderr)
-    reporter = JsonReporter() if args.format == "json" else TextReporter(verbose=args.verbose)
+    reporter = REPORTERS[args.format](args.verbose)
     text = reporter.report(results)
     if text:
         print(text)
@@ -97,7 +135,8 @@ def _settings_given(args: argparse.Namespace) -> dict:
     from pandas_anon.gate.config import KEYS
 
     values: dict = {}
-    for key in ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers"):
+    keys = ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers")
+    for key in (*keys, "count", "counts", "dimension", "min_count"):
         raw = getattr(args, key)
         if raw is not None:
             try:

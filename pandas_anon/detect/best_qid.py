@@ -23,6 +23,7 @@ import pandas as pd
 from pandas_anon.detect.figures import QID, candidate_frequencies
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import IDENTIFIER, Subset, SubsetSearch, check_max_size
+from pandas_anon.engine.weights import Weights
 from pandas_anon.errors import InvalidQIDError
 from pandas_anon.params import whole
 from pandas_anon.progress import Progress
@@ -37,6 +38,7 @@ def best_qid(
     k: int = 2,
     exhaustive: bool = False,
     progress: bool | None = None,
+    weights: Weights | None = None,
 ) -> BestQID:
     """Elect the smallest column subset exposing the most singletons.
 
@@ -45,10 +47,12 @@ def best_qid(
     ``k`` above 2 ranks subsets by the rows in classes of fewer than ``k`` rows instead of
     the singletons (the subset farthest from k-anonymity; ``at_risk`` in the result).
     ``progress`` reports each subset size on stderr (default: only on a terminal).
+    ``weights``: people per row of an aggregated table (a count column, left out of the
+    candidates, or one count per row), as :func:`pandas_anon.singletons` takes them.
     """
     check_max_size(max_size)
     k = whole(k, "k", low=2, example=5)
-    frequencies, dropped = candidate_frequencies(frame, columns, dropna=dropna)
+    frequencies, dropped = candidate_frequencies(frame, columns, dropna=dropna, weights=weights)
     search = SubsetSearch(frequencies, max_size=max_size, k=k)
     return elect(search, dropped=dropped, exhaustive=exhaustive, progress=progress)
 

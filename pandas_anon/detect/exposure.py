@@ -46,6 +46,7 @@ from pandas_anon.detect.subsets import SubsetSearch
 from pandas_anon.engine.backends.pandas import tabulate
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import UnhashableValueError
 
 #: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
@@ -129,11 +130,15 @@ def name_hints_identifier(name: Hashable) -> bool:
 
 
 def direct_identifiers(
-    frame: pd.DataFrame, columns: Sequence[Hashable] | None = None
+    frame: pd.DataFrame,
+    columns: Sequence[Hashable] | None = None,
+    *,
+    weights: Weights | None = None,
 ) -> tuple[DirectIdentifier, ...]:
     """The columns of ``columns`` (default: every column holding a value) on which at least
     :data:`IDENTIFYING_SHARE` of the rows are alone (:data:`HINTED_SHARE` for a column whose
     name hints at an identifier). A missing value is a value: a mostly empty column is none.
+    With ``weights`` (an aggregated table), the people alone on their value, among all.
 
     Examples
     --------
@@ -143,34 +148,40 @@ def direct_identifiers(
     """
     if columns is not None and len(columns) == 0:
         return ()
+    people = None if weights is None else read_weights(frame, weights)
+    total = len(frame) if people is None else int(people.sum())
     found = []
-    for column in candidate_columns(frame, columns):
+    for column in candidate_columns(frame, columns, weights):
         series = frame[column]
         hinted = name_hints_identifier(column)
         needed = HINTED_SHARE if hinted else IDENTIFYING_SHARE
-        sharing = len(series) - math.ceil(needed * len(series))  # rows that may share a value
-        head = series.iloc[: 2 * sharing + 1024]
-        if len(head) < len(series) and _alone_counts(head)[1] > sharing:
+        sharing = total - math.ceil(needed * total)  # people who may share a value
+        head = slice(0, 2 * sharing + 1024)
+        if head.stop < len(series) and _alone_counts(series, people, head)[1] > sharing:
             continue  # the first rows already share too much: so does the column
-        alone, _ = _alone_counts(series)
-        share = alone / len(series)
-        if share >= needed and len(series) > 1:
+        alone, _ = _alone_counts(series, people)
+        share = alone / total if total else 0.0
+        if share >= needed and total > 1:
             found.append(DirectIdentifier(column, share, hinted))
     return tuple(found)
 
 
-def _alone_counts(series: pd.Series) -> tuple[int, int]:
-    """How many rows of ``series`` are alone on their value, and how many share it (a
-    missing value is one more value). A row sharing its value within the first rows of a
-    column shares it in the whole column, which lets :func:`direct_identifiers` give up on a
-    column from its first rows."""
+def _alone_counts(
+    series: pd.Series, people: np.ndarray | None, rows: slice = slice(None)
+) -> tuple[int, int]:
+    """How many people of ``series[rows]`` (its rows, or the ``people`` each stands for)
+    are alone on their value, and how many share it (a missing value is one more value).
+    A person sharing their value within the first rows of a column shares it in the whole
+    column, which lets :func:`direct_identifiers` give up on a column from its first rows."""
+    series = series.iloc[rows]
+    weights = None if people is None else people[rows]
     try:
         codes, _ = factorize(series)
     except UnhashableValueError:  # lists or dicts in cells: compare them as written
         codes, _ = factorize(series.astype(str).where(series.notna()))
-    counts = np.bincount(codes + 1)  # missing (-1) is one value, counted first
+    counts = np.bincount(codes + 1, weights=weights)  # missing (-1): one value, counted first
     alone = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1))
-    return alone, len(series) - alone
+    return alone, (len(series) if weights is None else int(weights.sum())) - alone
 
 
 def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
@@ -184,13 +195,16 @@ def suppressed_rows(frame: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndar
 
 
 def without_suppressed(
-    frame: pd.DataFrame, columns: Sequence[Hashable]
+    frame: pd.DataFrame, columns: Sequence[Hashable], weights: Hashable | None = None
 ) -> tuple[pd.DataFrame, int]:
-    """``frame`` less its rows suppressed on ``columns``, and how many they were; every row
-    when all are suppressed (they then form one class)."""
+    """``frame`` less its rows suppressed on ``columns``, and how many they were (the people
+    they count, with the count column ``weights``); every row when all are suppressed (they
+    then form one class)."""
     rows = suppressed_rows(frame, [c for c in columns if c in frame.columns])
     count = int(rows.sum())
     if 0 < count < len(frame):
+        if weights is not None:
+            count = int(read_weights(frame, weights)[rows].sum())
         return frame.loc[~rows], count
     return frame, 0
 
@@ -243,19 +257,22 @@ def scan(
     k: int = 2,
     max_size: int = MAX_SIZE,
     allowed: Collection[Hashable] = (),
+    weights: Weights | None = None,
 ) -> Scan:
     """Apply the gate's rule to ``columns`` of ``frame`` (default: every column holding a
     value): direct identifiers (those named in ``allowed`` are reported apart), then the
     most exposed subset of up to ``max_size`` of the other columns, ranked by the rows in
-    classes below ``k``, suppressed rows left out, missing counted as a value."""
-    columns = candidate_columns(frame, columns)
-    found = direct_identifiers(frame, columns)
+    classes below ``k``, suppressed rows left out, missing counted as a value. With
+    ``weights`` (an aggregated table: its count column, or one count per row) every figure
+    is about people, as on the table exploded to one row per person."""
+    columns = candidate_columns(frame, columns, weights)
+    found = direct_identifiers(frame, columns, weights=weights)
     flagged = tuple(f for f in found if f.column not in allowed)
     allowed_found = tuple(f for f in found if f.column in allowed)
     rest = [c for c in columns if c not in {f.column for f in found}]
     if not rest:
         return Scan(flagged, allowed_found, None)
-    frequencies = tabulate(frame, rest, dropna=False).frequencies
+    frequencies = tabulate(frame, rest, dropna=False, weights=weights).frequencies
     search = SubsetSearch(
         frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies)
     )

@@ -22,19 +22,29 @@ import pandas as pd
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
 from pandas_anon.engine.backends.pandas import Tabulation, tabulate
-from pandas_anon.engine.columns import all_columns, require_data, resolve_columns
+from pandas_anon.engine.columns import all_columns, as_label_list, require_data, resolve_columns
 from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.weights import Weights, weight_column
+from pandas_anon.errors import InvalidQIDError
 
 QID = Iterable[Hashable] | Hashable
 
 
-def singletons(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Singletons:
+def singletons(
+    frame: pd.DataFrame, qid: QID, *, dropna: bool = True, weights: Weights | None = None
+) -> Singletons:
     """Count (and locate) the rows unique on ``qid``.
 
     With ``dropna=True`` rows missing any QID value are dropped first and reported in
     ``.dropped``; with ``dropna=False`` missing is a value like any other.
+
+    ``weights``: for an aggregated table, the count column (or one count per row) giving
+    the people each row stands for (:mod:`pandas_anon.engine.weights`). Every figure is then
+    about people, as on the table exploded to one row per person: a singleton is a
+    combination counting one person, and ``mask`` marks the rows (cells) holding one.
     """
-    return _singletons(frame, tabulate(frame, qid, dropna=dropna))
+    _outside(frame, qid, weights)
+    return _singletons(frame, tabulate(frame, qid, dropna=dropna, weights=weights))
 
 
 def _singletons(frame: pd.DataFrame, tabulation: Tabulation) -> Singletons:
@@ -66,10 +76,14 @@ def identifiers(
     return [tuple(frequencies.columns[i] for i in ids) for ids in search.identifiers]
 
 
-def risk(frame: pd.DataFrame, qid: QID, *, dropna: bool = True) -> Risk:
+def risk(
+    frame: pd.DataFrame, qid: QID, *, dropna: bool = True, weights: Weights | None = None
+) -> Risk:
     """Risk figures of ``qid``: sample uniques, prosecutor and marketer risk, class sizes,
-    and how many singletons disappear when each column is dropped from the QID."""
-    tabulation = tabulate(frame, qid, dropna=dropna)
+    and how many singletons disappear when each column is dropped from the QID
+    (``weights``: people per row of an aggregated table, as :func:`singletons` takes them)."""
+    _outside(frame, qid, weights)
+    tabulation = tabulate(frame, qid, dropna=dropna, weights=weights)
     found = _singletons(frame, tabulation)
     frequencies = tabulation.frequencies
     sizes = found.class_sizes
@@ -101,19 +115,38 @@ def _singleton_count(frequencies: FrequencySet, columns: list[Hashable]) -> int:
     return int(np.count_nonzero(projected.counts == 1))
 
 
-def candidate_columns(frame: pd.DataFrame, columns: QID | None) -> tuple[Hashable, ...]:
-    """``columns`` checked, or (None) every column of the frame holding at least one value;
-    :class:`EmptyDataError` for a frame without rows or columns."""
+def candidate_columns(
+    frame: pd.DataFrame, columns: QID | None, weights: Weights | None = None
+) -> tuple[Hashable, ...]:
+    """``columns`` checked, or (None) every column of the frame holding at least one value,
+    less the count column ``weights`` names; :class:`EmptyDataError` for a frame without
+    rows or columns."""
     require_data(frame)
     if columns is not None:
+        _outside(frame, columns, weights)
         return resolve_columns(frame, columns)
-    return tuple(c for c in all_columns(frame) if frame[c].notna().any())
+    counted = weight_column(frame, weights)
+    return tuple(c for c in all_columns(frame) if c != counted and frame[c].notna().any())
 
 
 def candidate_frequencies(
-    frame: pd.DataFrame, columns: QID | None, *, dropna: bool
+    frame: pd.DataFrame, columns: QID | None, *, dropna: bool, weights: Weights | None = None
 ) -> tuple[FrequencySet, int]:
     """The frequency set of the :func:`candidate_columns`, and the rows of the frame it
-    leaves out (missing a value, with ``dropna``); the map back to rows is not kept."""
-    tabulation = tabulate(frame, candidate_columns(frame, columns), dropna=dropna)
+    leaves out (missing a value, with ``dropna``; people, with ``weights``); the map back to
+    rows is not kept."""
+    tabulation = tabulate(
+        frame, candidate_columns(frame, columns, weights), dropna=dropna, weights=weights
+    )
     return tabulation.frequencies, tabulation.n_dropped
+
+
+def _outside(frame: pd.DataFrame, qid: QID, weights: Weights | None) -> None:
+    """Refuse a count column inside the quasi-identifier: it counts people, it describes
+    none."""
+    counted = weight_column(frame, weights)
+    if counted is not None and counted in as_label_list(qid, frame.columns):
+        raise InvalidQIDError(
+            f"the count column {counted!r} (weights=) is inside the quasi-identifier; it counts "
+            f"the people of each row and describes none of them: leave it out"
+        )

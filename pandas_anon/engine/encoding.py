@@ -24,7 +24,8 @@ import pandas as pd
 
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import Grouping, compress, first_occurrence, group_codes
+from pandas_anon.engine.grouping import Grouping, Surplus, compress, first_occurrence, group_codes
+from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import (
     AllMissingColumnError,
     EmptyDataError,
@@ -169,6 +170,11 @@ def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...]) -> list:
         return list(pool.map(lambda column: encode_column(frame[column]), columns))
 
 
+def _weight(rows: np.ndarray, weights: np.ndarray | None) -> int:
+    """How many of the rows flagged in ``rows`` there are, or the people they weigh."""
+    return int(rows.sum()) if weights is None else int(weights[rows].sum())
+
+
 class EncodedFrame:
     """Columns of a frame encoded once, restricted to the rows examined.
 
@@ -177,12 +183,23 @@ class EncodedFrame:
     """
 
     def __init__(
-        self, frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable, *, dropna: bool = True
+        self,
+        frame: pd.DataFrame,
+        columns: Iterable[Hashable] | Hashable,
+        *,
+        dropna: bool = True,
+        weights: Weights | None = None,
     ) -> None:
         require_data(frame)
         self.columns: tuple[Hashable, ...] = resolve_columns(frame, columns)
         self.dropna = dropna
         self.n_rows = len(frame)
+        # the people each row stands for (None: one each), refused first when no count
+        row_weights = None if weights is None else read_weights(frame, weights)
+        if row_weights is not None and not row_weights.any():
+            raise EmptyDataError(
+                "every row counts nobody (a count of 0, or missing): there is nothing to examine"
+            )
         raw: dict[Hashable, np.ndarray] = {}
         self.values: dict[Hashable, pd.Index] = {}
         #: each column's dtype, which the values of a categorical do not keep
@@ -192,48 +209,65 @@ class EncodedFrame:
             c: source for c in self.columns if (source := arrow_source(frame[c])) is not None
         }
         for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns)):
-            if not (codes >= 0).any():
+            held = codes >= 0 if row_weights is None else (codes >= 0) & (row_weights > 0)
+            if not held.any():
                 raise AllMissingColumnError(
-                    f"column {column!r} holds only missing values, so it cannot tell rows "
-                    f"apart; remove it from the columns examined"
+                    f"column {column!r} holds only missing values"
+                    f"{'' if row_weights is None else ' on the rows counting someone'}, so it "
+                    f"cannot tell rows apart; remove it from the columns examined"
                 )
             if not dropna and (codes < 0).any():  # missing becomes one more value, the last
                 codes = np.where(codes < 0, len(values), codes)
                 values = _with_missing(values)
             raw[column], self.values[column] = codes, values
-        self.positions = self._examined_positions(raw)
+        self.positions = self._examined_positions(raw, row_weights)
         self.codes: dict[Hashable, np.ndarray] = (
             raw
             if self.positions is None
             else {column: codes[self.positions] for column, codes in raw.items()}
         )
+        #: the weight of each examined row (None: one each; every weight is at least 1)
+        self.weights = (
+            row_weights
+            if row_weights is None or self.positions is None
+            else row_weights[self.positions]
+        )
+        #: the people the frame's rows stand for: its rows, or the sum of their weights
+        self.total = self.n_rows if row_weights is None else int(row_weights.sum())
 
-    def _examined_positions(self, raw: dict[Hashable, np.ndarray]) -> np.ndarray | None:
-        """Positions of complete rows, or None when every row is examined."""
-        if not self.dropna:
-            return None
-        complete = np.ones(self.n_rows, dtype=bool)
-        for codes in raw.values():
-            complete &= codes >= 0
-        if complete.all():
-            return None
-        if not complete.any():
-            raise EmptyDataError(
-                f"every row has a missing value in at least one of {list(self.columns)!r}; "
-                f"pass dropna=False to treat missing as a value of its own"
-            )
-        if complete.sum() < self.n_rows / 2:
-            self._warn_incomplete(raw, int(complete.sum()))
-        return np.flatnonzero(complete)
+    def _examined_positions(
+        self, raw: dict[Hashable, np.ndarray], weights: np.ndarray | None
+    ) -> np.ndarray | None:
+        """Positions of the rows examined (complete ones with ``dropna``, and weighing at
+        least one person), or None when every row is."""
+        examined = np.ones(self.n_rows, dtype=bool) if weights is None else weights > 0
+        if self.dropna:
+            complete = np.ones(self.n_rows, dtype=bool)
+            for codes in raw.values():
+                complete &= codes >= 0
+            if not (complete & examined).any():
+                raise EmptyDataError(
+                    f"every row has a missing value in at least one of {list(self.columns)!r}; "
+                    f"pass dropna=False to treat missing as a value of its own"
+                )
+            kept, total = _weight(complete, weights), _weight(examined, weights)
+            if kept < total / 2:
+                self._warn_incomplete(raw, weights, kept, total)
+            examined &= complete
+        return None if examined.all() else np.flatnonzero(examined)
 
-    def _warn_incomplete(self, raw: dict[Hashable, np.ndarray], kept: int) -> None:
-        """Most rows dropped: name the emptiest columns, the usual culprits."""
+    def _warn_incomplete(
+        self, raw: dict[Hashable, np.ndarray], weights: np.ndarray | None, kept: int, total: int
+    ) -> None:
+        """Most rows (people, with weights) dropped: name the emptiest columns, the usual
+        culprits."""
         missing = sorted(
-            ((int((c < 0).sum()), name) for name, c in raw.items()), key=lambda pair: -pair[0]
+            ((_weight(c < 0, weights), name) for name, c in raw.items()), key=lambda pair: -pair[0]
         )
         worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
+        unit = "rows are" if weights is None else "people are"
         warn(
-            f"only {kept:,} of {self.n_rows:,} rows are complete on the examined columns; "
+            f"only {kept:,} of {total:,} {unit} complete on the examined columns; "
             f"emptiest: {worst}. Leave such columns out, or count missing as a value "
             f"(dropna=False; --keep-missing on the command line)",
             IncompleteRowsWarning,
@@ -241,13 +275,23 @@ class EncodedFrame:
 
     @property
     def n_examined(self) -> int:
-        """Rows examined (complete rows when ``dropna``)."""
+        """Rows examined (complete rows when ``dropna``, weighing someone with weights)."""
         return self.n_rows if self.positions is None else len(self.positions)
 
     @property
     def n_dropped(self) -> int:
-        """Rows left out because they miss a value in an encoded column."""
+        """Rows left out: missing a value (``dropna``) or, with weights, weighing nobody."""
         return self.n_rows - self.n_examined
+
+    @property
+    def surplus(self) -> Surplus | None:
+        """The examined rows weighing more than one person, and the people each weighs
+        beyond one (what :func:`~pandas_anon.engine.grouping.group_codes` adds to a count of
+        rows); None without weights."""
+        if self.weights is None:
+            return None
+        heavy = np.flatnonzero(self.weights > 1)
+        return heavy, self.weights[heavy] - 1
 
     def cardinality(self, column: Hashable) -> int:
         """Number of codes of a column: its distinct values (for a whole-number column coded
@@ -261,6 +305,7 @@ class EncodedFrame:
             [self.codes[c] for c in columns],
             [self.cardinality(c) for c in columns],
             n_rows=self.n_examined,
+            surplus=self.surplus,
         )
 
     def frequency_set(self, columns: Sequence[Hashable] | None = None) -> FrequencySet:

@@ -149,11 +149,16 @@ class Combinations:
 
 
 def combinations(
-    codes: Iterable[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+    codes: Iterable[np.ndarray],
+    cardinalities: Sequence[int],
+    *,
+    n_rows: int,
+    weights: np.ndarray | None = None,
 ) -> Combinations:
     """Group rows by several code columns (as :func:`group_codes` does) and read each
     combination's codes back from its key, by division: no row is gathered, and the rows'
     labels are left as the keys when relabelling them would cost a pass over every row.
+    With ``weights`` (positive, one per row) a combination's count is its rows' weight.
 
     ``codes`` may be a generator: each column is read once, in order, so the caller can
     release it as soon as it is folded into the keys.
@@ -179,14 +184,15 @@ def combinations(
     if labels is None:  # no column: every row is one combination
         labels = np.zeros(n_rows, dtype=np.int64)
     if _dense(n_labels, n_rows):
-        label_counts = np.bincount(labels, minlength=n_labels)
+        label_counts = np.bincount(labels, weights=weights, minlength=n_labels)
         found = np.flatnonzero(label_counts)
         counts = label_counts[found]
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
     else:
         labels, found = _factorize(labels)
-        counts = np.bincount(labels)
+        counts = np.bincount(labels, weights=weights)
         keys = None
+    counts = counts.astype(np.int64, copy=False)  # weighted sums are floats, exact below 2**53
     combination_codes = np.empty((len(found), len(cardinalities)), dtype=np.int64, order="F")
     key, column = found, len(cardinalities)
     for previous_keys, radixes in reversed(stages):

@@ -8,7 +8,8 @@ with the file's limits (:class:`pandas_anon.gate.pandera_checks.Limits`).
 
 Three parts, kept apart as check-jsonschema keeps them: the results (:class:`FileResult`, one
 per table, and :func:`exit_status`), the checking (:func:`check_files` and the functions it
-calls), and the reporters that render results (:class:`TextReporter`, :class:`JsonReporter`).
+calls), and the reporters that render results (:class:`TextReporter`, :class:`JsonReporter`;
+those for CI systems are in :mod:`pandas_anon.gate.reporters`).
 Reports hold counts, fractions and column names, never a value. Files are only read, never
 written. Reading the command line is :mod:`pandas_anon.cli.check`'s.
 """
@@ -27,6 +28,7 @@ from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import scan
 from pandas_anon.errors import AnonError, InputFileError, capture_warnings
 from pandas_anon.gate.config import Config, Settings
+from pandas_anon.gate.counts import CountTable, SmallCells
 from pandas_anon.gate.io import read_columns, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
 
@@ -49,6 +51,7 @@ class FileResult:
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     reason: str = ""  # why it is skipped, when a file kind says so
+    cells: SmallCells | None = None  # a count table's published counts
 
 
 def exit_status(results: Sequence[FileResult]) -> int:
@@ -74,10 +77,11 @@ def check_files(
 def check_tables(file: str, settings: Settings) -> list[FileResult]:
     """Check each table the file ``file`` holds (:func:`pandas_anon.gate.io.tables_in`).
 
-    A ``.zip`` gives a result per member, named ``archive.zip:member``: a check of each
-    ``.csv``/``.tsv``/``.txt`` table, ``skipped`` with the reason for anything else; a ``.txt``
-    of prose is ``skipped``; an archive that cannot be opened is one ``error``. Every table of
-    the file gets the file's ``settings``.
+    A ``.zip`` gives a result per member, named ``archive.zip:member``, and a workbook one
+    per sheet, named ``book.xlsx:Sheet1``: a check of each table (delimited text, JSON,
+    Parquet, a sheet), ``skipped`` with the reason for anything else; a ``.txt`` of prose
+    and an empty sheet are ``skipped``; an archive that cannot be opened is one ``error``.
+    Every table of the file gets the file's ``settings``.
     """
     if settings.skip:
         return [check_file(file, settings)]
@@ -100,7 +104,9 @@ def check_file(file: str, settings: Settings) -> FileResult:
     rule (:func:`pandas_anon.detect.exposure.scan`) reads every column: a direct identifier column
     fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
     up to ``max_size`` columns (ranked by rows in classes below ``k``, missing counted as a
-    value) is measured against the limits.
+    value) is measured against the limits. A count table (``count``/``counts`` settings) is
+    measured on the people it counts, and its cells against ``min_count``
+    (:mod:`pandas_anon.gate.counts`).
     """
     if settings.skip:
         return FileResult(file, "skipped")
@@ -109,13 +115,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
     identifiers: list[str] = []
     try:
         with _warnings_of(file, result.warnings.append):
-            frame = read_columns(
-                file, usecols=settings.qid, sep=settings.delimiter, encoding=settings.encoding
-            )
-            if frame.empty:
-                raise InputFileError(
-                    f"{file} has a header but no data rows; there is nothing to check"
-                )
+            table = settings.count_table()
+            frame, weights, result.cells = _read(file, settings, table)
             qid: Sequence[str] | None = settings.qid
             if qid is None:
                 found = scan(
@@ -123,6 +124,7 @@ def check_file(file: str, settings: Settings) -> FileResult:
                     k=max(limits.k or 2, 2),
                     max_size=settings.max_size,
                     allowed=settings.allow_identifiers,
+                    weights=weights,
                 )
                 identifiers = [
                     f"{f.describe()} identifies people on its own: drop it, hash it "
@@ -132,18 +134,38 @@ def check_file(file: str, settings: Settings) -> FileResult:
                 ]
                 qid = [str(c) for c in found.qid]
             if qid:
-                result.exposure = measure(frame, qid, dropna=not settings.keep_missing)
+                result.exposure = measure(
+                    frame, qid, dropna=not settings.keep_missing, weights=weights
+                )
     except AnonError as error:
         # file errors already begin with the path; any other error gets it in front
         result.error = str(error) if isinstance(error, InputFileError) else f"{file}: {error}"
         return result
     result.elected = settings.qid is None
     result.limits = limits
-    result.problems = identifiers + (
-        limits.violations(result.exposure) if result.exposure is not None else []
+    result.problems = (
+        identifiers
+        + (result.cells.violations() if result.cells is not None else [])
+        + (limits.violations(result.exposure) if result.exposure is not None else [])
     )
     result.status = "fail" if result.problems else "pass"
     return result
+
+
+def _read(
+    file: str, settings: Settings, table: CountTable | None
+) -> tuple[pd.DataFrame, str | None, SmallCells | None]:
+    """The file's columns to measure (those of the QID, when configured, and the counts),
+    a count table in long form with its count column, and its small cells."""
+    usecols = settings.qid
+    if table is not None and usecols is not None:  # the category is no column of the file
+        usecols = (*[c for c in usecols if c != table.category], *table.columns)
+    frame = read_columns(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
+    if frame.empty:
+        raise InputFileError(f"{file} has a header but no data rows; there is nothing to check")
+    if table is None:
+        return frame, None, None
+    return table.read(frame)
 
 
 @contextmanager
@@ -182,6 +204,8 @@ class JsonReporter:
             out["error"] = result.error
         if result.reason:
             out["reason"] = result.reason
+        if result.cells is not None:
+            out["cells"] = result.cells.to_dict()
         if result.exposure is not None and result.limits is not None:
             out.update(result.exposure.to_dict())
             out["qid_elected"] = result.elected
@@ -227,13 +251,16 @@ class TextReporter:
         if found is None or result.limits is None:  # skipped
             return result.file, "", "", "", "", "", "", result.status.upper()
         qid = report.columns(found.qid) + (" elected" if result.elected else "")
+        threshold = result.limits.describe()
+        if result.cells is not None and result.cells.min_count is not None:
+            threshold += f", cells 0 or >= {result.cells.min_count}"
         return (
             result.file,
-            report.count(found.rows),
+            report.count(found.rows) + (" people" if found.weighted else ""),
             qid,
             report.count(found.singletons),
             share(found.fraction),
             found.smallest_class,
-            result.limits.describe(),
+            threshold,
             result.status.upper(),
         )

@@ -10,6 +10,12 @@ In ``pyproject.toml`` under ``[tool.pandas_anon]``, or at the top level of a
     allow_identifiers = ["id"]     # columns unique on every row that may be published
 
     [[tool.pandas_anon.rules]]
+    files = ["aggregati/*.csv"]
+    counts = ["m", "f"]            # count tables: one count column per category (or count = "n")
+    dimension = "sesso"            # what those columns spell (a dimension a QID may name)
+    min_count = 5                  # every published count is 0 or at least 5
+
+    [[tool.pandas_anon.rules]]
     files = ["patenti/*.csv", "*.tsv"]
     delimiter = ";"
     encoding = "latin-1"
@@ -38,6 +44,7 @@ from pathlib import Path
 
 from pandas_anon.detect.exposure import MAX_SIZE
 from pandas_anon.errors import ConfigError
+from pandas_anon.gate.counts import CountTable
 from pandas_anon.gate.pandera_checks import Limits
 from pandas_anon.params import fraction, from_text, whole
 
@@ -64,9 +71,21 @@ class Settings:
     keep_missing: bool = True
     allow_identifiers: tuple[str, ...] = ()
     skip: bool = False
+    count: str | None = None
+    counts: tuple[str, ...] | None = None
+    dimension: str | None = None
+    min_count: int | None = None
 
     def limits(self) -> Limits:
         return Limits(self.max_count, self.max_fraction, self.k)
+
+    def count_table(self) -> CountTable | None:
+        """How the file counts people, when it is an aggregated table (None: one row per
+        person); a :class:`~pandas_anon.errors.ConfigError` for count settings that do not
+        fit together."""
+        if (self.count, self.counts, self.dimension, self.min_count) == (None,) * 4:
+            return None
+        return CountTable(self.count, self.counts, self.dimension, self.min_count)
 
 
 # -- one key: a raw TOML or command-line value -> Settings fields (ValueError says why not) -----
@@ -113,6 +132,28 @@ def _whole(name: str, example: int) -> Callable[[object], dict]:
     return parse
 
 
+def _count(value: object) -> dict:
+    """One count column: a table of cells, each counting the people it holds."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f'expected the name of the count column, e.g. "n", got {value!r}')
+    return {"count": value.strip(), "counts": None}  # the one form replaces the other
+
+
+def _counts(value: object) -> dict:
+    """Several count columns, one per category (``m``, ``f``)."""
+    names = _names("counts")(value)["counts"]
+    return {"counts": names, "count": None}
+
+
+def _name(key: str, example: str) -> Callable[[object], dict]:
+    def parse(value: object) -> dict:
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f'expected a column name, e.g. "{example}", got {value!r}')
+        return {key: value.strip()}
+
+    return parse
+
+
 def _delimiter(value: object) -> dict:
     if not isinstance(value, str) or len(value.encode("utf-8")) != 1:
         raise ValueError(f"expected one ASCII character such as ',' ';' or a tab, got {value!r}")
@@ -147,6 +188,10 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "encoding": _encoding,
     "keep_missing": _flag("keep_missing"),
     "allow_identifiers": _names("allow_identifiers"),
+    "count": _count,
+    "counts": _counts,
+    "dimension": _name("dimension", "sex"),
+    "min_count": _whole("min_count", 5),
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 

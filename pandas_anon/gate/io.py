@@ -5,9 +5,12 @@ delimiter on a bounded sample of the start of the file, then lets pandas' C pars
 whole file; :func:`read_columns` streams only the columns asked for through pyarrow instead,
 for large files. :func:`tables_in` says which tables a file named on the command line holds:
 itself, each table of a ``.zip`` (named ``archive.zip:member.csv``, a :class:`ZipMember`,
-which both readers open), or none (a ``.txt`` of prose). Every way a file can be unusable
-becomes an :class:`~pandas_anon.errors.InputFileError` whose one-line message names the file,
-says what is wrong and how to fix it. Messages may quote header names but never cell values:
+which both readers open), each sheet of a workbook (``book.xlsx:Sheet1``, a
+:class:`~pandas_anon.gate.formats.Sheet`), or none (a ``.txt`` of prose). :func:`read_columns`
+also reads JSON, JSON Lines, Parquet and spreadsheets: it opens them here and
+:mod:`pandas_anon.gate.formats` parses them. Every way a file can be unusable becomes an
+:class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what
+is wrong and how to fix it. Messages may quote header names but never cell values:
 they can end up in public CI logs.
 
 :func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
@@ -50,6 +53,8 @@ from pandas_anon.errors import (
     OutputFileError,
     warn,
 )
+from pandas_anon.gate import formats
+from pandas_anon.gate.formats import Sheet
 from pandas_anon.hierarchy import Hierarchy
 
 #: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
@@ -71,13 +76,20 @@ _EXPORT = "export it as a CSV or TSV text file"
 #: Leading bytes of binary formats given a text name by mistake: what they are, how to fix.
 _SIGNATURES = {
     b"\x89PNG": ("a PNG image", _EXPORT),
-    b"PK\x03\x04": ("a ZIP archive or .xlsx workbook", f"name a zipped table .zip, or {_EXPORT}"),
-    b"\xd0\xcf\x11\xe0": ("an .xls workbook or other Office document", _EXPORT),
+    b"PK\x03\x04": ("a ZIP archive or .xlsx workbook", "name it .zip or .xlsx, as it is"),
+    b"\xd0\xcf\x11\xe0": (
+        "an .xls workbook or other Office document",
+        f"save it as .xlsx, or {_EXPORT}",
+    ),
+    b"PAR1": ("a Parquet file", "name it .parquet"),
     b"%PDF": ("a PDF document", _EXPORT),
     b"\x1f\x8b": ("a gzip archive", "name it .gz (e.g. data.csv.gz)"),
 }
-#: What a table's name ends with (before a compression suffix): only these are read from a .zip.
+#: What a delimited table's name ends with (before a compression suffix); the other table
+#: formats are :data:`pandas_anon.gate.formats.KINDS`'s. Only these are read from a .zip.
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
+#: Every table suffix read, for messages.
+_READ = ".csv, .tsv, .txt, .json, .jsonl, .ndjson, .parquet, .xlsx or .ods"
 #: Compression methods :mod:`zipfile` can read.
 _ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 #: Errors of a corrupt or truncated compressed stream (bz2 and gzip also raise errno-less OSError).
@@ -135,7 +147,18 @@ def read_columns(
     goes: memory grows by about 4 bytes per cell kept plus each column's distinct values,
     not with the size of the file. A file pyarrow rejects (a ragged row, a quoting error, bytes
     that do not decode) is read again by pandas, which then says what is wrong and where.
+
+    A ``.json``, ``.jsonl``/``.ndjson``, ``.parquet``, ``.xlsx`` or ``.ods`` file (suffixes in
+    any case; compressed, or a :class:`ZipMember`, too), or a
+    :class:`~pandas_anon.gate.formats.Sheet`, is read by :mod:`pandas_anon.gate.formats`
+    (a workbook's own name reads its first sheet): the same columns, as categoricals of their
+    values as read, and errors of the same kinds. ``sep`` does not apply to them; ``encoding``
+    applies to JSON text.
     """
+    name = os.fspath(path)
+    kind = _kind(name)
+    if kind is not None:
+        return _read_format(name, kind, usecols, encoding)
     layout = _inspect(path, usecols, sep, encoding)
     columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
     if not columns:  # pyarrow would read every column
@@ -146,6 +169,52 @@ def read_columns(
         except pa.ArrowInvalid:  # its message may quote the row: never shown
             frame = _parse(layout.name, layout.compression, layout.sep, layout.encoding, True)
     return frame[columns].astype("category")
+
+
+def _kind(name: str) -> formats.Kind | None:
+    """The format :mod:`pandas_anon.gate.formats` reads ``name`` as, or None for delimited
+    text."""
+    if isinstance(name, Sheet):
+        return "spreadsheet"
+    return formats.KINDS.get(_inner_suffix(name))
+
+
+def _read_format(
+    name: str, kind: formats.Kind, usecols: Sequence[str] | None, encoding: str | None
+) -> pd.DataFrame:
+    """Open ``name`` (plain, compressed or a zip member) and read it as ``kind``."""
+    if isinstance(usecols, str):
+        raise TypeError("usecols must be a sequence of column names, not a string")
+    if encoding is not None:
+        _check_options(name, None, encoding)
+    if kind == "spreadsheet":
+        book = name.book if isinstance(name, Sheet) else name
+        return formats.read_sheet(name, _seekable(book), usecols=usecols)
+    if kind == "parquet":
+        return formats.read_parquet(name, _seekable(name), usecols=usecols)
+    compression = _compression_of(name)
+    with _io_errors(name, compression), _open_binary(name, compression) as handle:
+        content = handle.read()
+    read = formats.read_json if kind == "json" else formats.read_json_lines
+    return read(name, content, usecols=usecols, encoding=encoding)
+
+
+def _seekable(name: str) -> str | io.BytesIO:
+    """What a reader needing random access opens: the path of a plain file (checked to be
+    readable), else the decompressed content in memory (a zip member, a .gz file)."""
+    compression = _compression_of(name)
+    with _io_errors(name, compression):
+        with _open_binary(name, compression) as handle:
+            if compression is None:
+                return name
+            return io.BytesIO(handle.read())
+
+
+def _compression_of(name: str) -> Compression | None:
+    """How ``name`` is compressed: ``zip`` for a zip member, else as its last suffix says."""
+    if isinstance(name, ZipMember):
+        return "zip"
+    return _COMPRESSIONS.get(PurePath(name).suffix.lower())
 
 
 class ZipMember(str):
@@ -195,13 +264,16 @@ def tables_in(
 ) -> list[TableEntry]:
     """The tables the file ``path`` holds, and what in it is skipped.
 
-    A ``.zip`` (any case) holds a table per ``.csv``, ``.tsv`` or ``.txt`` member (any case):
-    one entry each, named ``archive.zip:member``, plus a skipped entry for each folder, macOS
-    metadata file (``__MACOSX/``) and member of another kind; an archive with no table member
-    is one skipped entry. A ``.txt`` file or member (also ``.txt.gz``, ``.txt.bz2``,
-    ``.txt.xz``) is a table unless it is empty, no delimiter splits its first line into
-    columns (a README, a requirements file) or it is that one line: such prose is skipped.
-    Any other file is a table.
+    A ``.zip`` (any case) holds a table per ``.csv``, ``.tsv``, ``.txt``, ``.json``,
+    ``.jsonl``, ``.ndjson``, ``.parquet``, ``.xlsx`` or ``.ods`` member (any case): one entry
+    each, named ``archive.zip:member``, plus a skipped entry for each folder, macOS metadata
+    file (``__MACOSX/``) and member of another kind; an archive with no table member is one
+    skipped entry. A workbook (``.xlsx``, ``.ods``, also as a zip member) holds a table per
+    sheet, named ``book.xlsx:Sheet1`` (a :class:`~pandas_anon.gate.formats.Sheet`); an empty
+    sheet is skipped. A ``.txt`` file or member (also ``.txt.gz``, ``.txt.bz2``, ``.txt.xz``)
+    is a table unless it is empty, no delimiter splits its first line into columns (a README,
+    a requirements file) or it is that one line: such prose is skipped. Any other file is a
+    table.
 
     Parameters
     ----------
@@ -218,39 +290,56 @@ def tables_in(
     Raises
     ------
     InputFileError
-        A ``.zip`` that is missing, unreadable or not a valid zip archive. A table that cannot
-        be read is returned as a table: reading it says what is wrong.
+        A ``.zip`` that is missing, unreadable or not a valid zip archive. A table (or
+        workbook) that cannot be read is returned as a table: reading it says what is wrong.
     """
     name = os.fspath(path)
     if PurePath(name).suffix.lower() != ".zip":
-        return [_entry(name, sep, encoding)]
+        return _entries(name, sep, encoding)
     with _io_errors(name, "zip"), zipfile.ZipFile(name) as archive:
         members = archive.infolist()
-    entries = [_member_entry(name, info, sep, encoding) for info in members]
+    entries = [entry for info in members for entry in _member_entries(name, info, sep, encoding)]
     if any(not entry.skipped for entry in entries):
         return entries
     files = sum(not info.is_dir() for info in members)
     return [
         TableEntry(
             name,
-            f"holds no table: no .csv, .tsv or delimited .txt among its "
+            f"holds no table: no {_READ.replace('.txt', 'delimited .txt')} among its "
             f"{files} file{'' if files == 1 else 's'}",
         )
     ]
 
 
-def _member_entry(
+def _member_entries(
     archive: str, info: zipfile.ZipInfo, sep: str | None, encoding: str | None
-) -> TableEntry:
-    """The entry of one member of a zip archive."""
+) -> list[TableEntry]:
+    """The entries of one member of a zip archive (one per sheet of a workbook)."""
     member = ZipMember(archive, info.filename)
     if info.is_dir():
-        return TableEntry(member, "a folder")
+        return [TableEntry(member, "a folder")]
     if info.filename.startswith("__MACOSX/"):
-        return TableEntry(member, "macOS metadata")
-    if _inner_suffix(member) not in _TABLE_SUFFIXES:
-        return TableEntry(member, "not a .csv, .tsv or .txt file")
-    return _entry(member, sep, encoding)
+        return [TableEntry(member, "macOS metadata")]
+    suffix = _inner_suffix(member)
+    if suffix not in _TABLE_SUFFIXES and suffix not in formats.KINDS:
+        return [TableEntry(member, f"not a {_READ} file")]
+    return _entries(member, sep, encoding)
+
+
+def _entries(name: str, sep: str | None, encoding: str | None) -> list[TableEntry]:
+    """The entries of a file (or zip member): a sheet each for a workbook, else one."""
+    kind = _kind(name)
+    if kind is None:
+        return [_entry(name, sep, encoding)]
+    if kind != "spreadsheet":
+        return [TableEntry(name)]
+    try:
+        sheets = formats.sheets(name, _seekable(name))
+    except InputFileError:
+        return [TableEntry(name)]  # reading it says what is wrong
+    if not sheets:
+        return [TableEntry(name, "holds no sheet")]
+    return [TableEntry(sheet, skipped) for sheet, skipped in sheets]
 
 
 def _entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
@@ -310,9 +399,7 @@ def _detect(
 ) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
     """The layout of ``name``, the records of its sample and whether that is all the file,
     or None when it is empty."""
-    compression: Compression | None = (
-        "zip" if isinstance(name, ZipMember) else _COMPRESSIONS.get(PurePath(name).suffix.lower())
-    )
+    compression = _compression_of(name)
     with _io_errors(name, compression):
         sample, complete = _read_sample(name, compression)
     encoding, text = _sample_text(name, sample, complete, encoding)

@@ -51,6 +51,11 @@ class Exposure:
     distinct: int
     class_sizes: np.ndarray = field(repr=False, compare=False)
     suppressed: int = 0  # rows whose every QID value is ``*``: in no class
+    weighted: bool = False  # an aggregated table: every figure counts people, not rows
+
+    def unit(self, n: int) -> str:
+        """``n`` rows, or ``n`` people for an aggregated table."""
+        return report.plural(n, "person", "people") if self.weighted else report.plural(n, "row")
 
     @property
     def fraction(self) -> float:
@@ -77,24 +82,30 @@ class Exposure:
             "fraction": self.fraction,
             "distinct": self.distinct,
             "k": self.smallest_class,
+            **({"unit": "people"} if self.weighted else {}),
         }
 
 
-def measure(frame: pd.DataFrame, qid: QID, *, dropna: bool = False) -> Exposure:
+def measure(
+    frame: pd.DataFrame, qid: QID, *, dropna: bool = False, weights: Hashable | None = None
+) -> Exposure:
     """Singletons and class sizes of ``frame`` on ``qid``: missing is a value like any other
     (as :func:`pandas_anon.kanon` counts it; with ``dropna``, rows missing a QID value are
     left out instead), and suppressed rows (every QID value ``*``) belong to no class unless
-    every row is suppressed (:mod:`pandas_anon.detect.exposure`)."""
-    frame, n_suppressed = without_suppressed(frame, as_label_list(qid, frame.columns))
-    found = singletons(frame, qid, dropna=dropna)
+    every row is suppressed (:mod:`pandas_anon.detect.exposure`). ``weights``: the count
+    column of an aggregated table; the figures then count people
+    (:mod:`pandas_anon.engine.weights`)."""
+    frame, left_out = without_suppressed(frame, as_label_list(qid, frame.columns), weights)
+    found = singletons(frame, qid, dropna=dropna, weights=weights)
     return Exposure(
         qid=found.qid,
-        rows=found.examined + found.dropped + n_suppressed,
+        rows=found.examined + found.dropped + left_out,
         examined=found.examined,
         singletons=found.count,
         distinct=found.distinct,
         class_sizes=found.class_sizes,
-        suppressed=n_suppressed,
+        suppressed=left_out,
+        weighted=weights is not None,
     )
 
 
@@ -137,7 +148,7 @@ class Limits:
         qid = report.columns(found.qid)
         singles = (
             f"{report.plural(found.singletons, 'singleton')} ({share(found.fraction)} of "
-            f"{report.plural(found.examined, 'row')} examined) on {qid}"
+            f"{found.unit(found.examined)} examined) on {qid}"
         )
         problems = []
         if self.max_count is not None and found.singletons > self.max_count:
@@ -147,7 +158,7 @@ class Limits:
         if self.k is not None and found.smallest_class < self.k:
             problems.append(
                 f"k = {found.smallest_class} on {qid}, below the {self.k} required: "
-                f"{report.plural(found.rows_below(self.k), 'row')} in classes of fewer than {self.k}"
+                f"{found.unit(found.rows_below(self.k))} in classes of fewer than {self.k}"
             )
         return problems
 

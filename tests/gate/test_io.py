@@ -265,6 +265,7 @@ def test_zip_member_of_an_unsupported_method(tmp_path: Path) -> None:
 
 PROSE = "Read me first\nThe data, by year; see the notes.\n"
 NOT_SPLIT = "not a table: no delimiter (, ; TAB or |) splits its first line into columns"
+NOT_READ = "not a .csv, .tsv, .txt, .json, .jsonl, .ndjson, .parquet, .xlsx or .ods file"
 
 
 @pytest.mark.parametrize(
@@ -324,24 +325,24 @@ def test_tables_in_a_zip(tmp_path: Path) -> None:
         (f"{path}:dati/b.tsv", ""),
         (f"{path}:dati/c.Txt", ""),
         (f"{path}:dati/LEGGIMI.txt", NOT_SPLIT),
-        (f"{path}:dati/d.csv.gz", "not a .csv, .tsv or .txt file"),
+        (f"{path}:dati/d.csv.gz", NOT_READ),
         (f"{path}:__MACOSX/dati/._a.CSV", "macOS metadata"),
-        (f"{path}:mappa.png", "not a .csv, .tsv or .txt file"),
+        (f"{path}:mappa.png", NOT_READ),
     ]
     assert all(isinstance(entry.name, type(member)) for entry in tables_in(path))
     tables = [entry.name for entry in tables_in(path) if not entry.skipped]
     assert [read_table(name).to_dict("list") for name in tables] == [{"x": [1], "y": [2]}] * 3
 
 
-@pytest.mark.parametrize("members", [{}, {"docs/": b""}, {"README.txt": PROSE, "a.json": "{}"}])
+@pytest.mark.parametrize("members", [{}, {"docs/": b""}, {"README.txt": PROSE, "a.md": "# A"}])
 def test_tables_in_a_zip_without_a_table(tmp_path: Path, members: dict[str, str]) -> None:
     path = zip_of(tmp_path / "t.zip", members)
     files = sum(not name.endswith("/") for name in members)
     assert tables_in(path) == [
         TableEntry(
             str(path),
-            "holds no table: no .csv, .tsv or "
-            f"delimited .txt among its {files} file"
+            "holds no table: no .csv, .tsv, delimited .txt, .json, .jsonl, .ndjson, .parquet, "
+            f".xlsx or .ods among its {files} file"
             f"{'' if files == 1 else 's'}",
         )
     ]
@@ -489,6 +490,26 @@ def test_png_named_csv(tmp_path: Path) -> None:
     message = input_error(path)
     assert "does not look like a text table (binary content" in message
     assert "PNG" in message
+
+
+@pytest.mark.parametrize(
+    ("name", "write_to", "fix"),
+    [
+        ("x.csv", lambda frame, path: frame.to_parquet(path), "a Parquet file); name it .parquet"),
+        (
+            "x.txt",
+            lambda frame, path: frame.to_excel(path, engine="openpyxl"),
+            "workbook); name it .zip or .xlsx",
+        ),
+    ],
+)
+def test_another_format_named_as_text(
+    tmp_path: Path, name: str, write_to: Callable[[pd.DataFrame, Path], None], fix: str
+) -> None:
+    path = tmp_path / name
+    write_to(pd.DataFrame({"comune": [SECRET]}), path.with_suffix(".bin"))
+    path.write_bytes(path.with_suffix(".bin").read_bytes())  # the name says text
+    assert fix in input_error(path)
 
 
 def test_nul_bytes(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pandas as pd
 import pytest
@@ -31,6 +32,7 @@ from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.hierarchy import Hierarchy
 
 from conftest import SEED_QID
+from gate_tables import RISKY, SAFE, TOWNS
 from verify import naive_counts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,21 +80,10 @@ def tables(tmp_path_factory) -> Path:
     return folder
 
 
-TOWNS = ["Aosta", "Aymavilles", "Brissogne", "Cogne"]
-#: 40 rows whose (anno_nascita, comune) pair repeats only for the first row (3 times): 37
-#: singletons, and no column or pair is all-distinct (so no election leaves them out).
-RISKY = pd.DataFrame(
-    [(1950 + i % 10, TOWNS[i // 10], "MF"[i % 2]) for i in [*range(38), 0, 0]],
-    columns=["anno_nascita", "comune", "sesso"],
-)
-#: 40 rows: each of the 8 combinations of the three columns 5 times.
-SAFE = pd.DataFrame(
-    [(1950 + i % 2, TOWNS[i // 2 % 2], "MF"[i // 4 % 2]) for i in range(40)],
-    columns=["anno_nascita", "comune", "sesso"],
-)
 #: A README: no delimiter splits its first line (later lines hold , and ;).
 PROSE = "Patenti della Valle d'Aosta\nFonte: Regione, 2024; licenza CC-BY 4.0.\n"
-#: One file of each kind the hooks pass; a .zip holds its table as dati/PATENTI.CSV.
+#: One file of each kind the hooks pass; a .zip holds its table as dati/PATENTI.CSV, a
+#: workbook as its sheet "Patenti" beside an empty sheet "Note".
 KINDS = [
     "PATENTI.CSV",
     "patenti.TSV",
@@ -103,25 +94,47 @@ KINDS = [
     "PATENTI.TSV.GZ",
     "patenti.txt.xz",
     "Patenti.ZIP",
+    "patenti.json",
+    "patenti.ndjson.gz",
+    "patenti.parquet",
+    "PATENTI.XLSX",
+    "patenti.ods",
 ]
+#: The suffixes of workbooks, whose sheets are tables of their own.
+BOOKS = (".xlsx", ".ods")
 #: What a kind's .zip holds besides its table, skipped, and why.
 ZIP_SKIPS = {
     "dati/": "a folder",
-    "dati/mappa.png": "not a .csv, .tsv or .txt file",
+    "dati/mappa.png": "not a .csv, .tsv, .txt, .json, .jsonl, .ndjson, .parquet, .xlsx or .ods "
+    "file",
     "dati/LEGGIMI.txt": "not a table: no delimiter (, ; TAB or |) splits its first "
     "line into columns",
 }
+#: What a workbook of a kind holds besides its table, skipped, and why.
+SHEET_SKIPS = {"Note": "an empty sheet"}
 COMPRESS = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 
 
 def write_kind(path: Path, frame: pd.DataFrame) -> None:
-    """Write ``frame`` as its name says: TAB for .tsv, ';' for .txt, else ','; compressed by
-    the last suffix; a .zip holds it as dati/PATENTI.CSV beside a folder, an image and a
-    README."""
+    """Write ``frame`` as its name says: TAB for .tsv, ';' for .txt, else ','; JSON records
+    (one per line for .ndjson), Parquet, or a workbook's sheet "Patenti" beside an empty
+    sheet "Note"; compressed by the last suffix; a .zip holds it as dati/PATENTI.CSV beside a
+    folder, an image and a README."""
     path.parent.mkdir(parents=True, exist_ok=True)
     suffixes = [suffix.lower() for suffix in path.suffixes]
+    if suffixes[0] in BOOKS:
+        with pd.ExcelWriter(path, engine="odf" if suffixes[0] == ".ods" else "openpyxl") as book:
+            frame.to_excel(book, sheet_name="Patenti", index=False)
+            pd.DataFrame().to_excel(book, sheet_name="Note", index=False)
+        return
+    if suffixes[0] == ".parquet":
+        frame.to_parquet(path, index=False)
+        return
     sep = {".tsv": "\t", ".txt": ";"}.get(suffixes[0], ",")
-    data = frame.to_csv(sep=sep, index=False).encode()
+    data = {
+        ".json": lambda: frame.to_json(orient="records"),
+        ".ndjson": lambda: frame.to_json(orient="records", lines=True),
+    }.get(suffixes[0], lambda: frame.to_csv(sep=sep, index=False))().encode()
     if suffixes[-1] == ".zip":
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr("dati/", b"")
@@ -135,6 +148,8 @@ def write_kind(path: Path, frame: pd.DataFrame) -> None:
 def expected_verdicts(name: str, status: str) -> dict[str, str]:
     """The status of each result a file of ``name``'s kind gives when its table's is
     ``status``."""
+    if name.lower().endswith(BOOKS):
+        return {f"{name}:Patenti": status} | {f"{name}:{s}": "skipped" for s in SHEET_SKIPS}
     if not name.lower().endswith(".zip"):
         return {name: status}
     return {f"{name}:dati/PATENTI.CSV": status} | {f"{name}:{m}": "skipped" for m in ZIP_SKIPS}
@@ -160,6 +175,13 @@ def test_hooks_are_modelled_on_check_added_large_files(hook_id):
 
 TABLE_NAMES = [
     "a.csv",
+    "i.json",
+    "j.xlsx",
+    "k.JSONL",
+    "l.ndjson.xz",
+    "m.parquet",
+    "n.ODS",
+    "o.Json.Gz",
     "b.tsv",
     "c.csv.gz",
     "d.tsv.gz",
@@ -178,8 +200,10 @@ def test_hooks_receive_tables_only(tmp_path, monkeypatch):
     others = [
         "g.tar.gz",
         "h.csv.bak",
-        "i.json",
-        "j.xlsx",
+        "i.geojson",
+        "j.xls",
+        "j.xlsm",
+        "i.json5",
         "k.gz",
         "l.csv.zst",
         "m.zip.part",
@@ -223,7 +247,7 @@ def test_check_reads_every_kind_without_configuration(
     files = json.loads(out)["files"]
     assert {f["file"]: f["status"] for f in files} == expected_verdicts(name, status)
     assert {f["file"].split(":")[-1]: f["reason"] for f in files if "reason" in f} == (
-        ZIP_SKIPS if name.endswith("ZIP") else {}
+        ZIP_SKIPS if name.endswith("ZIP") else SHEET_SKIPS if name.lower().endswith(BOOKS) else {}
     )
     (table,) = (f for f in files if f["status"] != "skipped")
     assert table["qid_elected"] and table["rows"] == 40
@@ -290,7 +314,7 @@ def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, mon
     with zipfile.ZipFile(tmp_path / "docs.zip", "w") as archive:
         archive.writestr("docs/", b"")
         archive.writestr("docs/README.txt", PROSE)
-        archive.writestr("docs/patenti.json", RISKY.to_json())
+        archive.writestr("docs/mappa.png", b"\x89PNG\r\n\x1a\n")
     (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04" + RISKY.to_csv().encode())
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--format", "json", "docs.zip"]) == 0
@@ -298,7 +322,8 @@ def test_check_skips_a_zip_without_a_table_and_fails_a_corrupt_one(tmp_path, mon
         {
             "file": "docs.zip",
             "status": "skipped",
-            "reason": "holds no table: no .csv, .tsv or delimited .txt among its 2 files",
+            "reason": "holds no table: no .csv, .tsv, delimited .txt, .json, .jsonl, .ndjson, "
+            ".parquet, .xlsx or .ods among its 2 files",
         }
     ]
     assert main(["check", "docs.zip", "broken.zip", "PATENTI.CSV"]) == 2
@@ -359,8 +384,24 @@ def ci_script(name: str) -> tuple[str, dict]:
         step = next(s for s in steps if "pandas-anon check" in s.get("run", ""))
         return step["run"], {"BASE": "{base}"}
     job = config["pandas-anon"]
-    assert job["artifacts"]["paths"] == ["pandas-anon-report.json"]
+    assert job["artifacts"]["paths"] == ["pandas-anon-report.json", "pandas-anon-report.xml"]
+    assert job["artifacts"]["reports"] == {"junit": "pandas-anon-report.xml"}
+    assert job["artifacts"]["when"] == "always"  # failing jobs publish their reports too
     return "\n".join(job["script"]), {"CI_COMMIT_BEFORE_SHA": "{base}"}
+
+
+def junit_verdicts(path: Path) -> dict[str, str]:
+    """The status of each test case of a JUnit report: its file's, as the JSON report says."""
+    suite = ElementTree.parse(path).getroot().find("testsuite")
+    assert suite is not None
+    status_of = {"failure": "fail", "error": "error", "skipped": "skipped"}
+    verdicts = {
+        case.get("name"): next((status_of[c.tag] for c in case if c.tag in status_of), "pass")
+        for case in suite.iter("testcase")
+    }
+    assert int(suite.get("tests", -1)) == len(verdicts)
+    assert int(suite.get("failures", -1)) == list(verdicts.values()).count("fail")
+    return verdicts
 
 
 @pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
@@ -377,7 +418,7 @@ def test_ci_jobs_check_the_changed_tables(tmp_path, tables, name):
     shutil.copy(tables / "patenti.csv.gz", repo / "data")
     shutil.copy(tables / "notes.txt", repo / "data")  # the risky table as .txt
     shutil.copy(tables / "patenti_m_loc.tsv", repo / "data" / "COPIA.TSV")
-    (repo / "data" / "notes.json").write_text("{}")  # not a table: not checked
+    (repo / "data" / "notes.md").write_text(PROSE)  # not a table: not checked
     for argv in (["git", "add", "."], ["git", "commit", "-qm", "risky"]):
         assert tool(*argv, cwd=repo).returncode == 0
 
@@ -386,8 +427,16 @@ def test_ci_jobs_check_the_changed_tables(tmp_path, tables, name):
             "sh", "-ec", script, cwd=repo, env={k: v.format(base=base_sha) for k, v in env.items()}
         )
         report = yaml.safe_load((repo / "pandas-anon-report.json").read_text())
-        assert yaml.safe_load(done.stdout) == report  # printed in the log too
-        return done.returncode, {f["file"]: f["status"] for f in report["files"]}
+        verdicts = {f["file"]: f["status"] for f in report["files"]}
+        if name == "gitlab-ci.yml":  # the JUnit report for GitLab; the JSON one in the log
+            assert junit_verdicts(repo / "pandas-anon-report.xml") == verdicts
+            assert yaml.safe_load(done.stdout) == report
+        else:  # an annotation on each failing file, then the summary
+            lines = done.stdout.splitlines()
+            annotated = {re.match("::error file=([^,]+),", line)[1] for line in lines[:-1]}
+            assert annotated == {file for file, status in verdicts.items() if status == "fail"}
+            assert lines[-1].startswith("pandas-anon check: ") if verdicts else lines == []
+        return done.returncode, verdicts
 
     changed = {"data/COPIA.TSV": "pass", "data/notes.txt": "fail", "data/patenti.csv.gz": "fail"}
     assert job(base) == (123, changed)  # xargs' status for exit 1
@@ -444,7 +493,7 @@ def try_repo(tmp_path_factory, tables) -> tuple[subprocess.CompletedProcess, dic
     for name in ("patenti.csv.gz", "patenti_m_loc.tsv"):
         shutil.copy(tables / name, data / "seed")
     (data / "README.txt").write_text(PROSE)
-    (data / "notes.json").write_text("{}")
+    (data / "notes.md").write_text(PROSE)
     shutil.copy(tables / "patenti.csv.gz", data / "patenti.csv.gz.bak")
     (data / "pyproject.toml").write_text(
         CONFIG.replace(
@@ -482,7 +531,11 @@ def test_try_repo_fails_each_risky_kind_and_passes_each_safe_one(try_repo, name)
         assert {file: rows[file] for file in rows if file.split(":")[0] == path} == expected, (
             done.stdout + done.stderr
         )
-    table = f"risky/{name}:dati/PATENTI.CSV" if name.endswith("ZIP") else f"risky/{name}"
+    (table,) = (
+        file
+        for file, status in expected_verdicts(f"risky/{name}", "fail").items()
+        if status == "fail"
+    )
     assert f"{table}: 37 singletons (92.50 % of 40 rows examined)" in done.stdout
 
 
@@ -496,10 +549,11 @@ def test_try_repo_runs_the_hook_once_on_the_tables_only(try_repo):
         "README.txt",
         "seed/patenti.csv.gz",
         "seed/patenti_m_loc.tsv",
-    }  # no .json, no .bak
-    # one process (require_serial), one report: 9 risky tables and the seed's fail
+    }  # no .md, no .bak
+    # one process (require_serial), one report: a risky table of each kind and the seed's fail
     assert done.stdout.count("pandas-anon check:") == 1
-    assert f"pandas-anon check: 10 of {len(rows)} files exceed the limits" in done.stdout
+    failing = len(KINDS) + 1
+    assert f"pandas-anon check: {failing} of {len(rows)} files exceed the limits" in done.stdout
     assert rows["README.txt"] == "SKIPPED"
     assert (
         "README.txt: skipped, not a table: no delimiter (, ; TAB or |) splits its first "

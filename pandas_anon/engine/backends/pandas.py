@@ -13,6 +13,7 @@ import pandas as pd
 from pandas_anon.engine.encoding import EncodedFrame, same_source
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import combinations, compress, first_occurrence, group_labels
+from pandas_anon.engine.weights import Weights
 
 
 @dataclass(frozen=True)
@@ -34,16 +35,19 @@ class Tabulation:
     n_rows: int
     keys: np.ndarray | None = None
     sources: Mapping[Hashable, weakref.ref] = field(default_factory=dict)
+    weights: np.ndarray | None = None
+    total: int | None = None
 
     @property
     def n_examined(self) -> int:
-        """Rows examined: the rows the frequency set counts."""
+        """Rows examined: the rows the frequency set counts (people, with weights)."""
         return self.frequencies.n_rows
 
     @property
     def n_dropped(self) -> int:
-        """Rows of the frame left out, missing a value (``dropna=True``)."""
-        return self.n_rows - self.n_examined
+        """Rows of the frame left out, missing a value (``dropna=True``); with weights, the
+        people they stand for."""
+        return (self.n_rows if self.total is None else self.total) - self.n_examined
 
     @cached_property
     def row_combination(self) -> np.ndarray:
@@ -75,7 +79,7 @@ class Tabulation:
             FrequencySet(
                 [*frequencies.columns, label],
                 codes,
-                np.bincount(refined, minlength=n),
+                np.bincount(refined, weights=self.weights, minlength=n).astype(np.int64),
                 {**frequencies.values, label: pd.Index([False, True])},
                 frequencies.dtypes,
             ),
@@ -83,6 +87,8 @@ class Tabulation:
             self.positions,
             self.n_rows,
             sources=self.sources,
+            weights=self.weights,
+            total=self.total,
         )
 
     def read_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
@@ -114,23 +120,42 @@ class Tabulation:
 
 
 def tabulate(
-    frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable, *, dropna: bool = False
+    frame: pd.DataFrame,
+    columns: Iterable[Hashable] | Hashable,
+    *,
+    dropna: bool = False,
+    weights: Weights | None = None,
 ) -> Tabulation:
     """Read ``columns`` of ``frame`` into a frequency set (a missing value is a value of its
     own unless ``dropna``, which leaves the rows missing one out).
+
+    ``weights``: the people each row stands for, in an aggregated table (a count column's
+    label, or one count per row; :func:`~pandas_anon.engine.weights.read_weights`): the
+    counts of the frequency set are then people, as if each row were repeated that many
+    times, and rows counting nobody are left out.
 
     ``columns`` is read as :class:`~pandas_anon.engine.encoding.EncodedFrame` reads it (one
     label or several; the frequency set's columns come in the frame's order). The codes of
     each column are released as soon as they are folded into the rows' keys, so a frame of
     millions of distinct rows does not hold its codes twice.
     """
-    encoded = EncodedFrame(frame, columns, dropna=dropna)
+    encoded = EncodedFrame(frame, columns, dropna=dropna, weights=weights)
     names = encoded.columns
     cardinalities = [encoded.cardinality(c) for c in names]
     found = combinations(
-        (encoded.codes.pop(c) for c in names), cardinalities, n_rows=encoded.n_examined
+        (encoded.codes.pop(c) for c in names),
+        cardinalities,
+        n_rows=encoded.n_examined,
+        weights=encoded.weights,
     )
     frequencies = FrequencySet(names, found.codes, found.counts, encoded.values, encoded.dtypes)
     return Tabulation(
-        frequencies, found.labels, encoded.positions, encoded.n_rows, found.keys, encoded.sources
+        frequencies,
+        found.labels,
+        encoded.positions,
+        encoded.n_rows,
+        found.keys,
+        encoded.sources,
+        encoded.weights,
+        None if weights is None else encoded.total,
     )
