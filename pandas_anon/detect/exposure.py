@@ -274,6 +274,6 @@ def scan(
         return Scan(flagged, allowed_found, None)
     frequencies = tabulate(frame, rest, dropna=False, weights=weights).frequencies
     search = SubsetSearch(
-        frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies)
+        frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies), prune=True
     )
     return Scan(flagged, allowed_found, elect(search, identifiers_win=True, progress=False))

@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -106,6 +106,10 @@ class SubsetSearch:
     candidates, its counts the weights of its entries). ``k`` sets what a subset counts as at
     risk (rows in classes below ``k``); ``marked`` gives, for the columns that hold the
     suppression marker, the entries holding it.
+
+    ``prune``: subsets of the largest size that cannot reach the most rows at risk found so
+    far are not counted (an election needs only the leader; :meth:`bound` says why a subset
+    cannot, exactly): they are missing from :attr:`subsets`, and :attr:`pruned` counts them.
     """
 
     def __init__(
@@ -115,11 +119,15 @@ class SubsetSearch:
         *,
         k: int = 2,
         marked: dict[int, np.ndarray] | None = None,
+        prune: bool = False,
     ) -> None:
         check_max_size(max_size)
         self.frequencies = frequencies
         self.k = k
         self.marked = marked or {}
+        self.prune = prune
+        #: subsets of the largest size left uncounted by their bound (``prune``)
+        self.pruned = 0
         self.names = frequencies.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))
         #: rows examined (the weight of every entry)
@@ -183,12 +191,70 @@ class SubsetSearch:
                     parent.rows = parent.classes = parent.surplus = None
             return child
 
+        def skip(plan: Subset | tuple[Subset, int]) -> None:
+            if not isinstance(plan, Subset):
+                uses[plan[0].columns] -= 1
+                if not uses[plan[0].columns]:
+                    plan[0].rows = plan[0].classes = plan[0].surplus = None
+
         refinements = sum(not isinstance(plan, Subset) for plan in planned)
         workers = min(refinements, os.cpu_count() or 1)
-        if workers < 2 or self.entries < PARALLEL_MIN_ROWS:
-            return [evaluate(plan) for plan in planned]
+        if not workers or self.entries < PARALLEL_MIN_ROWS:
+            workers = 1
+        if not (last and self.prune):
+            if workers < 2:
+                return [evaluate(plan) for plan in planned]
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(evaluate, planned))
+        return self._evaluate_pruned(planned, evaluate, skip, workers)
+
+    def _evaluate_pruned(
+        self,
+        planned: list[Subset | tuple[Subset, int]],
+        evaluate: Callable[[Subset | tuple[Subset, int]], Subset],
+        skip: Callable[[Subset | tuple[Subset, int]], None],
+        workers: int,
+    ) -> list[Subset]:
+        """Count the planned subsets of the largest size by decreasing :meth:`bound`, a few
+        at a time, leaving out those whose bound falls below the most rows at risk found
+        (from the smaller sizes, whose supersets have at least as many, and from those
+        counted); the counted ones in the planned order."""
+        best = max((s.at_risk for s in self.subsets.values()), default=0)
+        bounds = [self.bound(self._columns(plan)) for plan in planned]
+        order = sorted(range(len(planned)), key=lambda i: -bounds[i])
+        found: dict[int, Subset] = {}
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(evaluate, planned))
+            for start in range(0, len(order), workers):
+                batch = []
+                for i in order[start : start + workers]:
+                    if bounds[i] < best:
+                        skip(planned[i])
+                        self.pruned += 1
+                    else:
+                        batch.append(i)
+                for i, subset in zip(batch, pool.map(evaluate, [planned[i] for i in batch])):
+                    found[i] = subset
+                    best = max(best, subset.at_risk)
+        return [found[i] for i in sorted(found)]
+
+    @staticmethod
+    def _columns(plan: Subset | tuple[Subset, int]) -> tuple[int, ...]:
+        if isinstance(plan, Subset):
+            return plan.columns
+        parent, position = plan
+        return tuple(sorted((*parent.columns, position)))
+
+    def bound(self, columns: tuple[int, ...]) -> int:
+        """The most rows ``columns`` can have at risk, from the subsets one column smaller
+        already counted: its classes number at most ``distinct(columns - c)`` times the
+        codes of ``c``, for any of its columns ``c``; a class at risk holds at most ``k - 1``
+        rows (``k = 2``: one, a singleton); and there are ``n`` rows."""
+        classes = self.entries
+        for c in columns:
+            smaller = self.subsets.get(tuple(x for x in columns if x != c))
+            if smaller is not None:
+                classes = min(classes, smaller.distinct * self.cardinalities[c])
+        return min(self.n, (self.k - 1) * classes)
 
     def _register(self, subset: Subset) -> None:
         """Note what a counted subset teaches about larger subsets."""

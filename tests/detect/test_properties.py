@@ -279,3 +279,50 @@ def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_siz
     marked = np.logical_and.reduce([part[c].astype(object).eq("*") for c in names])
     suppressed = int(marked.sum())
     assert bound == int(sizes[sizes < k].sum()) - (suppressed if 0 < suppressed < k else 0)
+
+
+@fast
+@given(
+    frame=repeated_frames(max_columns=5),
+    max_size=st.integers(2, 3),
+    k=st.sampled_from([2, 3, 5]),
+    path=st.sampled_from(SEARCH_PATHS),
+)
+def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path):
+    """Subsets of the largest size left out by their bound could not have won: each has at
+    most its bound at risk (checked with groupby), below the leader; and the election is
+    the same."""
+    from pandas_anon.detect import subsets
+    from pandas_anon.detect.best_qid import elect
+    from pandas_anon.detect.exposure import marked_combinations
+    from pandas_anon.engine.backends.pandas import tabulate
+
+    frequencies = tabulate(frame, list(frame.columns), dropna=False).frequencies
+    marked = marked_combinations(frequencies)
+    with pytest.MonkeyPatch.context() as patch:
+        if path == "threads":
+            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+        searches = [
+            subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=prune)
+            for prune in (False, True)
+        ]
+        elections = [elect(s, identifiers_win=True, progress=False) for s in searches]
+    full, pruned = searches
+    plain, fast_ = elections
+    assert (fast_.columns, fast_.at_risk, fast_.singletons, fast_.ties) == (
+        plain.columns,
+        plain.at_risk,
+        plain.singletons,
+        plain.ties,
+    )
+    left_out = set(full.subsets) - set(pruned.subsets)
+    assert pruned.pruned == len(left_out)
+    for columns in left_out:
+        assert full.subsets[columns].at_risk <= pruned.bound(columns) < plain.at_risk
+
+    def figures(subset: subsets.Subset) -> tuple:
+        return subset.singletons, subset.distinct, subset.at_risk, subset.status
+
+    for columns, subset in pruned.subsets.items():
+        assert figures(subset) == figures(full.subsets[columns])
