@@ -16,7 +16,7 @@ into the frequency set of every candidate column (the backend's
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 import pandas as pd
 
@@ -112,7 +112,7 @@ def elect(
         ties=tuple(_names(names, t) for t in ties),
         identifiers=tuple(_names(names, i) for i in search.identifiers),
         candidates=names,
-        table=_table(search, names),
+        table_of=_table(search, names),
         max_size=search.max_size,
         upper_bound=bound or 0,
         k=search.k,
@@ -124,23 +124,31 @@ def _names(names: tuple[Hashable, ...], positions: tuple[int, ...]) -> tuple[Has
     return tuple(names[i] for i in positions)
 
 
-def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> pd.DataFrame:
-    """Every subset visited, most singletons first, then fewest columns."""
-    subsets = list(search.subsets.values())
-    table = pd.DataFrame(
-        {
-            "columns": [_names(names, s.columns) for s in subsets],
-            "size": [s.size for s in subsets],
-            "singletons": [s.singletons for s in subsets],
-            "fraction": [s.singletons / search.n for s in subsets],
-            **({f"rows below k={search.k}": [s.at_risk for s in subsets]} if search.k != 2 else {}),
-            "distinct": [s.distinct for s in subsets],
-            "status": [s.status for s in subsets],
-        }
-    )
-    order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(
-        ["electable", table.columns[-1] if search.k != 2 else "singletons", "size"],
-        ascending=[False, False, True],
-        kind="stable",
-    )
-    return table.loc[order.index].reset_index(drop=True)
+def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> Callable[[], pd.DataFrame]:
+    """What builds the table of every subset visited, most singletons first, then fewest
+    columns: the figures are read now (the search and its arrays can go), the frame is
+    built when asked."""
+    subsets = [
+        (_names(names, s.columns), s.size, s.singletons, s.at_risk, s.distinct, s.status)
+        for s in search.subsets.values()
+    ]
+    k, n = search.k, search.n
+
+    def build() -> pd.DataFrame:
+        found = pd.DataFrame(
+            subsets, columns=["columns", "size", "singletons", "at_risk", "distinct", "status"]
+        )
+        table = found[["columns", "size", "singletons"]].assign(
+            fraction=found["singletons"] / n,
+            **({f"rows below k={k}": found["at_risk"]} if k != 2 else {}),
+            distinct=found["distinct"],
+            status=found["status"],
+        )
+        order = table.assign(electable=table["status"] != IDENTIFIER).sort_values(
+            ["electable", f"rows below k={k}" if k != 2 else "singletons", "size"],
+            ascending=[False, False, True],
+            kind="stable",
+        )
+        return table.loc[order.index].reset_index(drop=True)
+
+    return build

@@ -7,7 +7,7 @@ available on request, through the backend's map from rows to combinations, and n
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -91,11 +91,18 @@ class BestQID:
     ties: tuple[tuple[Hashable, ...], ...]
     identifiers: tuple[tuple[Hashable, ...], ...]
     candidates: tuple[Hashable, ...]
-    table: pd.DataFrame = field(compare=False)
+    #: builds :attr:`table` when it is first read (the gate's election never reads it)
+    table_of: Callable[[], pd.DataFrame] = field(compare=False)
     max_size: int = 0
     upper_bound: int = 0
     k: int = 2
     at_risk: int = 0  # rows in classes below k (k=2: the singletons)
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """Every subset counted: its columns, size, singletons (and rows below k), classes
+        and status, the most exposed first."""
+        return self.table_of()
 
     @property
     def fraction(self) -> float:

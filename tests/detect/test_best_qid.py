@@ -133,3 +133,16 @@ def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path)
     assert list(result.identifiers) == ids
     counted = result.table[result.table["status"] != "identifier"]
     assert {r.columns: (r.singletons, r.distinct) for r in counted.itertuples()} == table
+
+
+def test_the_table_ranks_by_rows_below_k(licences):
+    """With k above 2 the table puts the subsets with most rows in classes below k first
+    (then fewest columns), as the election ranks them."""
+    columns = ["anno_nascita", "sesso", "comune_residenza", "categoria_patente"]
+    found = pandas_anon.best_qid(licences, columns, max_size=2, k=5)
+    electable = found.table[found.table["status"] != "identifier"]
+    ranked = electable.sort_values(
+        ["rows below k=5", "size"], ascending=[False, True], kind="stable"
+    )
+    assert electable["rows below k=5"].tolist() == ranked["rows below k=5"].tolist()
+    assert electable.iloc[0]["columns"] == found.columns
