@@ -223,7 +223,9 @@ class SubsetSearch:
         bounds = [self.bound(self._columns(plan)) for plan in planned]
         order = sorted(range(len(planned)), key=lambda i: -bounds[i])
         found: dict[int, Subset] = {}
-        with ThreadPoolExecutor(max_workers=workers) as pool:
+        pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+        count = map if pool is None else pool.map
+        try:
             for start in range(0, len(order), workers):
                 batch = []
                 for i in order[start : start + workers]:
@@ -232,9 +234,12 @@ class SubsetSearch:
                         self.pruned += 1
                     else:
                         batch.append(i)
-                for i, subset in zip(batch, pool.map(evaluate, [planned[i] for i in batch])):
+                for i, subset in zip(batch, count(evaluate, [planned[i] for i in batch])):
                     found[i] = subset
                     best = max(best, subset.at_risk)
+        finally:
+            if pool is not None:
+                pool.shutdown()
         return [found[i] for i in sorted(found)]
 
     @staticmethod
