@@ -20,6 +20,7 @@ import bench_kanon
 import bench_ke
 import bench_local
 import bench_mondrian
+import bench_precommit
 import bench_reinforce
 import bench_singletons
 import bench_startup
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_local.main(forwarded)
         + bench_reinforce.main(forwarded)
         + bench_check.main(forwarded)
+        + bench_precommit.main(forwarded)
         + bench_hierarchies.main(forwarded)
         + bench_startup.main(forwarded)
     )

@@ -117,6 +117,7 @@ def elect(
         upper_bound=bound or 0,
         k=search.k,
         at_risk=best.at_risk,
+        pruned=search.pruned,
     )
 
 

@@ -97,6 +97,7 @@ class BestQID:
     upper_bound: int = 0
     k: int = 2
     at_risk: int = 0  # rows in classes below k (k=2: the singletons)
+    pruned: int = 0  # subsets of the largest size left uncounted: they could not win
 
     @cached_property
     def table(self) -> pd.DataFrame:
@@ -124,6 +125,7 @@ class BestQID:
             **({"k": self.k, "at_risk": self.at_risk} if self.k != 2 else {}),
             "evaluated": int((self.table["status"] != "derived").sum()),
             "derived": int((self.table["status"] == "derived").sum()),
+            **({"pruned": self.pruned} if self.pruned else {}),
         }
 
     def __repr__(self) -> str:

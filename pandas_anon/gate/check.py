@@ -26,6 +26,7 @@ import pandas as pd
 
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import scan
+from pandas_anon.detect.results import BestQID
 from pandas_anon.errors import AnonError, InputFileError, capture_warnings
 from pandas_anon.gate.config import Config, Settings
 from pandas_anon.gate.counts import CountTable, SmallCells
@@ -52,6 +53,7 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)
     reason: str = ""  # why it is skipped, when a file kind says so
     cells: SmallCells | None = None  # a count table's published counts
+    election: BestQID | None = None  # how the QID was elected, without a configured one
 
 
 def exit_status(results: Sequence[FileResult]) -> int:
@@ -133,6 +135,7 @@ def check_file(file: str, settings: Settings) -> FileResult:
                     for f in found.identifiers
                 ]
                 qid = [str(c) for c in found.qid]
+                result.election = found.election
             if qid:
                 result.exposure = measure(
                     frame, qid, dropna=not settings.keep_missing, weights=weights
@@ -166,6 +169,33 @@ def _read(
     if table is None:
         return frame, None, None
     return table.read(frame)
+
+
+def election_figures(election: BestQID) -> dict:
+    """How a QID was elected, as the JSON report gives it (counts and column names)."""
+    return {
+        "candidates": len(election.candidates),
+        "max_size": election.max_size,
+        "at_risk": election.at_risk,
+        "k": election.k,
+        "counted": int((election.table["status"] != "derived").sum()),
+        "derived": int((election.table["status"] == "derived").sum()),
+        "pruned": election.pruned,
+    }
+
+
+def elected(result: FileResult) -> str:
+    """The decision of the gate's rule on one table, in a sentence (``--verbose``)."""
+    assert result.election is not None and result.exposure is not None
+    figures = election_figures(result.election)
+    below = "alone" if figures["k"] == 2 else f"in classes below k={figures['k']}"
+    return (
+        f"{report.columns(result.exposure.qid)} elected among "
+        f"{report.plural(figures['candidates'], 'column')} (subsets of up to "
+        f"{figures['max_size']}): {result.exposure.unit(figures['at_risk'])} {below}; "
+        f"{report.plural(figures['counted'], 'subset')} counted, {figures['derived']:,} derived "
+        f"from a dependency, {figures['pruned']:,} left out by their bound"
+    )
 
 
 @contextmanager
@@ -209,6 +239,8 @@ class JsonReporter:
         if result.exposure is not None and result.limits is not None:
             out.update(result.exposure.to_dict())
             out["qid_elected"] = result.elected
+            if result.election is not None:
+                out["election"] = election_figures(result.election)
             out["limits"] = asdict(result.limits)
             out["problems"] = result.problems
         if result.warnings:
@@ -241,6 +273,8 @@ class TextReporter:
         )
         reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
         reasons += [f"{r.file}: skipped, {r.reason}" for r in shown if r.reason]
+        if self.verbose:
+            reasons += [f"{r.file}: {elected(r)}" for r in shown if r.election is not None]
         title = f"pandas-anon check: {summary}"
         return "\n".join([report.render(title, [], ("", table)), *reasons])
 

@@ -178,6 +178,18 @@ def test_elects_a_qid_when_none_is_configured(capsys, tmp_path, licences):
     assert code == 0 and found["qid_elected"] is True
     assert found["qid"] == list(winner)
     assert found["singletons"] == naive_counts(as_text, list(winner), dropna=False)["singletons"]
+    # the decision: every subset of up to 3 of the 4 columns is counted, derived or left out
+    election = found["election"]
+    assert (election["candidates"], election["max_size"], election["k"]) == (4, 3, 2)
+    assert election["counted"] + election["derived"] + election["pruned"] == 4 + 6 + 4
+    assert election["at_risk"] == found["singletons"]
+    code, out, _ = run(capsys, str(path), "--max-singletons", "100%", "--verbose")
+    assert out.splitlines()[-1] == (
+        f"{path}: ({', '.join(winner)}) elected among 4 columns (subsets of up to 3): "
+        f"{found['singletons']:,} rows alone; {election['counted']} subsets counted, "
+        f"{election['derived']} derived from a dependency, {election['pruned']} left out by "
+        f"their bound"
+    )
 
 
 def test_formats_tsv_gzip_and_latin1_semicolons(capsys, tmp_path, licences):
