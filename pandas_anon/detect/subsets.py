@@ -87,6 +87,9 @@ class Subset:
     n_classes: int = 1
     outside: int = 0  # singletons already counted whose entries were dropped from ``rows``
     surplus: Surplus | None = None  # the frequency set's surplus, positions among ``rows``
+    #: the subset one column smaller and the column it was refined by (None: derived, root)
+    source: tuple[tuple[int, ...], int] | None = None
+    carried: bool = True  # rows and classes kept for children (else rebuilt from ``source``)
 
     @property
     def size(self) -> int:
@@ -110,6 +113,9 @@ class SubsetSearch:
     ``prune``: subsets of the largest size that cannot reach the most rows at risk found so
     far are not counted (an election needs only the leader; :meth:`bound` says why a subset
     cannot, exactly): they are missing from :attr:`subsets`, and :attr:`pruned` counts them.
+    The subsets one size smaller are then counted without keeping their partition: only the
+    parents of the subsets left to count are refined again, one after the other, so that the
+    partitions of every pair (say) are never held at once.
     """
 
     def __init__(
@@ -143,17 +149,19 @@ class SubsetSearch:
 
     def levels(self) -> Iterator[list[Subset]]:
         """Yield the subsets of each size in turn, up to ``max_size`` columns."""
-        root = Subset((), 0, 1, COUNTED, surplus=self.surplus)  # every entry, none counted yet
-        level = [root]
+        self._root = Subset((), 0, 1, COUNTED, surplus=self.surplus)  # every entry, none counted
+        level = [self._root]
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
+            thin = self.prune and size == self.max_size - 1  # its children rebuild what they need
             level = self._evaluate(
-                [child for subset in level for child in self._children(subset)], last
+                [child for subset in level for child in self._children(subset)], last, thin
             )
             for subset in level:
                 self.subsets[subset.columns] = subset
                 self._register(subset)
-            self._release_parents(level)
+            if not thin:  # a thin level's children may rebuild it from the level before
+                self._release_parents(level)
             if not level:
                 return
             yield level
@@ -173,10 +181,15 @@ class SubsetSearch:
             else:
                 yield self._cheapest_parent(subset, columns)
 
-    def _evaluate(self, planned: list[Subset | tuple[Subset, int]], last: bool) -> list[Subset]:
+    def _evaluate(
+        self, planned: list[Subset | tuple[Subset, int]], last: bool, thin: bool = False
+    ) -> list[Subset]:
         """Count the planned refinements, in parallel threads on large frequency sets
         (numpy's counting and sorting release the GIL), keeping the planned order. A parent's
-        arrays are freed as soon as its last planned child is counted."""
+        arrays are freed as soon as its last planned child is counted. ``thin``: count
+        without keeping the partitions (see ``prune``)."""
+        if last and self.prune:
+            planned = self._share_parents(planned)
         uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Subset))
         lock = threading.Lock()
 
@@ -184,10 +197,11 @@ class SubsetSearch:
             if isinstance(plan, Subset):
                 return plan
             parent, position = plan
-            child = self._refine(parent, position, last=last)
+            child = self._refine(parent, position, last=last or thin)
             with lock:
                 uses[parent.columns] -= 1
-                if not uses[parent.columns]:  # never refined again: see _release_parents
+                if not (uses[parent.columns] or thin):  # never refined again (a thin
+                    # level's parents are, to rebuild it): see _release_parents
                     parent.rows = parent.classes = parent.surplus = None
             return child
 
@@ -234,6 +248,12 @@ class SubsetSearch:
                         self.pruned += 1
                     else:
                         batch.append(i)
+                thin = {
+                    id(plan[0]): plan[0]
+                    for plan in (planned[i] for i in batch)
+                    if not isinstance(plan, Subset) and not plan[0].carried
+                }
+                list(count(self._rebuild, thin.values()))
                 for i, subset in zip(batch, count(evaluate, [planned[i] for i in batch])):
                     found[i] = subset
                     best = max(best, subset.at_risk)
@@ -241,6 +261,48 @@ class SubsetSearch:
             if pool is not None:
                 pool.shutdown()
         return [found[i] for i in sorted(found)]
+
+    def _share_parents(
+        self, planned: list[Subset | tuple[Subset, int]]
+    ) -> list[Subset | tuple[Subset, int]]:
+        """The refinements of the largest size that may be counted (their bound reaches the
+        most rows at risk yet), each from the parent shared by most of them: thin parents are
+        refined again (:meth:`_rebuild`), so the fewer the better. Any parent gives the same
+        partition."""
+        best = max((s.at_risk for s in self.subsets.values()), default=0)
+
+        def parents(columns: tuple[int, ...]) -> list[tuple[Subset, int]]:
+            found = []
+            for c in columns:
+                parent = self.subsets.get(tuple(x for x in columns if x != c))
+                if parent is not None and parent.status == COUNTED:
+                    found.append((parent, c))
+            return found
+
+        options = [
+            parents(self._columns(plan))
+            if not isinstance(plan, Subset) and self.bound(self._columns(plan)) >= best
+            else []
+            for plan in planned
+        ]
+        shared = Counter(parent.columns for choices in options for parent, _ in choices)
+        return [
+            max(choices, key=lambda choice: shared[choice[0].columns]) if choices else plan
+            for plan, choices in zip(planned, options)
+        ]
+
+    def _rebuild(self, parent: Subset) -> None:
+        """Refine again a parent counted thin, to split its entries (its arrays are freed
+        again after its last child, as any parent's)."""
+        assert parent.source is not None, "a thin subset was counted by a refinement"
+        columns, position = parent.source
+        rebuilt = self._refine(self.subsets.get(columns, self._root), position)
+        parent.rows, parent.classes, parent.n_classes = (
+            rebuilt.rows,
+            rebuilt.classes,
+            rebuilt.n_classes,
+        )
+        parent.outside, parent.surplus, parent.carried = rebuilt.outside, rebuilt.surplus, True
 
     @staticmethod
     def _columns(plan: Subset | tuple[Subset, int]) -> tuple[int, ...]:
@@ -361,7 +423,13 @@ class SubsetSearch:
         at_risk = subset.outside + _rows_below(counts, self.k)
         marked_rows, marked_singles = self._suppressed(columns)
         counted = Subset(
-            columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows
+            columns,
+            singletons - marked_singles,
+            distinct,
+            COUNTED,
+            at_risk - marked_rows,
+            source=(subset.columns, position),
+            carried=grouping is not None,
         )
         if grouping is not None:
             counted.rows, counted.classes, counted.n_classes, counted.outside = _carry(
@@ -381,11 +449,11 @@ class SubsetSearch:
                 self._dependencies.append((frozenset(), dependent))
 
     def _release_parents(self, level: list[Subset]) -> None:
-        """Free the entry arrays of the previous level: only the newest level refines (a
+        """Free the entry arrays of the smaller subsets: only the newest level refines (a
         released subset is never refined again, so its ``rows=None`` is never read)."""
-        size = level[0].size - 1 if level else 0
+        size = level[0].size if level else 0
         for subset in self.subsets.values():
-            if subset.size == size:
+            if subset.size < size:
                 subset.rows = subset.classes = subset.surplus = None
 
     def upper_bound(self, excluded: set[int]) -> int:
