@@ -86,9 +86,11 @@ def elect(
             leader = max(electable, key=lambda n: n.at_risk, default=None)
             if leader is not None and (best is None or leader.at_risk > best.at_risk):
                 best = leader
-            if bound is None:  # identifier columns are known once size 1 is done
+            if bound is None and search.frequencies.distinct:  # identifier columns are
+                # known once size 1 is done; over rows (not combinations) the bound would
+                # cost a grouping of every row, so a search of rows goes without it
                 bound = search.upper_bound({i for (i,) in search.identifiers})
-            if best is not None and best.at_risk >= bound and not exhaustive:
+            if bound is not None and best is not None and best.at_risk >= bound and not exhaustive:
                 break
     if best is None:
         raise InvalidQIDError(
@@ -114,7 +116,7 @@ def elect(
         candidates=names,
         table_of=_table(search, names),
         max_size=search.max_size,
-        upper_bound=bound or 0,
+        upper_bound=bound,
         k=search.k,
         at_risk=best.at_risk,
         pruned=search.pruned,

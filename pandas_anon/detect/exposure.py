@@ -43,8 +43,8 @@ from pandas_anon.detect.best_qid import elect
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import SubsetSearch
-from pandas_anon.engine.backends.pandas import tabulate
-from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.backends.pandas import search_entries
+from pandas_anon.engine.encoding import value_sizes
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import UnhashableValueError
@@ -176,10 +176,9 @@ def _alone_counts(
     series = series.iloc[rows]
     weights = None if people is None else people[rows]
     try:
-        codes, _ = factorize(series)
+        counts = value_sizes(series, weights)  # missing: one value, counted first
     except UnhashableValueError:  # lists or dicts in cells: compare them as written
-        codes, _ = factorize(series.astype(str).where(series.notna()))
-    counts = np.bincount(codes + 1, weights=weights)  # missing (-1): one value, counted first
+        counts = value_sizes(series.astype(str).where(series.notna()), weights)
     alone = int(np.count_nonzero(counts[1:] == 1) + (counts[0] == 1))
     return alone, (len(series) if weights is None else int(weights.sum())) - alone
 
@@ -272,7 +271,7 @@ def scan(
     rest = [c for c in columns if c not in {f.column for f in found}]
     if not rest:
         return Scan(flagged, allowed_found, None)
-    frequencies = tabulate(frame, rest, dropna=False, weights=weights).frequencies
+    frequencies = search_entries(frame, rest, weights=weights)
     search = SubsetSearch(
         frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies), prune=True
     )

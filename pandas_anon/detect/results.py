@@ -94,7 +94,9 @@ class BestQID:
     #: builds :attr:`table` when it is first read (the gate's election never reads it)
     table_of: Callable[[], pd.DataFrame] = field(compare=False)
     max_size: int = 0
-    upper_bound: int = 0
+    #: the most rows at risk any subset can have; None when not computed (the gate's rule
+    #: on a large table of nearly distinct rows, searched row by row)
+    upper_bound: int | None = None
     k: int = 2
     at_risk: int = 0  # rows in classes below k (k=2: the singletons)
     pruned: int = 0  # subsets of the largest size left uncounted: they could not win

@@ -3,11 +3,12 @@
 Used by :func:`pandas_anon.best_qid` and :func:`pandas_anon.identifiers`. The search reads a
 frequency set of every candidate column (:class:`~pandas_anon.engine.frequency.FrequencySet`),
 never rows: each *entry* is a combination of all the candidates with its count of rows, its
-weight. Every subset's classes are unions of entries, so a class's size is the sum of its
-entries' weights; a singleton is a class weighing 1 row; an identifier is a subset on which
-every class weighs 1 (every row alone); the rows at risk are the weight of the classes below
-``k``. A table of millions of rows repeating a few hundred thousand combinations is searched
-on those combinations.
+weight (on a large table whose rows are nearly all distinct, the entries are its rows, one row
+each: grouping them would cost more than it saves). Every subset's classes are unions of
+entries, so a class's size is the sum of its entries' weights; a singleton is a class weighing
+1 row; an identifier is a subset on which every class weighs 1 (every row alone); the rows at
+risk are the weight of the classes below ``k``. A table of millions of rows repeating a few
+hundred thousand combinations is searched on those combinations.
 
 Subsets are visited by size (1, 2, ...), each one built from one of its (size - 1)-subsets by
 refining that subset's partition of the entries with the missing column. Three facts keep the
@@ -45,6 +46,11 @@ rows) is searched exactly as rows were, and one with a few repeated combinations
 The subsets of the largest size have no children: they are only counted, a sparse key space by
 sorting, which is several times faster than hashing. Subsets of one size never depend on each
 other, so large frequency sets count them in parallel threads.
+
+An election (``prune``) needs only the leader, so it carries no partition at all: every subset
+is counted from the codes of its own columns (one mixed-radix key, counted as the largest size
+is), and those of the largest size that cannot reach the leader are not counted
+(:meth:`SubsetSearch.bound`). Its memory is a few keys, whatever the number of subsets.
 """
 
 from __future__ import annotations
@@ -65,8 +71,8 @@ from pandas_anon.engine.grouping import (
     Surplus,
     class_sizes,
     compress,
-    group_codes,
     group_labels,
+    mixed_radix,
 )
 from pandas_anon.params import whole
 
@@ -87,9 +93,6 @@ class Subset:
     n_classes: int = 1
     outside: int = 0  # singletons already counted whose entries were dropped from ``rows``
     surplus: Surplus | None = None  # the frequency set's surplus, positions among ``rows``
-    #: the subset one column smaller and the column it was refined by (None: derived, root)
-    source: tuple[tuple[int, ...], int] | None = None
-    carried: bool = True  # rows and classes kept for children (else rebuilt from ``source``)
 
     @property
     def size(self) -> int:
@@ -113,9 +116,7 @@ class SubsetSearch:
     ``prune``: subsets of the largest size that cannot reach the most rows at risk found so
     far are not counted (an election needs only the leader; :meth:`bound` says why a subset
     cannot, exactly): they are missing from :attr:`subsets`, and :attr:`pruned` counts them.
-    The subsets one size smaller are then counted without keeping their partition: only the
-    parents of the subsets left to count are refined again, one after the other, so that the
-    partitions of every pair (say) are never held at once.
+    Every subset is then counted from its own columns' codes and no partition is kept.
     """
 
     def __init__(
@@ -153,15 +154,13 @@ class SubsetSearch:
         level = [self._root]
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
-            thin = self.prune and size == self.max_size - 1  # its children rebuild what they need
             level = self._evaluate(
-                [child for subset in level for child in self._children(subset)], last, thin
+                [child for subset in level for child in self._children(subset)], last
             )
             for subset in level:
                 self.subsets[subset.columns] = subset
                 self._register(subset)
-            if not thin:  # a thin level's children may rebuild it from the level before
-                self._release_parents(level)
+            self._release_parents(level)
             if not level:
                 return
             yield level
@@ -181,52 +180,42 @@ class SubsetSearch:
             else:
                 yield self._cheapest_parent(subset, columns)
 
-    def _evaluate(
-        self, planned: list[Subset | tuple[Subset, int]], last: bool, thin: bool = False
-    ) -> list[Subset]:
+    def _evaluate(self, planned: list[Subset | tuple[Subset, int]], last: bool) -> list[Subset]:
         """Count the planned refinements, in parallel threads on large frequency sets
         (numpy's counting and sorting release the GIL), keeping the planned order. A parent's
-        arrays are freed as soon as its last planned child is counted. ``thin``: count
-        without keeping the partitions (see ``prune``)."""
-        if last and self.prune:
-            planned = self._share_parents(planned)
+        arrays are freed as soon as its last planned child is counted. With ``prune`` each
+        subset is counted from its own columns instead (:meth:`_count`)."""
         uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Subset))
         lock = threading.Lock()
 
         def evaluate(plan: Subset | tuple[Subset, int]) -> Subset:
             if isinstance(plan, Subset):
                 return plan
+            if self.prune:
+                return self._count(self._columns(plan))
             parent, position = plan
-            child = self._refine(parent, position, last=last or thin)
+            child = self._refine(parent, position, last=last)
             with lock:
                 uses[parent.columns] -= 1
-                if not (uses[parent.columns] or thin):  # never refined again (a thin
-                    # level's parents are, to rebuild it): see _release_parents
+                if not uses[parent.columns]:  # never refined again: see _release_parents
                     parent.rows = parent.classes = parent.surplus = None
             return child
-
-        def skip(plan: Subset | tuple[Subset, int]) -> None:
-            if not isinstance(plan, Subset):
-                uses[plan[0].columns] -= 1
-                if not uses[plan[0].columns]:
-                    plan[0].rows = plan[0].classes = plan[0].surplus = None
 
         refinements = sum(not isinstance(plan, Subset) for plan in planned)
         workers = min(refinements, os.cpu_count() or 1)
         if not workers or self.entries < PARALLEL_MIN_ROWS:
             workers = 1
-        if not (last and self.prune):
-            if workers < 2:
-                return [evaluate(plan) for plan in planned]
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                return list(pool.map(evaluate, planned))
-        return self._evaluate_pruned(planned, evaluate, skip, workers)
+        if last and self.prune:
+            return self._evaluate_pruned(planned, evaluate, workers)
+        if workers < 2:
+            return [evaluate(plan) for plan in planned]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(evaluate, planned))
 
     def _evaluate_pruned(
         self,
         planned: list[Subset | tuple[Subset, int]],
         evaluate: Callable[[Subset | tuple[Subset, int]], Subset],
-        skip: Callable[[Subset | tuple[Subset, int]], None],
         workers: int,
     ) -> list[Subset]:
         """Count the planned subsets of the largest size by decreasing :meth:`bound`, a few
@@ -241,19 +230,8 @@ class SubsetSearch:
         count = map if pool is None else pool.map
         try:
             for start in range(0, len(order), workers):
-                batch = []
-                for i in order[start : start + workers]:
-                    if bounds[i] < best:
-                        skip(planned[i])
-                        self.pruned += 1
-                    else:
-                        batch.append(i)
-                thin = {
-                    id(plan[0]): plan[0]
-                    for plan in (planned[i] for i in batch)
-                    if not isinstance(plan, Subset) and not plan[0].carried
-                }
-                list(count(self._rebuild, thin.values()))
+                batch = [i for i in order[start : start + workers] if bounds[i] >= best]
+                self.pruned += min(workers, len(order) - start) - len(batch)
                 for i, subset in zip(batch, count(evaluate, [planned[i] for i in batch])):
                     found[i] = subset
                     best = max(best, subset.at_risk)
@@ -261,48 +239,6 @@ class SubsetSearch:
             if pool is not None:
                 pool.shutdown()
         return [found[i] for i in sorted(found)]
-
-    def _share_parents(
-        self, planned: list[Subset | tuple[Subset, int]]
-    ) -> list[Subset | tuple[Subset, int]]:
-        """The refinements of the largest size that may be counted (their bound reaches the
-        most rows at risk yet), each from the parent shared by most of them: thin parents are
-        refined again (:meth:`_rebuild`), so the fewer the better. Any parent gives the same
-        partition."""
-        best = max((s.at_risk for s in self.subsets.values()), default=0)
-
-        def parents(columns: tuple[int, ...]) -> list[tuple[Subset, int]]:
-            found = []
-            for c in columns:
-                parent = self.subsets.get(tuple(x for x in columns if x != c))
-                if parent is not None and parent.status == COUNTED:
-                    found.append((parent, c))
-            return found
-
-        options = [
-            parents(self._columns(plan))
-            if not isinstance(plan, Subset) and self.bound(self._columns(plan)) >= best
-            else []
-            for plan in planned
-        ]
-        shared = Counter(parent.columns for choices in options for parent, _ in choices)
-        return [
-            max(choices, key=lambda choice: shared[choice[0].columns]) if choices else plan
-            for plan, choices in zip(planned, options)
-        ]
-
-    def _rebuild(self, parent: Subset) -> None:
-        """Refine again a parent counted thin, to split its entries (its arrays are freed
-        again after its last child, as any parent's)."""
-        assert parent.source is not None, "a thin subset was counted by a refinement"
-        columns, position = parent.source
-        rebuilt = self._refine(self.subsets.get(columns, self._root), position)
-        parent.rows, parent.classes, parent.n_classes = (
-            rebuilt.rows,
-            rebuilt.classes,
-            rebuilt.n_classes,
-        )
-        parent.outside, parent.surplus, parent.carried = rebuilt.outside, rebuilt.surplus, True
 
     @staticmethod
     def _columns(plan: Subset | tuple[Subset, int]) -> tuple[int, ...]:
@@ -415,28 +351,38 @@ class SubsetSearch:
         else:
             grouping = group_labels(labels, n_labels, subset.surplus)
             counts = grouping.label_counts
-        columns = tuple(sorted(subset.columns + (position,)))
-        singletons = subset.outside + int(np.count_nonzero(counts == 1))
-        distinct = subset.outside + int(np.count_nonzero(counts))
-        if singletons == self.n:
-            return Subset(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
-        at_risk = subset.outside + _rows_below(counts, self.k)
-        marked_rows, marked_singles = self._suppressed(columns)
-        counted = Subset(
-            columns,
-            singletons - marked_singles,
-            distinct,
-            COUNTED,
-            at_risk - marked_rows,
-            source=(subset.columns, position),
-            carried=grouping is not None,
-        )
-        if grouping is not None:
+        counted = self._counted(tuple(sorted(subset.columns + (position,))), counts, subset.outside)
+        if grouping is not None and counted.status == COUNTED:
             counted.rows, counted.classes, counted.n_classes, counted.outside = _carry(
                 grouping, subset
             )
             counted.surplus = self._surplus_among(counted.rows, subset)
         return counted
+
+    def _count(self, columns: tuple[int, ...]) -> Subset:
+        """Count the classes of ``columns`` from their codes alone (no partition is read or
+        kept): one mixed-radix key over the entries, counted by :func:`class_sizes`."""
+        labels, n_labels = mixed_radix(
+            [self.codes[c] for c in columns],
+            [self.cardinalities[c] for c in columns],
+            n_rows=self.entries,
+        )
+        return self._counted(columns, class_sizes(labels, n_labels, self.surplus))
+
+    def _counted(self, columns: tuple[int, ...], counts: np.ndarray, outside: int = 0) -> Subset:
+        """The subset ``columns`` whose classes weigh ``counts`` (zeros allowed), with
+        ``outside`` singletons counted before (entries no longer split). The figures come
+        from the number of classes of each size: one pass over the counts."""
+        sizes = np.bincount(counts, minlength=self.k)  # classes of each size (0: no class)
+        singletons = outside + int(sizes[1])
+        distinct = outside + len(counts) - int(sizes[0])
+        if singletons == self.n:
+            return Subset(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
+        at_risk = outside + int(sizes[1 : self.k] @ np.arange(1, self.k))
+        marked_rows, marked_singles = self._suppressed(columns)
+        return Subset(
+            columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows
+        )
 
     def _record_dependencies(self, columns: tuple[int, ...], distinct: int) -> None:
         """Note each column of ``columns`` that adds no class to the other columns."""
@@ -461,18 +407,19 @@ class SubsetSearch:
         more (a row suppressed on a subset may be at risk on a superset, never the reverse).
 
         With nothing excluded these are the classes of the frequency set itself, whose
-        grouping is already paid for; otherwise its entries are grouped on the kept columns.
+        grouping is already paid for; otherwise (or when its entries are rows, not distinct
+        combinations) its entries are grouped on the kept columns.
         """
         kept = tuple(i for i in range(len(self.names)) if i not in excluded)
-        if len(kept) == len(self.names):
+        if len(kept) == len(self.names) and self.frequencies.distinct:
             counts = self.frequencies.counts
         else:
-            counts = group_codes(
+            labels, n_labels = mixed_radix(
                 [self.codes[i] for i in kept],
                 [self.cardinalities[i] for i in kept],
                 n_rows=self.entries,
-                surplus=self.surplus,
-            ).label_counts
+            )
+            counts = class_sizes(labels, n_labels, self.surplus)
         return _rows_below(counts, self.k) - self._suppressed(kept)[0]
 
 

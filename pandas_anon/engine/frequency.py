@@ -45,6 +45,12 @@ class FrequencySet:
     dtypes
         Per column, the dtype of the column the codes were read from (an ordered categorical
         keeps its order here, which ``values`` alone would lose).
+    distinct
+        Whether the combinations are distinct, as grouping rows makes them. False: the rows
+        themselves, each with its count (one, or its weight), read as entries where grouping
+        them would barely shrink them
+        (:func:`~pandas_anon.engine.backends.pandas.search_entries`); a method that only sums
+        the counts of the entries falling into each class reads both alike.
     """
 
     def __init__(
@@ -54,20 +60,23 @@ class FrequencySet:
         counts: np.ndarray,
         values: Mapping[Hashable, pd.Index],
         dtypes: Mapping[Hashable, object] | None = None,
+        *,
+        distinct: bool = True,
     ) -> None:
         self.columns: tuple[Hashable, ...] = tuple(columns)
         self.codes = codes
         self.counts = counts
         self.values = dict(values)
         self.dtypes = dict(dtypes) if dtypes is not None else {}
+        self.distinct = distinct
 
     def __len__(self) -> int:
         return len(self.counts)
 
     def __repr__(self) -> str:
         return (
-            f"FrequencySet({len(self):,} combinations of {list(map(str, self.columns))} "
-            f"over {self.n_rows:,} rows)"
+            f"FrequencySet({len(self):,} {'combinations' if self.distinct else 'rows'} of "
+            f"{list(map(str, self.columns))} over {self.n_rows:,} rows)"
         )
 
     @cached_property

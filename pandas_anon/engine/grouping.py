@@ -27,6 +27,9 @@ import pandas as pd
 #: larger (sparser) key spaces are compressed through a hash table first.
 DENSE_LABELS_PER_ROW = 8
 _DENSE_MIN_LABELS = 1 << 16
+#: :func:`class_sizes` counts densely up to this many labels per row: sorting is nearly as fast
+#: beyond, and a table of 8 labels per row of millions of rows would weigh hundreds of MB.
+SIZES_DENSE_LABELS_PER_ROW = 4
 _KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
 
 #: The elements weighing more than one row (positions among the labels grouped) and the rows
@@ -88,12 +91,13 @@ def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = Non
     """Rows per label, zeros allowed (labels no row carries), when no row needs its class id
     (with a ``surplus``, the elements grouped are weighted: the counts are rows).
 
-    Dense key spaces are counted with ``np.bincount``; sparse ones by sorting the labels and
-    measuring the runs of equal labels, several times faster than a hash table on millions
-    of distinct labels (numpy sorts integers with SIMD instructions).
+    Dense key spaces (at most :data:`SIZES_DENSE_LABELS_PER_ROW` labels per row) are counted
+    with ``np.bincount``; sparse ones by sorting the labels and measuring the runs of equal
+    labels, several times faster than a hash table on millions of distinct labels (numpy
+    sorts integers with SIMD instructions), and with no table as large as the key space.
     """
     weighted = surplus is not None and len(surplus[0]) > 0
-    if _dense(n_labels, len(labels)):
+    if n_labels <= max(SIZES_DENSE_LABELS_PER_ROW * len(labels), _DENSE_MIN_LABELS):
         sizes = np.bincount(labels, minlength=n_labels)
         if weighted:
             assert surplus is not None
@@ -112,6 +116,26 @@ def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = Non
     return sizes
 
 
+def mixed_radix(
+    codes: Sequence[np.ndarray], cardinalities: Sequence[int], *, n_rows: int
+) -> tuple[np.ndarray, int]:
+    """The mixed-radix key of each row over several code columns (codes
+    ``0..cardinality-1``) and the size of its key space; whenever the space would overflow
+    int64, the key so far is compressed to dense ids first."""
+    labels: np.ndarray | None = None
+    n_labels = 1
+    for column_codes, cardinality in zip(codes, cardinalities):
+        if labels is None:
+            labels = np.array(column_codes, dtype=np.int64)  # a copy: the caller's codes stay
+        else:
+            if n_labels * cardinality >= _KEY_LIMIT:
+                labels, n_labels = compress(group_labels(labels, n_labels))
+            labels *= cardinality
+            labels += column_codes
+        n_labels *= cardinality
+    return (np.zeros(n_rows, dtype=np.int64) if labels is None else labels), n_labels
+
+
 def group_codes(
     codes: Sequence[np.ndarray],
     cardinalities: Sequence[int],
@@ -120,15 +144,9 @@ def group_codes(
     surplus: Surplus | None = None,
 ) -> Grouping:
     """Group rows by several code columns (codes ``0..cardinality-1``) through a
-    mixed-radix key, compressed whenever the key space would overflow int64 (with a
-    ``surplus``, the elements grouped are weighted: the counts are rows)."""
-    labels = np.zeros(n_rows, dtype=np.int64)
-    n_labels = 1
-    for column_codes, cardinality in zip(codes, cardinalities):
-        if n_labels * cardinality >= _KEY_LIMIT:
-            labels, n_labels = compress(group_labels(labels, n_labels))
-        labels = labels * cardinality + column_codes
-        n_labels *= cardinality
+    mixed-radix key (:func:`mixed_radix`; with a ``surplus``, the elements grouped are
+    weighted: the counts are rows)."""
+    labels, n_labels = mixed_radix(codes, cardinalities, n_rows=n_rows)
     return group_labels(labels, n_labels, surplus)
 
 
@@ -157,7 +175,9 @@ def combinations(
 ) -> Combinations:
     """Group rows by several code columns (as :func:`group_codes` does) and read each
     combination's codes back from its key, by division: no row is gathered, and the rows'
-    labels are left as the keys when relabelling them would cost a pass over every row.
+    labels are left as the keys when relabelling them would cost a pass over every row. A
+    sparse key space is counted by sorting the keys (several times faster than hashing them),
+    unless the rows are weighted.
     With ``weights`` (positive, one per row) a combination's count is its rows' weight.
 
     ``codes`` may be a generator: each column is read once, in order, so the caller can
@@ -188,6 +208,12 @@ def combinations(
         found = np.flatnonzero(label_counts)
         counts = label_counts[found]
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
+    elif weights is None:  # sorted: the keys and their runs, the rows keep their keys
+        ordered = np.sort(labels)
+        starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        found = ordered[np.concatenate(([0], starts))] if len(ordered) else ordered
+        counts = np.diff(starts, prepend=0, append=len(ordered)) if len(ordered) else ordered
+        keys = found
     else:
         labels, found = _factorize(labels)
         counts = np.bincount(labels, weights=weights)

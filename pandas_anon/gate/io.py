@@ -143,10 +143,16 @@ def read_columns(
 
     Detection, options and errors are those of :func:`read_table` (with ``as_text``), but only
     the ``usecols`` columns (default: every column with a name) are kept, and pyarrow's
-    multi-threaded parser streams the file in blocks, dictionary-encoding each column as it
+    multi-threaded parser reads the file in blocks, dictionary-encoding each column as it
     goes: memory grows by about 4 bytes per cell kept plus each column's distinct values,
-    not with the size of the file. A file pyarrow rejects (a ragged row, a quoting error, bytes
-    that do not decode) is read again by pandas, which then says what is wrong and where.
+    not with the size of the file. A column whose values are nearly all distinct in the
+    file's first rows (:data:`PLAIN_SHARE` of at least :data:`PLAIN_MIN_ROWS`), such as a
+    record number, is kept as Arrow-backed text (``string[pyarrow]``) instead: encoding
+    millions of distinct values costs more than reading the file, and such a column is
+    usually a direct identifier, found without encoding it
+    (:func:`pandas_anon.engine.encoding.value_sizes`). A file pyarrow rejects (a ragged row, a
+    quoting error, bytes that do not decode) is read again by pandas, which then says what is
+    wrong and where.
 
     A ``.json``, ``.jsonl``/``.ndjson``, ``.parquet``, ``.xlsx`` or ``.ods`` file (suffixes in
     any case; compressed, or a :class:`ZipMember`, too), or a
@@ -159,13 +165,14 @@ def read_columns(
     kind = _kind(name)
     if kind is not None:
         return _read_format(name, kind, usecols, encoding)
-    layout = _inspect(path, usecols, sep, encoding)
+    layout, records = _inspect_records(path, usecols, sep, encoding)
     columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
     if not columns:  # pyarrow would read every column
         raise InputFileError(f"{layout.name}: the header names no column; add a header row")
+    plain = _nearly_distinct(records, layout.header, columns)
     with _io_errors(layout.name, layout.compression, layout.encoding):
         try:
-            return _categoricals(_arrow_columns(layout, columns))
+            return _frame_of(_arrow_columns(layout, columns, plain))
         except pa.ArrowInvalid:  # its message may quote the row: never shown
             frame = _parse(layout.name, layout.compression, layout.sep, layout.encoding, True)
     return frame[columns].astype("category")
@@ -381,6 +388,16 @@ def _inspect(
 ) -> _Layout:
     """Check the options, detect compression, encoding and delimiter on a bounded sample,
     and check the header and the sample's rows."""
+    return _inspect_records(path, usecols, sep, encoding)[0]
+
+
+def _inspect_records(
+    path: str | os.PathLike[str],
+    usecols: Sequence[str] | None,
+    sep: str | None,
+    encoding: str | None,
+) -> tuple[_Layout, list[tuple[int, list[str]]]]:
+    """What :func:`_inspect` finds, and the sample's records (the header first)."""
     name = os.fspath(path)
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
@@ -391,7 +408,29 @@ def _inspect(
     layout, records, _ = found
     _check_header(name, layout.header, usecols)
     _check_rows(name, records, layout.sep)
-    return layout
+    return layout, records
+
+
+#: A column is read as plain text (not dictionary-encoded) when at least this share of the
+#: sample's values are distinct, over at least :data:`PLAIN_MIN_ROWS` rows.
+PLAIN_SHARE = 0.99
+PLAIN_MIN_ROWS = 500
+
+
+def _nearly_distinct(
+    records: list[tuple[int, list[str]]], header: list[str], columns: list[str]
+) -> set[str]:
+    """The ``columns`` whose values are nearly all distinct in the sample's rows."""
+    rows = [row for _, row in records[1:]]
+    if len(rows) < PLAIN_MIN_ROWS:
+        return set()
+    plain = set()
+    for position, name in enumerate(header):
+        if name in columns:
+            values = [row[position] for row in rows if position < len(row)]
+            if len(set(values)) >= PLAIN_SHARE * len(rows):
+                plain.add(name)
+    return plain
 
 
 def _detect(
@@ -413,8 +452,9 @@ def _detect(
     return _Layout(name, compression, sep, encoding, header), records, complete
 
 
-def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
-    """Stream the file through pyarrow's CSV reader, keeping ``columns`` dictionary-encoded."""
+def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.Table:
+    """Read ``columns`` of the file with pyarrow's multi-threaded CSV reader, dictionary-encoded
+    but for those in ``plain``, kept as text."""
     text = pa.dictionary(pa.int32(), pa.string())
     # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
     read_options = pa_csv.ReadOptions(
@@ -424,30 +464,31 @@ def _arrow_columns(layout: _Layout, columns: list[str]) -> pa.Table:
     parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True)
     convert_options = pa_csv.ConvertOptions(
         include_columns=columns,
-        column_types=dict.fromkeys(columns, text),
+        column_types={c: pa.string() if c in plain else text for c in columns},
         strings_can_be_null=True,
         null_values=[""],
     )
     if layout.compression is None:
-        return pa_csv.open_csv(
+        return pa_csv.read_csv(
             layout.name,
             read_options=read_options,
             parse_options=parse_options,
             convert_options=convert_options,
-        ).read_all()
+        )
     with _open_binary(layout.name, layout.compression) as handle:
-        return pa_csv.open_csv(
+        return pa_csv.read_csv(
             # pyarrow-stubs type a file object as typing.IO, which io.BufferedIOBase (a gzip,
             # bz2 or lzma file) is not; pyarrow reads from any object that has read()
             handle,  # type: ignore[arg-type]
             read_options=read_options,
             parse_options=parse_options,
             convert_options=convert_options,
-        ).read_all()
+        )
 
 
-def _categoricals(table: pa.Table) -> pd.DataFrame:
-    """The dictionary-encoded columns of ``table`` as pandas categoricals.
+def _frame_of(table: pa.Table) -> pd.DataFrame:
+    """The columns of ``table``: dictionary-encoded ones as pandas categoricals, text ones as
+    Arrow-backed strings (no copy).
 
     pyarrow's own conversion checks again that each dictionary holds no value twice (pandas
     hashes every category): on a column of millions of distinct values, such as a record
@@ -455,9 +496,17 @@ def _categoricals(table: pa.Table) -> pd.DataFrame:
     reader and unified across blocks never repeats a value, so the check is skipped.
     """
     table = table.unify_dictionaries()
-    return pd.DataFrame(
-        {name: _categorical(chunked) for name, chunked in zip(table.column_names, table.columns)}
+    frame = pd.DataFrame(
+        {
+            name: pd.arrays.ArrowStringArray(chunked)
+            if pa.types.is_string(chunked.type)
+            else _categorical(chunked)
+            for name, chunked in zip(table.column_names, table.columns)
+        }
     )
+    del table
+    pa.default_memory_pool().release_unused()  # the dictionaries' pages, copied out above
+    return frame
 
 
 def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:

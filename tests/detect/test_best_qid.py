@@ -127,6 +127,7 @@ def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path)
     else:
         monkeypatch.setattr(grouping, "DENSE_LABELS_PER_ROW", 0)
         monkeypatch.setattr(grouping, "_DENSE_MIN_LABELS", 0)
+        monkeypatch.setattr(grouping, "SIZES_DENSE_LABELS_PER_ROW", 0)
     result = licences.anon.best_qid(ELEVEN[:8], max_size=3, exhaustive=True)
     winner, top, ties, ids, table = naive_election(licences, ELEVEN[:8], 3)
     assert (result.columns, result.singletons, list(result.ties)) == (winner, top, ties)

@@ -259,6 +259,7 @@ def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_siz
         elif path == "sparse":
             patch.setattr(grouping, "DENSE_LABELS_PER_ROW", 0)
             patch.setattr(grouping, "_DENSE_MIN_LABELS", 0)
+            patch.setattr(grouping, "SIZES_DENSE_LABELS_PER_ROW", 0)
         elif path == "threads":
             patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
             patch.setattr(subsets.os, "cpu_count", lambda: 2)
@@ -326,3 +327,84 @@ def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path
 
     for columns, subset in pruned.subsets.items():
         assert figures(subset) == figures(full.subsets[columns])
+
+
+@fast
+@given(
+    frame=repeated_frames(max_columns=5),
+    max_size=st.integers(1, 3),
+    k=st.sampled_from([2, 3, 5]),
+    weighted=st.booleans(),
+    path=st.sampled_from(SEARCH_PATHS),
+)
+def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, weighted, path):
+    """A large table of nearly distinct rows is searched row by row (its rows the entries):
+    forced here on small frames, the gate's election and every figure it counts equal those
+    of the search on the frequency set (whose bound may stop it earlier: only subsets both
+    counted are compared)."""
+    from pandas_anon.detect import subsets
+    from pandas_anon.detect.best_qid import elect
+    from pandas_anon.detect.exposure import marked_combinations
+    from pandas_anon.engine.backends import pandas as backend
+
+    weights = np.arange(len(frame)) % 3 if weighted else None  # some rows count nobody
+    if weights is not None and not weights.any():
+        return
+    searches = []
+    with pytest.MonkeyPatch.context() as patch:
+        if path == "threads":
+            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+        for as_rows in (False, True):
+            patch.setattr(backend, "ROW_ENTRIES_MIN_ROWS", 0 if as_rows else 10**9)
+            patch.setattr(backend, "ROW_ENTRIES_SHARE", 0.0)
+            entries = backend.search_entries(frame, list(frame.columns), weights=weights)
+            assert entries.distinct is not as_rows
+            marked = marked_combinations(entries)
+            searches.append(subsets.SubsetSearch(entries, max_size, k=k, marked=marked, prune=True))
+        grouped, rows = searches
+        assert rows.entries == int((weights > 0).sum()) if weighted else len(frame)
+        by_combinations, by_rows = (
+            elect(s, identifiers_win=True, progress=False) for s in searches
+        )
+    assert (by_rows.columns, by_rows.at_risk, by_rows.singletons, by_rows.ties) == (
+        by_combinations.columns,
+        by_combinations.at_risk,
+        by_combinations.singletons,
+        by_combinations.ties,
+    )
+    assert by_rows.upper_bound is None and by_combinations.upper_bound is not None
+    for columns in set(grouped.subsets) & set(rows.subsets):
+        one, other = grouped.subsets[columns], rows.subsets[columns]
+        assert (one.singletons, one.distinct, one.at_risk, one.status) == (
+            other.singletons,
+            other.distinct,
+            other.at_risk,
+            other.status,
+        )
+    for columns in set(rows.subsets) - set(grouped.subsets):  # past the bound: cannot win
+        assert rows.subsets[columns].at_risk <= by_combinations.at_risk
+
+
+@fast
+@given(
+    texts=st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(-(2**63), 2**63 - 1).map(str),
+            st.sampled_from(["007", "+7", "-0", " 7", "7 ", "7", "0", "1e3", "x", "", "٣"]),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_value_sizes_of_text_equal_counting_the_texts(texts):
+    """Arrow-backed text read as integers (when every value is one, written canonically)
+    counts the same classes as the texts themselves: "007", "+7" and "7" stay apart."""
+    from pandas_anon.engine.encoding import value_sizes
+
+    series = pd.Series(texts, dtype="string[pyarrow]")
+    sizes = value_sizes(series)
+    expected = series.value_counts(dropna=True)
+    assert sizes[0] == series.isna().sum()
+    assert sorted(sizes[1:].tolist()) == sorted(expected.tolist())

@@ -525,6 +525,30 @@ def test_read_columns_across_many_blocks(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(fast.astype(object), slow.astype(object))
 
 
+def test_read_columns_keeps_nearly_distinct_columns_as_text(tmp_path):
+    """A column nearly all distinct in the file's first rows (a record number, a code with
+    leading zeros) is kept as Arrow text rather than dictionary-encoded; its values and the
+    gate's identifiers are those of the slow reader."""
+    from pandas_anon.detect.exposure import direct_identifiers
+
+    lines = [
+        f"{10_000 + i},{i:05d},{'' if i % 50 == 0 else 'town ' + str(i % 7)},{i % 2 or ''}"
+        for i in range(anon_io.PLAIN_MIN_ROWS + 100)
+    ]
+    lines[7] = lines[7].replace("10007", "10008")  # two records share a number
+    path = write(tmp_path / "t.csv", "id,code,town,flag\n" + "\n".join(lines) + "\n")
+    fast = read_columns(path)
+    assert [str(fast[c].dtype) for c in ("id", "code")] == ["string", "string"]
+    assert isinstance(fast["town"].dtype, pd.CategoricalDtype)
+    slow = read_table(path, as_text=True)
+    pd.testing.assert_frame_equal(
+        fast.astype(object).where(fast.notna(), None), slow.astype(object).where(slow.notna(), None)
+    )
+    found = [(f.column, f.unique_share) for f in direct_identifiers(fast)]
+    assert found == [(f.column, f.unique_share) for f in direct_identifiers(slow)]
+    assert found == [("id", (len(lines) - 2) / len(lines)), ("code", 1.0)]
+
+
 def test_read_columns_needs_a_named_column(tmp_path):
     with pytest.raises(InputFileError, match="the header names no column"):
         read_columns(write(tmp_path / "t.csv", ",\n1,2\n"))

@@ -15,6 +15,10 @@ from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import combinations, compress, first_occurrence, group_labels
 from pandas_anon.engine.weights import Weights
 
+#: Rows' keys are read through a table indexed by key when the key space is at most this many
+#: times the rows (else by a binary search among the keys).
+_KEY_TABLE_PER_ROW = 8
+
 
 @dataclass(frozen=True)
 class Tabulation:
@@ -54,7 +58,16 @@ class Tabulation:
         """The combination of each examined row."""
         if self.keys is None:
             return self.labels
+        if not self._dense_keys:  # a binary search of each row's key among the keys
+            return np.searchsorted(self.keys, self.labels)
         return self._by_key(np.arange(len(self.keys)))[self.labels]
+
+    @property
+    def _dense_keys(self) -> bool:
+        """Whether a table indexed by key is small beside the rows (see :meth:`_by_key`)."""
+        return self.keys is not None and (
+            len(self.keys) == 0 or int(self.keys[-1]) < _KEY_TABLE_PER_ROW * len(self.labels)
+        )
 
     def _by_key(self, per_combination: np.ndarray) -> np.ndarray:
         """A table indexed by the rows' keys giving the value of their combination (only the
@@ -108,7 +121,7 @@ class Tabulation:
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
         examined)."""
-        if self.keys is None or "row_combination" in self.__dict__:
+        if self.keys is None or "row_combination" in self.__dict__ or not self._dense_keys:
             examined = combinations[self.row_combination]
         else:  # through the keys: one pass over the rows, no row map built
             examined = self._by_key(combinations)[self.labels]
@@ -140,6 +153,11 @@ def tabulate(
     millions of distinct rows does not hold its codes twice.
     """
     encoded = EncodedFrame(frame, columns, dropna=dropna, weights=weights)
+    return _tabulation(encoded, weighted=weights is not None)
+
+
+def _tabulation(encoded: EncodedFrame, *, weighted: bool) -> Tabulation:
+    """Group the examined rows of ``encoded`` into their combinations (see :func:`tabulate`)."""
     names = encoded.columns
     cardinalities = [encoded.cardinality(c) for c in names]
     found = combinations(
@@ -157,5 +175,63 @@ def tabulate(
         found.keys,
         encoded.sources,
         encoded.weights,
-        None if weights is None else encoded.total,
+        encoded.total if weighted else None,
     )
+
+
+#: Frames of at least this many examined rows may be searched row by row
+#: (:func:`search_entries`).
+ROW_ENTRIES_MIN_ROWS = 1_000_000
+#: Rows of the sample that decides it, and the share of them distinct from which the rows
+#: are searched as they are.
+ROW_ENTRIES_SAMPLE = 1 << 16
+ROW_ENTRIES_SHARE = 0.9
+
+
+def search_entries(
+    frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable, *, weights: Weights | None = None
+) -> FrequencySet:
+    """What a search over column subsets reads (:class:`~pandas_anon.detect.subsets.SubsetSearch`):
+    the frequency set of ``columns``, a missing value counted as a value of its own, or the
+    rows themselves when grouping them would barely shrink them.
+
+    Grouping millions of rows on a dozen columns is the costliest step of such a search, and
+    it gains nothing when nearly every row is a combination of its own (a wide open-data
+    file). On a frame of at least :data:`ROW_ENTRIES_MIN_ROWS` examined rows, a sample of
+    :data:`ROW_ENTRIES_SAMPLE` of them (fixed seed) decides: when at least
+    :data:`ROW_ENTRIES_SHARE` of the sample's rows are distinct, the rows are the entries
+    (``distinct=False``; each counts one row, or its weight). The search's figures are the
+    same either way (a class weighs the counts of its entries); only its speed differs.
+    """
+    encoded = EncodedFrame(frame, columns, dropna=False, weights=weights, narrow=True)
+    if not _barely_repeats(encoded):
+        return _tabulation(encoded, weighted=weights is not None).frequencies
+    names = encoded.columns
+    widest = max(encoded.cardinality(c) for c in names)
+    codes = np.empty(
+        (encoded.n_examined, len(names)),
+        dtype=np.int32 if widest <= np.iinfo(np.int32).max else np.int64,
+        order="F",
+    )
+    for j, column in enumerate(names):
+        codes[:, j] = encoded.codes.pop(column)  # released as soon as it is copied
+    counts = (
+        np.ones(encoded.n_examined, dtype=np.int64)
+        if encoded.weights is None
+        else encoded.weights.astype(np.int64)
+    )
+    return FrequencySet(names, codes, counts, encoded.values, encoded.dtypes, distinct=False)
+
+
+def _barely_repeats(encoded: EncodedFrame) -> bool:
+    """Whether a large frame's rows are nearly all distinct, judged on a sample of them."""
+    n = encoded.n_examined
+    if n < ROW_ENTRIES_MIN_ROWS:
+        return False
+    sample = np.unique(np.random.default_rng(0).integers(0, n, ROW_ENTRIES_SAMPLE))
+    found = combinations(
+        (encoded.codes[c][sample] for c in encoded.columns),
+        [encoded.cardinality(c) for c in encoded.columns],
+        n_rows=len(sample),
+    )
+    return len(found.counts) >= ROW_ENTRIES_SHARE * len(sample)
