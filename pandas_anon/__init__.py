@@ -45,7 +45,7 @@ from pandas_anon.errors import (
 from pandas_anon.gate import pandera_hook as _pandera_hook
 
 if TYPE_CHECKING:
-    from pandas_anon import datasets
+    from pandas_anon import datasets, testing
     from pandas_anon.anonymization.generalize import generalize
     from pandas_anon.anonymization.kanon import anonymize, kanon
     from pandas_anon.anonymization.mondrian.algorithm import Mondrian
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from pandas_anon.engine.frequency import FrequencySet
     from pandas_anon.engine.grouping import Grouping
     from pandas_anon.engine.weights import melt_counts
-    from pandas_anon.hierarchy import Hierarchy
+    from pandas_anon.hierarchy import Hierarchy, read_arx_csv, write_arx_csv
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
     from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
@@ -109,6 +109,9 @@ _LAZY = {
     "Grouping": "pandas_anon.engine.grouping",
     "melt_counts": "pandas_anon.engine.weights",
     "Hierarchy": "pandas_anon.hierarchy",
+    "read_arx_csv": "pandas_anon.hierarchy",
+    "write_arx_csv": "pandas_anon.hierarchy",
+    "testing": "pandas_anon.testing",
     "hookimpl": "pandas_anon.plugins.hookspecs",
     "get_hierarchy": "pandas_anon.plugins.registry",
     "hierarchies": "pandas_anon.plugins.registry",
@@ -196,8 +199,11 @@ __all__ = [
     "risk",
     "paper_utility",
     "plugin_status",
+    "read_arx_csv",
     "reinforce",
     "singletons",
     "study",
     "compare",
+    "testing",
+    "write_arx_csv",
 ]

@@ -6,6 +6,7 @@ above, which builds them with these builders.
 May import: the engine and the foundation modules.
 """
 
+from pandas_anon.hierarchy.arx_csv import read_arx_csv, write_arx_csv
 from pandas_anon.hierarchy.builders import (
     auto,
     dates,
@@ -24,7 +25,9 @@ __all__ = [
     "dates",
     "intervals",
     "masking",
+    "read_arx_csv",
     "row_groups",
     "suppression",
     "top_bottom",
+    "write_arx_csv",
 ]

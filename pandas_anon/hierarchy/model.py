@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from os import PathLike
+from typing import IO
 
 import numpy as np
 import pandas as pd
@@ -137,11 +138,8 @@ class Hierarchy:
         hierarchy lacks raises :class:`HierarchyError` naming it (with its row count when
         ``counts`` is given: values with no rows are then not required) and how to fix it.
         """
-        found = self.values.get_indexer(data_values)
+        found = self.lookup(data_values)
         absent = (found < 0) & ~pd.isna(data_values)
-        if absent.any() and _is_text(self.values) and not _is_text(data_values):
-            found = self.values.get_indexer(_as_text(data_values))
-            absent = (found < 0) & ~pd.isna(data_values)
         if counts is not None:  # a value no row holds needs no label (any position will do)
             unused = absent & (counts == 0)
             found[unused], absent = 0, absent & ~unused
@@ -150,6 +148,23 @@ class Hierarchy:
                 data_values[absent], column, None if counts is None else counts[absent]
             )
         return found
+
+    def lookup(self, data_values: pd.Index) -> np.ndarray:
+        """Level-0 position of each of ``data_values`` (distinct values of a column), -1 for a
+        missing value or one the hierarchy lacks; matched as :meth:`positions` does, without
+        raising. ``(h.lookup(values) >= 0).mean()`` is the share of the values it places.
+
+        Examples
+        --------
+        >>> h = Hierarchy(["1944", "1950"], [["1940s", "1950s"]])
+        >>> h.lookup(pd.Index([1950, 1999, None])).tolist()
+        [1, -1, -1]
+        """
+        found = self.values.get_indexer(data_values)
+        absent = (found < 0) & ~pd.isna(data_values)
+        if absent.any() and _is_text(self.values) and not _is_text(data_values):
+            found = self.values.get_indexer(_as_text(data_values))
+        return np.asarray(found, dtype=np.int64)
 
     def _not_covered(
         self, missing: pd.Index, column: Hashable, counts: np.ndarray | None
@@ -193,7 +208,7 @@ class Hierarchy:
     @classmethod
     def from_csv(
         cls,
-        path: str | PathLike[str],
+        path: str | PathLike[str] | IO[str] | IO[bytes],
         *,
         sep: str = ";",
         encoding: str = "utf-8",
@@ -202,36 +217,56 @@ class Hierarchy:
     ) -> Hierarchy:
         """Read the one-row-per-value, one-column-per-level format (ARX's, used by the Adult
         hierarchies): values are kept as text, "NA" included. A file that is missing, not
-        text in ``encoding``, empty or ragged raises :class:`HierarchyError` naming it."""
-        name_of_file = str(path)
-        try:
-            table = pd.read_csv(
-                path,
-                sep=sep,
-                encoding=encoding,
-                header=0 if header else None,
-                dtype=str,
-                keep_default_na=False,
-            )
-        except FileNotFoundError:
-            raise HierarchyError(f"{name_of_file}: no such file; check the path") from None
-        except UnicodeDecodeError:
-            raise HierarchyError(
-                f"{name_of_file} is not valid {encoding.upper()} text; save "
-                f"the hierarchy file as {encoding.upper()}"
-            ) from None
-        except pd.errors.EmptyDataError:
-            raise HierarchyError(
-                f"{name_of_file} is empty; a hierarchy file has one row per "
-                f"value, one {sep!r}-separated column per level"
-            ) from None
-        except pd.errors.ParserError:  # its message quotes the file: not shown
-            raise HierarchyError(
-                f"{name_of_file} cannot be parsed as a hierarchy table: every row must have "
-                f"the same number of {sep!r}-separated columns (one per level), values with "
-                f"{sep!r} quoted"
-            ) from None
-        return cls.from_frame(table, name=name)
+        text in ``encoding``, empty, ragged or not a tree raises :class:`HierarchyError`
+        naming it and the line. The same as
+        :func:`~pandas_anon.hierarchy.arx_csv.read_arx_csv` (``sep`` is its ``delimiter``)."""
+        return cls.from_arx_csv(path, delimiter=sep, encoding=encoding, header=header, name=name)
+
+    @classmethod
+    def from_arx_csv(
+        cls,
+        source: str | PathLike[str] | IO[str] | IO[bytes],
+        *,
+        delimiter: str = ";",
+        encoding: str = "utf-8",
+        header: bool = False,
+        name: str | None = None,
+    ) -> Hierarchy:
+        """A hierarchy saved by ARX (``Hierarchy.save``), or any file in its CSV format:
+        :func:`~pandas_anon.hierarchy.arx_csv.read_arx_csv`.
+
+        Examples
+        --------
+        >>> import io
+        >>> Hierarchy.from_arx_csv(io.StringIO("Male;*\\nFemale;*\\n"), name="sex")
+        Hierarchy(sex: 2 levels, labels 2 -> 1)
+        """
+        from pandas_anon.hierarchy.arx_csv import read_arx_csv
+
+        return read_arx_csv(
+            source, delimiter=delimiter, encoding=encoding, header=header, name=name
+        )
+
+    def to_arx_csv(
+        self,
+        target: str | PathLike[str] | IO[str] | None = None,
+        *,
+        delimiter: str = ";",
+        encoding: str = "utf-8",
+    ) -> str | None:
+        """Write the hierarchy in ARX's CSV format, for ARX's ``Hierarchy.create(file,
+        charset, delimiter)``: :func:`~pandas_anon.hierarchy.arx_csv.write_arx_csv`; the text
+        when ``target`` is ``None``.
+
+        Examples
+        --------
+        >>> print(Hierarchy(["Male", "Female"]).to_arx_csv(), end="")
+        Male;*
+        Female;*
+        """
+        from pandas_anon.hierarchy.arx_csv import write_arx_csv
+
+        return write_arx_csv(self, target, delimiter=delimiter, encoding=encoding)
 
     @classmethod
     def from_columns(

@@ -115,19 +115,20 @@ def _register(pm: pluggy.PluginManager, ep: metadata.EntryPoint) -> None:
     try:
         plugin = ep.load()
         pm.register(plugin, name=ep.name)
-        unknown = _unknown_hooks(pm, plugin)
+        unknown = unknown_hooks(pm, plugin)
         if unknown:
             raise ValueError(
                 f"unknown hook(s) {', '.join(unknown)}; pandas-anon hooks: "
-                f"{', '.join(_spec_names(pm))}"
+                f"{', '.join(spec_names(pm))}"
             )
     except Exception:
         pm.unregister(name=ep.name)
         raise
 
 
-def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
-    """Hooks the plugin implements that no hookspec defines (a typo), unless optional."""
+def unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
+    """Hooks the registered ``plugin`` implements that no hookspec defines (a typo), unless
+    marked ``optionalhook``."""
     return sorted(
         caller.name
         for caller in pm.get_hookcallers(plugin) or ()
@@ -136,7 +137,8 @@ def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
     )
 
 
-def _spec_names(pm: pluggy.PluginManager) -> list[str]:
+def spec_names(pm: pluggy.PluginManager) -> list[str]:
+    """The hooks pandas-anon defines, by name."""
     return sorted(name for name in dir(hookspecs) if pm.parse_hookspec_opts(hookspecs, name))
 
 

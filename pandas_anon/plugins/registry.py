@@ -11,7 +11,7 @@ says so). Both are warned about once and shown by :func:`plugin_status`.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -179,29 +179,56 @@ class _Collector:
         description: str = "",
         columns: Sequence[str] = (),
     ) -> None:
-        if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise InvalidParameterError(
-                f"register: name {name!r} is not a namespaced name like 'it.comune' (lowercase "
-                f"letters, digits, _ and -, parts joined by dots)"
-            )
-        if name.startswith(_RESERVED) and self.plugin != plugins.BUILTIN:
-            raise InvalidParameterError(
-                f"register: {name!r}: the {_RESERVED} namespace is reserved to pandas-anon"
-            )
-        if name in self.registered:
-            raise InvalidParameterError(f"register: {name!r} registered twice by the same plugin")
-        if not isinstance(hierarchy, Hierarchy) and not callable(hierarchy):
-            raise InvalidParameterError(
-                f"register: {name!r}: expected a Hierarchy or a factory "
-                f"function, got {type(hierarchy).__name__}"
-            )
-        if isinstance(columns, str) or not all(isinstance(c, str) and c.strip() for c in columns):
-            raise InvalidParameterError(
-                f"register: {name!r}: columns must be a list of non-empty column names"
-            )
+        problems = registration_problems(
+            name, hierarchy, columns, plugin=self.plugin, registered=self.registered
+        )
+        if problems:
+            raise InvalidParameterError(problems[0])
         self.registered[name] = Registration(
             name, hierarchy, self.plugin, self.source, str(description), tuple(columns)
         )
+
+
+def registration_problems(
+    name: object,
+    hierarchy: object,
+    columns: object = (),
+    *,
+    plugin: str,
+    registered: Collection[str] = (),
+) -> list[str]:
+    """What is wrong with one ``register(name, hierarchy, columns=columns)`` call of
+    ``plugin`` (``registered``: the names it registered before), each problem with its fix;
+    empty when the call is valid. ``register`` raises the first as
+    :class:`~pandas_anon.errors.InvalidParameterError`; :mod:`pandas_anon.testing` lists all."""
+    problems = []
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        problems.append(
+            f"register: name {name!r} is not a namespaced name like 'it.comune' (lowercase "
+            f"letters, digits, _ and -, parts joined by dots)"
+        )
+    elif name.startswith(_RESERVED) and plugin != plugins.BUILTIN:
+        problems.append(f"register: {name!r}: the {_RESERVED} namespace is reserved to pandas-anon")
+    if isinstance(name, str) and name in registered:
+        problems.append(f"register: {name!r} registered twice by the same plugin")
+    if not isinstance(hierarchy, Hierarchy) and not callable(hierarchy):
+        problems.append(
+            f"register: {name!r}: expected a Hierarchy or a factory "
+            f"function, got {type(hierarchy).__name__}"
+        )
+    if (
+        isinstance(columns, str)
+        or not isinstance(columns, Iterable)
+        or not all(isinstance(c, str) and c.strip() for c in columns)
+    ):
+        problems.append(f"register: {name!r}: columns must be a list of non-empty column names")
+    return problems
+
+
+def registrations() -> list[Registration]:
+    """Every ``register(...)`` call of the loaded plugins that are not broken, by name, those
+    in collision included (:func:`hierarchies` leaves them out)."""
+    return [r for found in _registry().names.values() for r in found]
 
 
 _cache: tuple[pluggy.PluginManager, set[object], _Registry] | None = None
