@@ -105,7 +105,7 @@ def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = Non
         return sizes
     if len(labels) == 0:
         return np.zeros(0, dtype=np.int64)
-    ordered = np.sort(labels)
+    ordered = _sorted(labels, n_labels)
     run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
     sizes = np.diff(run_starts, prepend=0, append=len(ordered))
     if weighted:
@@ -209,10 +209,11 @@ def combinations(
         counts = label_counts[found]
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
     elif weights is None:  # sorted: the keys and their runs, the rows keep their keys
-        ordered = np.sort(labels)
+        ordered = _sorted(labels, n_labels)
         starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-        found = ordered[np.concatenate(([0], starts))] if len(ordered) else ordered
-        counts = np.diff(starts, prepend=0, append=len(ordered)) if len(ordered) else ordered
+        heads = np.concatenate(([0], starts)) if len(ordered) else starts
+        found = ordered[heads].astype(np.int64)
+        counts = np.diff(starts, prepend=0, append=len(ordered)) if len(ordered) else starts
         keys = found
     else:
         labels, found = _factorize(labels)
@@ -230,6 +231,14 @@ def combinations(
         if previous_keys is not None:
             key = previous_keys[key]
     return Combinations(combination_codes, counts, labels, keys)
+
+
+def _sorted(labels: np.ndarray, n_labels: int) -> np.ndarray:
+    """``labels`` (below ``n_labels``) sorted, as 32-bit integers when they fit: numpy sorts
+    those nearly twice as fast as 64-bit ones."""
+    if n_labels <= 1 << 32:
+        return np.sort(labels.astype(np.uint32))
+    return np.sort(labels)
 
 
 def _distinct(labels: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
