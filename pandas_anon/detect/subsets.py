@@ -366,6 +366,7 @@ class SubsetSearch:
             [self.codes[c] for c in columns],
             [self.cardinalities[c] for c in columns],
             n_rows=self.entries,
+            narrow=True,
         )
         return self._counted(columns, class_sizes(labels, n_labels, self.surplus))
 
