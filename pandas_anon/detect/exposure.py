@@ -46,6 +46,7 @@ from pandas_anon.detect.subsets import SubsetSearch
 from pandas_anon.engine.backends.pandas import search_entries
 from pandas_anon.engine.encoding import value_sizes
 from pandas_anon.engine.frequency import FrequencySet
+from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import UnhashableValueError
 
@@ -150,20 +151,21 @@ def direct_identifiers(
         return ()
     people = None if weights is None else read_weights(frame, weights)
     total = len(frame) if people is None else int(people.sum())
-    found = []
-    for column in candidate_columns(frame, columns, weights):
+
+    def identifying(column: Hashable) -> DirectIdentifier | None:
         series = frame[column]
         hinted = name_hints_identifier(column)
         needed = HINTED_SHARE if hinted else IDENTIFYING_SHARE
         sharing = total - math.ceil(needed * total)  # people who may share a value
         head = slice(0, 2 * sharing + 1024)
         if head.stop < len(series) and _alone_counts(series, people, head)[1] > sharing:
-            continue  # the first rows already share too much: so does the column
+            return None  # the first rows already share too much: so does the column
         alone, _ = _alone_counts(series, people)
         share = alone / total if total else 0.0
-        if share >= needed and total > 1:
-            found.append(DirectIdentifier(column, share, hinted))
-    return tuple(found)
+        return DirectIdentifier(column, share, hinted) if share >= needed and total > 1 else None
+
+    candidates = candidate_columns(frame, columns, weights)
+    return tuple(f for f in thread_map(identifying, candidates, rows=len(frame)) if f is not None)
 
 
 def _alone_counts(

@@ -55,7 +55,6 @@ is), and those of the largest size that cannot reach the leader are not counted
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -64,7 +63,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pandas_anon.engine.encoding import PARALLEL_MIN_ROWS
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import (
     Grouping,
@@ -74,6 +72,7 @@ from pandas_anon.engine.grouping import (
     group_labels,
     mixed_radix,
 )
+from pandas_anon.engine.parallel import workers_for
 from pandas_anon.params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
@@ -201,10 +200,7 @@ class SubsetSearch:
                     parent.rows = parent.classes = parent.surplus = None
             return child
 
-        refinements = sum(not isinstance(plan, Subset) for plan in planned)
-        workers = min(refinements, os.cpu_count() or 1)
-        if not workers or self.entries < PARALLEL_MIN_ROWS:
-            workers = 1
+        workers = workers_for(sum(not isinstance(plan, Subset) for plan in planned), self.entries)
         if last and self.prune:
             return self._evaluate_pruned(planned, evaluate, workers)
         if workers < 2:

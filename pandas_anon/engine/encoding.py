@@ -13,10 +13,8 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Hashable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -27,6 +25,7 @@ import pyarrow.compute as pc
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import Grouping, Surplus, compress, first_occurrence, group_codes
+from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import (
     AllMissingColumnError,
@@ -35,9 +34,6 @@ from pandas_anon.errors import (
     UnhashableValueError,
     warn,
 )
-
-#: Frames with at least this many rows have their columns encoded in parallel threads.
-PARALLEL_MIN_ROWS = 500_000
 
 #: Integer and integral float columns whose value range is at most this many times the row
 #: count are coded arithmetically (value - min) instead of through a hash table.
@@ -209,7 +205,7 @@ def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:
 
 
 def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...], narrow: bool) -> list:
-    """Encode columns, in parallel threads on large frames (hashing releases the GIL); with
+    """Encode columns, in threads on large frames (:func:`~.parallel.thread_map`); with
     ``narrow``, each column's codes as int32 as soon as they are found, when they fit."""
 
     def encode(column: Hashable) -> tuple[np.ndarray, pd.Index]:
@@ -218,11 +214,7 @@ def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...], narrow: bool
             codes = codes.astype(np.int32)
         return codes, values
 
-    workers = min(len(columns), os.cpu_count() or 1)
-    if workers < 2 or len(frame) < PARALLEL_MIN_ROWS:
-        return [encode(column) for column in columns]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(encode, columns))
+    return thread_map(encode, columns, rows=len(frame))
 
 
 def _weight(rows: np.ndarray, weights: np.ndarray | None) -> int:

@@ -45,6 +45,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from pandas_anon.engine.parallel import thread_map
 from pandas_anon.errors import (
     AnonWarning,
     ColumnNotFoundError,
@@ -496,14 +497,16 @@ def _frame_of(table: pa.Table) -> pd.DataFrame:
     reader and unified across blocks never repeats a value, so the check is skipped.
     """
     table = table.unify_dictionaries()
-    frame = pd.DataFrame(
-        {
-            name: pd.arrays.ArrowStringArray(chunked)
+    columns = thread_map(
+        lambda chunked: (
+            pd.arrays.ArrowStringArray(chunked)
             if pa.types.is_string(chunked.type)
             else _categorical(chunked)
-            for name, chunked in zip(table.column_names, table.columns)
-        }
+        ),
+        table.columns,
+        rows=table.num_rows,
     )
+    frame = pd.DataFrame(dict(zip(table.column_names, columns)))
     del table
     pa.default_memory_pool().release_unused()  # the dictionaries' pages, copied out above
     return frame

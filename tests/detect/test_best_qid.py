@@ -118,12 +118,11 @@ def test_row_compaction_never_changes_the_figures(licences, monkeypatch, share):
 def test_large_table_paths_never_change_the_figures(licences, monkeypatch, path):
     """Large tables count each size in threads, and sparse key spaces by hashing (subsets
     with children) or sorting (the last size): forced here on the embedded table."""
-    from pandas_anon.detect import subsets
-    from pandas_anon.engine import grouping
+    from pandas_anon.engine import grouping, parallel
 
     if path == "parallel-threads":
-        monkeypatch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
-        monkeypatch.setattr(subsets.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
+        monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
     else:
         monkeypatch.setattr(grouping, "DENSE_LABELS_PER_ROW", 0)
         monkeypatch.setattr(grouping, "_DENSE_MIN_LABELS", 0)

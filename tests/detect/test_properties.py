@@ -245,7 +245,7 @@ def naive_search(part: pd.DataFrame, max_size: int, k: int) -> dict:
 def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_size, k, dropna, path):
     from pandas_anon.detect import subsets
     from pandas_anon.detect.exposure import marked_combinations
-    from pandas_anon.engine import grouping
+    from pandas_anon.engine import grouping, parallel
     from pandas_anon.engine.backends.pandas import tabulate
 
     part = frame.dropna() if dropna else frame
@@ -261,8 +261,8 @@ def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_siz
             patch.setattr(grouping, "_DENSE_MIN_LABELS", 0)
             patch.setattr(grouping, "SIZES_DENSE_LABELS_PER_ROW", 0)
         elif path == "threads":
-            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
-            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+            patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(parallel.os, "cpu_count", lambda: 2)
         search = subsets.SubsetSearch(
             frequencies, max_size, k=k, marked=marked_combinations(frequencies)
         )
@@ -296,14 +296,15 @@ def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path
     from pandas_anon.detect import subsets
     from pandas_anon.detect.best_qid import elect
     from pandas_anon.detect.exposure import marked_combinations
+    from pandas_anon.engine import parallel
     from pandas_anon.engine.backends.pandas import tabulate
 
     frequencies = tabulate(frame, list(frame.columns), dropna=False).frequencies
     marked = marked_combinations(frequencies)
     with pytest.MonkeyPatch.context() as patch:
         if path == "threads":
-            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
-            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+            patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(parallel.os, "cpu_count", lambda: 2)
         searches = [
             subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=prune)
             for prune in (False, True)
@@ -345,6 +346,7 @@ def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, 
     from pandas_anon.detect import subsets
     from pandas_anon.detect.best_qid import elect
     from pandas_anon.detect.exposure import marked_combinations
+    from pandas_anon.engine import parallel
     from pandas_anon.engine.backends import pandas as backend
 
     weights = np.arange(len(frame)) % 3 if weighted else None  # some rows count nobody
@@ -353,8 +355,8 @@ def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, 
     searches = []
     with pytest.MonkeyPatch.context() as patch:
         if path == "threads":
-            patch.setattr(subsets, "PARALLEL_MIN_ROWS", 0)
-            patch.setattr(subsets.os, "cpu_count", lambda: 2)
+            patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
+            patch.setattr(parallel.os, "cpu_count", lambda: 2)
         for as_rows in (False, True):
             patch.setattr(backend, "ROW_ENTRIES_MIN_ROWS", 0 if as_rows else 10**9)
             patch.setattr(backend, "ROW_ENTRIES_SHARE", 0.0)

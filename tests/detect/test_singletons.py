@@ -116,10 +116,11 @@ def test_wide_keys_are_compressed_instead_of_overflowing():
 
 
 def test_parallel_encoding_gives_the_same_codes(licences, monkeypatch):
-    from pandas_anon.engine import encoding
+    from pandas_anon.engine import encoding, parallel
 
     serial = encoding.EncodedFrame(licences, SEED_QID)
-    monkeypatch.setattr(encoding, "PARALLEL_MIN_ROWS", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ROWS", 1)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
     parallel = encoding.EncodedFrame(licences, SEED_QID)
     for column in SEED_QID:
         assert (serial.codes[column] == parallel.codes[column]).all()
