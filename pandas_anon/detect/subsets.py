@@ -67,10 +67,12 @@ from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import (
     Grouping,
     Surplus,
+    census,
     class_sizes,
     compress,
     group_labels,
     mixed_radix,
+    size_census,
 )
 from pandas_anon.engine.parallel import workers_for
 from pandas_anon.params import whole
@@ -347,7 +349,9 @@ class SubsetSearch:
         else:
             grouping = group_labels(labels, n_labels, subset.surplus)
             counts = grouping.label_counts
-        counted = self._counted(tuple(sorted(subset.columns + (position,))), counts, subset.outside)
+        counted = self._counted(
+            tuple(sorted(subset.columns + (position,))), *census(counts, self.k), subset.outside
+        )
         if grouping is not None and counted.status == COUNTED:
             counted.rows, counted.classes, counted.n_classes, counted.outside = _carry(
                 grouping, subset
@@ -364,18 +368,19 @@ class SubsetSearch:
             n_rows=self.entries,
             narrow=True,
         )
-        return self._counted(columns, class_sizes(labels, n_labels, self.surplus))
+        return self._counted(columns, *size_census(labels, n_labels, self.surplus, below=self.k))
 
-    def _counted(self, columns: tuple[int, ...], counts: np.ndarray, outside: int = 0) -> Subset:
-        """The subset ``columns`` whose classes weigh ``counts`` (zeros allowed), with
-        ``outside`` singletons counted before (entries no longer split). The figures come
-        from the number of classes of each size: one pass over the counts."""
-        sizes = np.bincount(counts, minlength=self.k)  # classes of each size (0: no class)
-        singletons = outside + int(sizes[1])
-        distinct = outside + len(counts) - int(sizes[0])
+    def _counted(
+        self, columns: tuple[int, ...], distinct: int, small: np.ndarray, outside: int = 0
+    ) -> Subset:
+        """The subset ``columns`` whose classes number ``distinct``, ``small[s]`` of them of
+        ``s`` rows for each ``s`` below ``k`` (:func:`~pandas_anon.engine.grouping.census`),
+        with ``outside`` singletons counted before (entries no longer split)."""
+        singletons = outside + int(small[1])
+        distinct += outside
         if singletons == self.n:
             return Subset(columns, singletons, distinct, IDENTIFIER, at_risk=self.n)
-        at_risk = outside + int(sizes[1 : self.k] @ np.arange(1, self.k))
+        at_risk = outside + int(small @ np.arange(self.k))
         marked_rows, marked_singles = self._suppressed(columns)
         return Subset(
             columns, singletons - marked_singles, distinct, COUNTED, at_risk - marked_rows

@@ -88,6 +88,11 @@ def group_labels(labels: np.ndarray, n_labels: int, surplus: Surplus | None = No
     return grouping
 
 
+def _sizes_dense(n_labels: int, n_rows: int) -> bool:
+    """Whether :func:`class_sizes` counts a key space with ``np.bincount``."""
+    return n_labels <= max(SIZES_DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
+
+
 def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = None) -> np.ndarray:
     """Rows per label, zeros allowed (labels no row carries), when no row needs its class id
     (with a ``surplus``, the elements grouped are weighted: the counts are rows).
@@ -98,7 +103,7 @@ def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = Non
     sorts integers with SIMD instructions), and with no table as large as the key space.
     """
     weighted = surplus is not None and len(surplus[0]) > 0
-    if n_labels <= max(SIZES_DENSE_LABELS_PER_ROW * len(labels), _DENSE_MIN_LABELS):
+    if _sizes_dense(n_labels, len(labels)):
         sizes = np.bincount(labels, minlength=n_labels)
         if weighted:
             assert surplus is not None
@@ -143,6 +148,36 @@ def mixed_radix(
             np.add(labels, column_codes, out=labels, casting="unsafe")
         n_labels *= cardinality
     return (np.zeros(n_rows, dtype=dtype) if labels is None else labels), n_labels
+
+
+def census(sizes: np.ndarray, below: int) -> tuple[int, np.ndarray]:
+    """The classes of ``sizes`` (rows per label, zeros for labels no row carries): how many
+    there are, and how many hold each number of rows below ``below`` (``small[s]`` classes
+    of ``s`` rows; ``small[0]`` is 0)."""
+    small = np.bincount(sizes, minlength=below)[:below]
+    distinct = len(sizes) - int(small[0])
+    small[0] = 0
+    return distinct, small
+
+
+def size_census(
+    labels: np.ndarray, n_labels: int, surplus: Surplus | None = None, *, below: int
+) -> tuple[int, np.ndarray]:
+    """:func:`census` of the classes the ``labels`` form (see :func:`class_sizes`).
+
+    For the singletons alone (``below=2``) of unweighted rows on a sparse key space, the
+    sorted labels say it without measuring every run: a label is a class where it differs
+    from the one before, a singleton where it also differs from the one after.
+    """
+    weighted = surplus is not None and len(surplus[0]) > 0
+    if below != 2 or weighted or len(labels) == 0 or _sizes_dense(n_labels, len(labels)):
+        return census(class_sizes(labels, n_labels, surplus), below)
+    ordered = _sorted(labels, n_labels)
+    starts = np.empty(len(ordered) + 1, dtype=bool)  # where a run starts (and past the end)
+    starts[0] = starts[-1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:-1])
+    singletons = int(np.count_nonzero(starts[:-1] & starts[1:]))
+    return int(np.count_nonzero(starts[:-1])), np.array([0, singletons])
 
 
 def group_codes(

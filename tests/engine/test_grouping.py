@@ -56,3 +56,26 @@ def test_combinations_and_class_sizes_equal_groupby(space, data, weighted):
 def test_sorted_keys_keep_their_values(n_labels):
     labels = np.array([n_labels - 1, 0, n_labels - 1, 7], dtype=np.int64)
     assert grouping._sorted(labels, n_labels).tolist() == sorted(labels.tolist())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    labels=st.lists(st.integers(0, 2**33), max_size=40),
+    below=st.integers(2, 4),
+    sparse=st.booleans(),
+)
+def test_size_census_counts_classes_and_small_ones(labels, below, sparse):
+    """Every path of the census (the sorted labels' runs, sizes counted) against Counter."""
+    from collections import Counter
+
+    from pandas_anon.engine.grouping import size_census
+
+    array = np.array(labels, dtype=np.int64)
+    n_labels = 2**34 if sparse else (max(labels, default=0) + 1)
+    if not sparse:
+        array = array % 1000
+        n_labels = 1000
+    sizes = Counter(array.tolist()).values()
+    distinct, small = size_census(array, n_labels, below=below)
+    assert distinct == len(sizes)
+    assert small.tolist() == [0] + [sum(1 for s in sizes if s == k) for k in range(1, below)]
