@@ -55,6 +55,7 @@ is), and those of the largest size that cannot reach the leader are not counted
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -66,11 +67,13 @@ import numpy as np
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import (
     Grouping,
+    Scratch,
     Surplus,
     census,
     class_sizes,
     compress,
     group_labels,
+    key_dtype,
     mixed_radix,
     size_census,
 )
@@ -148,6 +151,7 @@ class SubsetSearch:
         self.subsets: dict[tuple[int, ...], Subset] = {}
         self.identifiers: list[tuple[int, ...]] = []
         self._dependencies: list[tuple[frozenset[int], int]] = []
+        self._scratch = threading.local()  # each thread's arrays (:meth:`_count`)
 
     def levels(self) -> Iterator[list[Subset]]:
         """Yield the subsets of each size in turn, up to ``max_size`` columns."""
@@ -362,13 +366,18 @@ class SubsetSearch:
     def _count(self, columns: tuple[int, ...]) -> Subset:
         """Count the classes of ``columns`` from their codes alone (no partition is read or
         kept): one mixed-radix key over the entries, counted by :func:`class_sizes`."""
+        cardinalities = [self.cardinalities[c] for c in columns]
+        dtype = key_dtype(math.prod(cardinalities), self.entries)
+        if not hasattr(self._scratch, "arrays"):  # this thread's first count
+            self._scratch.arrays = Scratch()
         labels, n_labels = mixed_radix(
             [self.codes[c] for c in columns],
-            [self.cardinalities[c] for c in columns],
+            cardinalities,
             n_rows=self.entries,
-            narrow=True,
+            out=self._scratch.arrays.array(dtype, self.entries),
         )
-        return self._counted(columns, *size_census(labels, n_labels, self.surplus, below=self.k))
+        census = size_census(labels, n_labels, self.surplus, below=self.k, overwrite=True)
+        return self._counted(columns, *census)
 
     def _counted(
         self, columns: tuple[int, ...], distinct: int, small: np.ndarray, outside: int = 0

@@ -79,3 +79,22 @@ def test_size_census_counts_classes_and_small_ones(labels, below, sparse):
     distinct, small = size_census(array, n_labels, below=below)
     assert distinct == len(sizes)
     assert small.tolist() == [0] + [sum(1 for s in sizes if s == k) for k in range(1, below)]
+
+
+@pytest.mark.parametrize("space", list(SPACES))
+def test_a_key_built_in_a_reused_array_is_the_same_key(space):
+    from pandas_anon.engine.grouping import Scratch, key_dtype
+
+    cardinalities = SPACES[space]
+    rng = np.random.default_rng(0)
+    codes = [rng.integers(0, c, 50) for c in cardinalities]
+    expected, n_labels = mixed_radix(codes, cardinalities, n_rows=50)
+    scratch = Scratch()
+    for _ in range(2):  # the second time, in the array the first one used
+        out = scratch.array(key_dtype(n_labels, 50), 50)
+        out[:] = 7
+        labels, reused_n = mixed_radix(codes, cardinalities, n_rows=50, out=out)
+        assert reused_n == n_labels
+        if space != "overflow":  # past int64 the key is compressed into a new array
+            assert labels is out
+            assert labels.tolist() == expected.tolist()
