@@ -307,26 +307,25 @@ def test_study_gives_the_figures_of_the_datas_own_hierarchy(fresh_plugins, licen
 
 
 def test_unmatched_values_are_reported_by_name_and_count(column):
-    typo = column.replace({"VALTOURNENCHE": "VALTURNENCHE", "BARD": "CASTRO"})
+    typo = column.replace({"VALTOURNENCHE": "ATLANTIDE", "BARD": "CASTRO"})
     counts = typo.value_counts()
     table = italy.resolve(typo)
-    assert table.attrs["unmatched"] == ["VALTURNENCHE", "CASTRO"]  # most rows first
-    assert table.loc["VALTURNENCHE", "how"] == "unmatched"
+    assert table.attrs["unmatched"] == ["ATLANTIDE", "CASTRO"]  # most rows first
+    assert table.loc["ATLANTIDE", "how"] == "unmatched"
     assert table.loc["CASTRO", "how"] == "ambiguous"
     assert table["rows"].sum() == len(typo)  # nothing dropped
     with pytest.raises(HierarchyError) as error:
         italy.comune_hierarchy(typo)
     message = str(error.value)
-    assert f"'VALTURNENCHE' ({counts['VALTURNENCHE']:,} rows)" in message
+    assert f"'ATLANTIDE' ({counts['ATLANTIDE']:,} rows; closest ISTAT names: " in message
     assert f"'CASTRO' ({counts['CASTRO']:,} rows; fits comuni of several provinces" in message
     assert f"2 value(s) of column {COMUNE!r}" in message
     assert "aliases=" in message and "within=" in message
-    fixed = italy.comune_hierarchy(
-        typo, aliases={"VALTURNENCHE": "Valtournenche", "CASTRO": "Bard"}
-    )
+    fixed = italy.comune_hierarchy(typo, aliases={"ATLANTIDE": "Valtournenche", "CASTRO": "Bard"})
     assert fixed.generalize(typo, 1).nunique() == 1
-    with pytest.raises(HierarchyError, match=r"'CASTRO' \([\d,]+ rows\)\. Fix"):  # not there
-        italy.comune_hierarchy(typo, aliases={"VALTURNENCHE": "Valtournenche"}, within="AO")
+    not_there = r"'CASTRO' \([\d,]+ rows; closest ISTAT names: Aosta \(AO\) \| .*\(AO\)\)\. Fix"
+    with pytest.raises(HierarchyError, match=not_there):  # suggested within the province
+        italy.comune_hierarchy(typo, aliases={"ATLANTIDE": "Valtournenche"}, within="AO")
 
 
 def test_missing_values_stay_missing_and_repeats_are_counted_once(column):
@@ -384,9 +383,9 @@ def test_pandas_anon_discovers_it_comune(fresh_plugins, column):
 
 
 def test_registry_reports_unmatched_spellings(fresh_plugins, column):
-    typo = column.replace({"VALTOURNENCHE": "VALTURNENCHE"})
-    rows = (typo == "VALTURNENCHE").sum()
-    with pytest.raises(HierarchyError, match=rf"it\.comune.*'VALTURNENCHE' \({rows:,} rows\)"):
+    typo = column.replace({"VALTOURNENCHE": "ATLANTIDE"})
+    rows = (typo == "ATLANTIDE").sum()
+    with pytest.raises(HierarchyError, match=rf"it\.comune.*'ATLANTIDE' \({rows:,} rows; closest"):
         get_hierarchy("it.comune", typo)
 
 

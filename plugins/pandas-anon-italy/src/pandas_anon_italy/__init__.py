@@ -3,8 +3,10 @@
 comune -> provincia -> regione -> ripartizione geografica -> ``*``, from ISTAT's list of the
 7,896 comuni (shipped in ``data/comuni.csv``; provenance and CC BY attribution in
 ``NOTICE.md``). Names as written in real files (``SAINT-RHEMY-EN-BOSSES``,
-``S.GIACOMO D.SCHIAVONI``, ``GRESSONEY``) are matched case-, accent- and
-apostrophe-insensitively, with abbreviation rules and a table of historical names.
+``S.GIACOMO D.SCHIAVONI``, ``CASSANO ADDA``, ``SPACCAFORNO``, ``VALTURNENCHE``) are matched
+in stages (:mod:`pandas_anon_italy.resolve`): case-, accent- and apostrophe-insensitively,
+with abbreviation rules, a table of variant names, particles ignored, ANPR's former names of
+renamed and merged comuni, and a guarded fuzzy match; a province column narrows the search.
 
 Installed, it registers the hierarchy with pandas-anon through the ``pandas_anon`` entry-point
 group; it can also be used directly::
@@ -13,6 +15,8 @@ group; it can also be used directly::
     resolve(df["comune_residenza"])                 # how each spelling matched
     h = comune_hierarchy(df["comune_residenza"])    # level 0 = the column's spellings
     h.generalize(df["comune_residenza"], 1)         # -> province names
+    comune_hierarchy(df["comune_residenza"], province=df["provincia_residenza"],
+                     on_unmatched="generalize")     # unmatched spellings -> *
 """
 
 from __future__ import annotations
@@ -21,27 +25,46 @@ from collections.abc import Callable
 
 from pandas_anon import hookimpl
 
-from .hierarchy import LEVEL_NAMES, NAME, comune_hierarchy
-from .istat import load_aliases, load_comuni
-from .names import ABBREVIATIONS, expansions, key, normalize
-from .resolve import HOWS, RESOLVED, resolve
+from .hierarchy import LEVEL_NAMES, NAME, ON_UNMATCHED, comune_hierarchy
+from .istat import load_aliases, load_comuni, load_former_names
+from .names import ABBREVIATIONS, PARTICLES, expansions, key, loose, normalize, strip_accents
+from .resolve import (
+    FUZZY_MARGIN,
+    FUZZY_MIN_LETTERS,
+    FUZZY_THRESHOLD,
+    HOWS,
+    PROVINCE_NAMES,
+    RESOLVED,
+    SUGGESTIONS,
+    resolve,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ABBREVIATIONS",
+    "FUZZY_MARGIN",
+    "FUZZY_MIN_LETTERS",
+    "FUZZY_THRESHOLD",
     "HOWS",
     "LEVEL_NAMES",
     "NAME",
+    "ON_UNMATCHED",
+    "PARTICLES",
+    "PROVINCE_NAMES",
     "RESOLVED",
+    "SUGGESTIONS",
     "comune_hierarchy",
     "expansions",
     "key",
     "load_aliases",
     "load_comuni",
+    "load_former_names",
+    "loose",
     "normalize",
     "register_hierarchies",
     "resolve",
+    "strip_accents",
 ]
 
 #: Column names the hierarchy is offered for.
@@ -56,8 +79,9 @@ def register_hierarchies(register: Callable[..., None]) -> None:
         comune_hierarchy,
         description=(
             "Italian comuni (ISTAT list, 7,896): comune -> provincia -> regione -> "
-            "ripartizione geografica -> *; spellings matched ignoring case, accents and "
-            "apostrophes, with abbreviations (S., D., V.) and historical names"
+            "ripartizione geografica -> *; spellings matched ignoring case, accents, "
+            "apostrophes and particles, with abbreviations (S., D., V.), former names and a "
+            "guarded fuzzy match"
         ),
         columns=COLUMNS,
     )

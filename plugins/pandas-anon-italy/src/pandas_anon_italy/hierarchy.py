@@ -1,24 +1,42 @@
-"""The ``it.comune`` hierarchy: comune -> provincia -> regione -> ripartizione -> ``*``."""
+"""The ``it.comune`` hierarchy: comune -> provincia -> regione -> ripartizione -> ``*``.
+
+Through pandas-anon, ``get_hierarchy("it.comune", column)`` (and a spec naming
+``"it.comune"``) calls :func:`comune_hierarchy` with the column alone: the factory cannot see
+the frame's other columns, so there the defaults hold (``on_unmatched="error"``, no
+``province``). For the other options, give the spec a builder instead of the name, which
+pandas-anon calls with the column::
+
+    from functools import partial
+    from pandas_anon_italy import comune_hierarchy
+
+    build = partial(comune_hierarchy, province=df["provincia_residenza"],
+                    on_unmatched="generalize")
+    df.anon.generalize({"comune_residenza": (build, 1)})
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Literal
 
+import numpy as np
 import pandas as pd
 
-from pandas_anon.errors import HierarchyError
+from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError, warn
 from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import TOP, Hierarchy
 
 from .istat import _comuni
-from .resolve import resolve
+from .resolve import RESOLVED, resolve
 
-__all__ = ["LEVEL_NAMES", "NAME", "comune_hierarchy"]
+__all__ = ["LEVEL_NAMES", "NAME", "ON_UNMATCHED", "comune_hierarchy"]
 
 #: The name the hierarchy is registered under.
 NAME = "it.comune"
 #: Names of its levels, level 0 first.
 LEVEL_NAMES = ("comune", "provincia", "regione", "ripartizione", TOP)
+#: What :func:`comune_hierarchy` does with spellings that match no single comune.
+ON_UNMATCHED = ("error", "generalize", "keep")
 #: How many unresolved spellings an error message lists before counting the rest.
 _LISTED = 50
 
@@ -27,40 +45,84 @@ def comune_hierarchy(
     data: pd.Series | None = None,
     *,
     within: str | Iterable[str] | None = None,
+    province: Iterable[Hashable] | pd.Series | None = None,
     aliases: Mapping[str, str | Sequence[str]] | None = None,
+    on_unmatched: Literal["error", "generalize", "keep"] = "error",
 ) -> Hierarchy:
     """Italian comuni generalized to province, region, geographic area and ``*``.
 
-    With ``data`` (a column of comune names as written), level 0 is the column's own distinct
-    spellings, so ``hierarchy.generalize(data, level)`` works on the raw column; each spelling
-    is matched to ISTAT's list by :func:`~pandas_anon_italy.resolve`. A spelling that fits
-    several comuni of one province generalizes to that province. Spellings that fit no comune,
-    or comuni of several provinces, raise :class:`~pandas_anon.errors.HierarchyError` naming
-    each one (up to 50) with its row count. ``within`` and ``aliases`` are passed to
-    :func:`~pandas_anon_italy.resolve`.
+    Parameters
+    ----------
+    data
+        A column of comune names as written. Level 0 is then the column's own distinct
+        spellings, so ``hierarchy.generalize(data, level)`` works on the raw column; each
+        spelling is matched to ISTAT's list by :func:`~pandas_anon_italy.resolve`. A
+        spelling that fits several comuni of one province generalizes to that province.
+        Without ``data``, level 0 is ISTAT's 7,896 official names (``Bolzano/Bozen``); the
+        names two comuni share carry their province code (``Castro (BG)``).
+    within, province, aliases
+        Passed to :func:`~pandas_anon_italy.resolve` (``province``: each row's province,
+        aligned with ``data``).
+    on_unmatched
+        Spellings that fit no comune, or comuni of several provinces: ``"error"`` raises
+        :class:`~pandas_anon.errors.HierarchyError` naming each one (up to 50) with its row
+        count and, for those fitting none, up to three ISTAT names to choose from;
+        ``"generalize"`` sends them to ``*`` from level 1 up; ``"keep"`` keeps each as its
+        own label up to the top level. Both warn (:class:`~pandas_anon.errors.AnonWarning`)
+        with how many values and rows.
 
-    Without ``data``, level 0 is ISTAT's 7,896 official names (``Bolzano/Bozen``); the names
-    that two comuni share carry their province code (``Castro (BG)``, ``Castro (LE)``).
+    Returns
+    -------
+    Hierarchy
+        Named ``it.comune``, levels :data:`LEVEL_NAMES`.
     """
+    if on_unmatched not in ON_UNMATCHED:
+        raise InvalidParameterError(
+            f"on_unmatched: expected one of {', '.join(map(repr, ON_UNMATCHED))}, "
+            f"got {on_unmatched!r}"
+        )
     if data is None:
         return _istat_hierarchy()
     if not isinstance(data, pd.Series):
         data = pd.Series(data)
-    table = resolve(data, within=within, aliases=aliases)
+    table = resolve(data, within=within, province=province, aliases=aliases)
     if len(table) == 0:
         raise HierarchyError(
             f"hierarchy {NAME}: column {data.name!r} has no value to build it from"
             if data.name is not None
             else f"hierarchy {NAME}: no value to build it from"
         )
-    if table.attrs["unmatched"]:
+    unmatched = table.attrs["unmatched"]
+    if unmatched and on_unmatched == "error":
         raise _unmatched_error(table, data.name)
+    levels = [
+        table[c].to_numpy(dtype=object, copy=True) for c in ("provincia", "regione", "ripartizione")
+    ]
+    if unmatched:
+        bad = ~table["how"].isin(RESOLVED).to_numpy()
+        own = TOP if on_unmatched == "generalize" else table.index.to_numpy(dtype=object)[bad]
+        for level in levels:
+            level[bad] = own
+        warn(
+            f"hierarchy {NAME}: {len(unmatched):,} value(s){_of(data.name)}, "
+            f"{int(table.loc[unmatched, 'rows'].sum()):,} rows, match no single ISTAT comune; "
+            + (
+                "they generalize to * (on_unmatched='generalize')"
+                if on_unmatched == "generalize"
+                else "each is kept as its own label up to the top (on_unmatched='keep')"
+            ),
+            AnonWarning,
+        )
     return Hierarchy(
         table.index,
-        [table["provincia"], table["regione"], table["ripartizione"], [TOP] * len(table)],
+        [*levels, np.full(len(table), TOP, dtype=object)],
         name=NAME,
         level_names=LEVEL_NAMES,
     )
+
+
+def _of(column: object) -> str:
+    return f" of column {column!r}" if column is not None else ""
 
 
 def _istat_hierarchy() -> Hierarchy:
@@ -83,15 +145,17 @@ def _unmatched_error(table: pd.DataFrame, column: object) -> HierarchyError:
         rows = plural(int(row["rows"]), "row")
         if row["how"] == "ambiguous":
             rows += f"; fits comuni of several provinces: {row['comune']}"
+        elif isinstance(row["suggestions"], str):
+            rows += f"; closest ISTAT names: {row['suggestions']}"
         shown.append(f"{value!r} ({rows})")
     more = f" and {len(bad) - _LISTED:,} more" if len(bad) > _LISTED else ""
-    where = f" of column {column!r}" if column is not None else ""
     return HierarchyError(
-        f"{len(bad):,} value(s){where}, {int(bad['rows'].sum()):,} rows, match no single ISTAT "
-        f"comune (hierarchy {NAME}): {', '.join(shown)}{more}. Fix: clean the values, map each "
-        f"to its comune with aliases={{spelling: ISTAT name or code}} (or add a row to the "
-        f"plugin's data/aliases.csv), or for names several provinces share narrow the search "
-        f"with within= (a province or region); pandas_anon_italy.resolve(column) shows how "
-        f"every value matched",
+        f"{len(bad):,} value(s){_of(column)}, {int(bad['rows'].sum()):,} rows, match no single "
+        f"ISTAT comune (hierarchy {NAME}): {', '.join(shown)}{more}. Fix: clean the values, map "
+        f"each to its comune with aliases={{spelling: ISTAT name or code}} (or add a row to the "
+        f"plugin's data/aliases.csv), give each row's province with province=, or for names "
+        f"several provinces share narrow the search with within= (a province or region); or "
+        f"pass on_unmatched='generalize' or 'keep'; pandas_anon_italy.resolve(column) shows "
+        f"how every value matched",
         unmatched=len(bad),
     )

@@ -1,4 +1,5 @@
-"""The shipped ISTAT list of comuni and the alias table, read once per process."""
+"""The shipped ISTAT list of comuni, the alias table and the former names, read once per
+process."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from importlib.resources import files
 
 import pandas as pd
 
-__all__ = ["COLUMNS", "load_aliases", "load_comuni"]
+__all__ = ["COLUMNS", "load_aliases", "load_comuni", "load_former_names"]
 
 #: Columns of ``data/comuni.csv``, in file order.
 COLUMNS = (
@@ -38,6 +39,11 @@ def _aliases() -> pd.DataFrame:
     return _read("aliases.csv")
 
 
+@lru_cache(maxsize=1)
+def _former_names() -> pd.DataFrame:
+    return _read("former_names.csv")
+
+
 def load_comuni() -> pd.DataFrame:
     """ISTAT's list of Italian comuni: one row per comune, all columns text.
 
@@ -57,3 +63,13 @@ def load_aliases() -> pd.DataFrame:
     name(s) it stands for, ``|``-separated), ``sigla`` (their province), ``kind`` and ``note``
     (why the alias holds, with its source)."""
     return _aliases().copy()
+
+
+def load_former_names() -> pd.DataFrame:
+    """Former names of today's comuni (ANPR's historical archive, ``data/former_names.csv``):
+    ``name`` (as ANPR writes it), ``codice_istat`` (the ISTAT comune it is part of today),
+    ``sigla_then`` (its province then), ``from`` and ``to`` (the period the name was in force,
+    ``YYYY-MM-DD``), ``kind`` (``renamed``: the same comune under another name, or one that
+    absorbed others and kept its code; ``merged``: merged into the comune since 1990).
+    How it was built: ``tools/build_former_names.py``; provenance and licence: ``NOTICE.md``."""
+    return _former_names().copy()

@@ -22,10 +22,10 @@ matcher tries them only when a name does not match as written, through :func:`ex
 ===========  =====================================================================
 written      tried as
 ===========  =====================================================================
-``S.``       ``SAN``, ``SANTA``, ``SANTO``, ``SANT`` (``S.GIULIANO`` = San Giuliano)
+``S.``       ``SAN``, ``SANTA``, ``SANTO``, ``SANT``, ``SAINT`` (``S.GIULIANO``)
 ``SS.``      ``SANTI`` (``SS. COSMA E DAMIANO``)
-``STA.``     ``SANTA``
-``STO.``     ``SANTO``
+``STA.``     ``SANTA`` (also written ``S.TA``)
+``STO.``     ``SANTO`` (also written ``S.TO``)
 ``ST.``      ``SAINT``, ``SANKT`` (``ST. VINCENT`` = Saint-Vincent)
 ``D.``       ``DI``, ``DEL``, ``DELLA``, ``DELLO``, ``DELL``, ``DEI``, ``DEGLI``, ``DELLE``
 ``V.``       ``VAL``, ``VALLE`` (``MONTENERO V.COCCHIARA`` = Montenero Val Cocchiara)
@@ -36,6 +36,13 @@ The dot may be missing (``S GIULIANO``) or glued to the next word (``S.GIULIANO`
 abbreviation is also tried as written (German names keep ``St.``: ``St. Ulrich``). Every
 combination is tried (at most 1,000 per name); a name counts as matched only if a combination
 is exactly (after :func:`key`) the name of a comune.
+
+:func:`loose` is a coarser form, for the later stages (``loose`` and ``fuzzy`` in
+:mod:`~pandas_anon_italy.resolve`): the words of :func:`normalize` without the particles of
+:data:`PARTICLES` (prepositions, articulated or not, and conjunctions: ``CASSANO ADDA``,
+``CASSANO DI ADDA`` and ``Cassano d'Adda`` are one), each abbreviation and the words it stands
+for made one word (``S.``, ``SANTA``, ``SAN``, ``ST.`` and ``SAINT`` all read ``SAN``; ``V.`` and
+``VALLE`` read ``VAL``), and ``J`` read as ``I`` (``BOIANO`` is Bojano).
 """
 
 from __future__ import annotations
@@ -44,12 +51,20 @@ import itertools
 import re
 import unicodedata
 
-__all__ = ["ABBREVIATIONS", "expansions", "key", "normalize", "strip_accents"]
+__all__ = [
+    "ABBREVIATIONS",
+    "PARTICLES",
+    "expansions",
+    "key",
+    "loose",
+    "normalize",
+    "strip_accents",
+]
 
 #: Abbreviation (upper case, without its dot) -> the words it is tried as, in order (and then
 #: as written).
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "S": ("SAN", "SANTA", "SANTO", "SANT"),
+    "S": ("SAN", "SANTA", "SANTO", "SANT", "SAINT"),
     "SS": ("SANTI",),
     "STA": ("SANTA",),
     "STO": ("SANTO",),
@@ -58,13 +73,39 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "V": ("VAL", "VALLE"),
     "M": ("MONTE",),
 }
+#: Words :func:`loose` drops: Italian prepositions, articulated or not, and conjunctions, and
+#: the French and German ones of bilingual names.
+PARTICLES = frozenset(
+    "D DI DA DE DEL DELLO DELLA DELL DEI DEGLI DELLE "
+    "IN NEL NELLO NELLA NELL NEI NEGLI NELLE "
+    "SU SUL SULLO SULLA SULL SUI SUGLI SULLE "
+    "A AL ALLO ALLA ALL AI AGLI ALLE CON PER E ED "
+    "EN DU DES AN DER IM AM".split()
+)
 #: At most this many readings of one name are tried: abbreviations are expanded from the left
 #: while the number of combinations stays within it (the rest are kept as written).
 _MAX_READINGS = 1_000
 
+
+def _canonical() -> dict[str, str]:
+    """Each abbreviation and each word it stands for -> one word, for :func:`loose`: the words
+    of ``S.`` (``SAINT`` among them, and so ``ST.`` and ``SANKT``) are all ``SAN``; the
+    particles among them (``D.``) are dropped instead."""
+    canonical: dict[str, str] = {}
+    for abbreviation, expanded in ABBREVIATIONS.items():
+        if abbreviation not in PARTICLES:
+            target = canonical.get(expanded[0], expanded[0])
+            for word in (abbreviation, *expanded):
+                canonical.setdefault(word, target)
+    return canonical
+
+
+_CANONICAL = _canonical()
+
 _APOSTROPHES = "'\u2019\u2018`\u00b4\u02bc"
 _ACCENT_APOSTROPHE = re.compile(rf"(?<=[AEIOU])[{_APOSTROPHES}](?![A-Z0-9])")
 _SEPARATORS = re.compile(r"[^A-Z0-9]+")
+_SANTA = re.compile(r"\bS\.\s?T([AO])\b")  # S.TA, S.TO: one abbreviation, STA., STO.
 _TOKEN = re.compile(r"([A-Z0-9]+)(\.?)")
 
 
@@ -76,7 +117,7 @@ def strip_accents(text: str) -> str:
 
 def _upper(name: object) -> str:
     text = strip_accents(str(name)).casefold().upper()  # casefold: ß and ẞ -> SS
-    return _ACCENT_APOSTROPHE.sub("", text)
+    return _SANTA.sub(r"ST\1.", _ACCENT_APOSTROPHE.sub("", text))
 
 
 def normalize(name: object) -> str:
@@ -118,3 +159,18 @@ def expansions(name: object) -> list[str]:
     for words in itertools.product(*options):
         seen.setdefault("".join(words), None)
     return list(seen)
+
+
+def loose(name: object) -> str:
+    """The words of :func:`normalize` without :data:`PARTICLES`, with each abbreviation and the
+    words it stands for made one (``S.``, ``SAN``, ``SANTA``, ``SANT``, ``ST.``, ``SAINT`` are
+    ``SAN``; ``V.``, ``VALLE`` are ``VAL``) and ``J`` read as ``I``: the form of the ``loose``
+    and ``fuzzy`` stages.
+
+    >>> loose("S.GIOVANNI D.TEATINO")
+    'SAN GIOVANNI TEATINO'
+    >>> loose("Santa Maria di Licodia"), loose("Bojano")
+    ('SAN MARIA LICODIA', 'BOIANO')
+    """
+    words = normalize(name).split()
+    return " ".join(_CANONICAL.get(w, w).replace("J", "I") for w in words if w not in PARTICLES)

@@ -1,0 +1,190 @@
+"""The matching stages beyond exact names (loose, former, fuzzy), the province column, the
+``on_unmatched`` policies, and the shipped former-names table."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from functools import partial
+from importlib.resources import files
+
+import pandas as pd
+import pytest
+
+if os.environ.get("CI"):
+    import pandas_anon_italy as italy
+else:
+    italy = pytest.importorskip(
+        "pandas_anon_italy", reason="pip install -e plugins/pandas-anon-italy"
+    )
+from pandas_anon.errors import AnonWarning, HierarchyError, InvalidParameterError
+
+COMUNE = "comune_residenza"
+
+
+def one(spelling: str, **kwargs) -> pd.Series:
+    return italy.resolve([spelling], **kwargs).iloc[0]
+
+
+def test_stages_are_reported_in_order():
+    assert italy.HOWS[: len(italy.RESOLVED)] == italy.RESOLVED
+    assert italy.RESOLVED[-3:] == ("former", "fuzzy", "ambiguous-same-province")
+
+
+@pytest.mark.parametrize(
+    ("written", "comune", "sigla", "how"),
+    [
+        # particles dropped or changed, S.TA, letter variants
+        ("CASSANO ADDA", "Cassano d'Adda", "MI", "loose"),
+        ("CASSANO DI ADDA", "Cassano d'Adda", "MI", "loose"),
+        ("S.TA MARIA DI LICODIA", "Santa Maria di Licodia", "CT", "abbreviation"),
+        ("S.TA MARIA LICODIA", "Santa Maria di Licodia", "CT", "loose"),
+        ("SANTA MARIA LICODIA", "Santa Maria di Licodia", "CT", "loose"),
+        ("S. VINCENT", "Saint-Vincent", "AO", "abbreviation"),
+        ("JERZU", "Jerzu", "NU", "normalized"),
+        # former names (ANPR): renamed, merged since 1990
+        ("SPACCAFORNO", "Ispica", "RG", "former"),
+        ("Valvasone", "Valvasone Arzene", "PN", "former"),
+        # typos: one letter off in a long name
+        ("VALTURNENCHE", "Valtournenche", "AO", "fuzzy"),
+        ("SAN BENEDETTTO VAL DI SAMBRO", "San Benedetto Val di Sambro", "BO", "fuzzy"),
+    ],
+)
+def test_later_stages_resolve(written, comune, sigla, how):
+    row = one(written)
+    assert (row["comune"], row["sigla"], row["how"]) == (comune, sigla, how)
+    assert (row["how"] == "fuzzy") == (row["score"] >= italy.FUZZY_THRESHOLD)
+
+
+def test_fuzzy_needs_its_length_its_threshold_and_its_margin():
+    short = one("BARDD")  # too short to guess
+    assert short["how"] == "unmatched" and short["suggestions"].startswith("Bard (AO) | Bardi (PR)")
+    assert one("DONNASS")["how"] == "unmatched"  # Donnas: 92, but 7 letters
+    assert one("VALTURNENCHE")["score"] >= italy.FUZZY_THRESHOLD
+    assert one("VALTURNNENCCHEE")["how"] == "unmatched"  # three letters off: under threshold
+    ahead = one("CASTELNUOVO DEL FRIULLI")  # two letters off, well ahead of the next
+    assert ahead["how"] == "fuzzy" and ahead["comune"] == "Castelnovo del Friuli"
+    twins = one("SAN TEODOROO")  # close to both comuni named San Teodoro: no margin
+    assert twins["how"] == "unmatched"
+    assert set(twins["suggestions"].split(" | ")[:2]) == {"San Teodoro (ME)", "San Teodoro (SS)"}
+    assert one("SAN TEODOROO", within="ME")["comune"] == "San Teodoro"  # one candidate left
+
+
+def test_unmatched_values_get_istat_suggestions_only():
+    table = italy.resolve(["ATLANTIDE", "AOSTA"])
+    assert table.loc["AOSTA", "suggestions"] != table.loc["AOSTA", "suggestions"]  # NaN
+    suggested = table.loc["ATLANTIDE", "suggestions"].split(" | ")
+    assert len(suggested) == italy.SUGGESTIONS
+    labels = set(italy.load_comuni().pipe(lambda c: c["comune"] + " (" + c["sigla"] + ")"))
+    assert set(suggested) <= labels
+
+
+def test_province_column_narrows_each_row():
+    table = italy.resolve(
+        ["CASTRO", "PATERNO", "VILLACIDRO", "AOSTA", "BARDD"],
+        province=["LECCE", "CT", "CAGLIARI", "AOSTA", None],
+    )
+    assert list(table["comune"].iloc[:4]) == ["Castro", "Paternò", "Villacidro", "Aosta"]
+    assert list(table["by_province"]) == [True, True, False, True, False]
+    # a province that predates a reorganization does not stop a national match
+    assert table.loc["VILLACIDRO", "sigla"] == "SU"
+    assert table.loc["BARDD", "how"] == "unmatched"
+
+
+def test_with_a_province_the_fuzzy_stage_stays_in_it():
+    # a typo of Valtournenche (AO) in a row of province Torino: not guessed elsewhere
+    row = one("VALTURNENCHE", province=["TO"])
+    assert row["how"] == "unmatched"
+    assert row["suggestions"].endswith("(TO)")  # suggested from the row's province
+    assert one("VALTURNENCHE", province=["AO"])[["how", "by_province"]].tolist() == [
+        "fuzzy",
+        True,
+    ]
+
+
+def test_a_spelling_seen_in_two_provinces_is_ambiguous():
+    row = italy.resolve(["CASTRO", "CASTRO"], province=["LE", "BG"]).iloc[0]
+    assert row["how"] == "ambiguous" and row["rows"] == 2
+
+
+def test_province_must_align_with_the_values():
+    with pytest.raises(InvalidParameterError, match="one per row"):
+        italy.resolve(["AOSTA", "AOSTA"], province=["AO"])
+
+
+def test_province_column_of_the_valle_daosta_file(valle_daosta):
+    table = italy.resolve(valle_daosta[COMUNE], province=valle_daosta["provincia_residenza"])
+    assert table["how"].isin(italy.RESOLVED).all() and table["by_province"].all()
+    assert table.equals(table) and (table["sigla"] == "AO").all()
+
+
+@pytest.fixture
+def typo_column(valle_daosta) -> pd.Series:
+    return valle_daosta[COMUNE].replace({"BARD": "ATLANTIDE", "ARNAD": "CASTRO"})
+
+
+def test_on_unmatched_generalize_sends_them_to_the_top(typo_column):
+    with pytest.warns(AnonWarning, match=r"2 value\(s\) of column 'comune_residenza', [\d,]+ rows"):
+        hierarchy = italy.comune_hierarchy(typo_column, on_unmatched="generalize")
+    provinces = hierarchy.generalize(typo_column, 1)
+    bad = typo_column.isin(["ATLANTIDE", "CASTRO"])
+    assert (provinces[bad] == "*").all()
+    assert provinces[~bad].nunique() == 1
+
+
+def test_on_unmatched_keep_keeps_each_value(typo_column):
+    with pytest.warns(AnonWarning, match="kept as its own label"):
+        hierarchy = italy.comune_hierarchy(typo_column, on_unmatched="keep")
+    for level in (1, 2, 3):
+        generalized = hierarchy.generalize(typo_column, level)
+        assert (generalized[typo_column == "ATLANTIDE"] == "ATLANTIDE").all()
+    assert (hierarchy.generalize(typo_column, 4) == "*").all()
+
+
+def test_on_unmatched_error_is_the_default_and_checked(typo_column):
+    with pytest.raises(HierarchyError, match="on_unmatched="):
+        italy.comune_hierarchy(typo_column)
+    with pytest.raises(InvalidParameterError, match="on_unmatched"):
+        italy.comune_hierarchy(typo_column, on_unmatched="drop")
+
+
+def test_options_reach_a_spec_through_a_builder(valle_daosta):
+    frame = valle_daosta[[COMUNE, "provincia_residenza"]].copy()
+    frame[COMUNE] = frame[COMUNE].replace({"BARD": "ATLANTIDE"})
+    with pytest.raises(HierarchyError):
+        frame.anon.generalize({COMUNE: ("it.comune", 1)})
+    build = partial(
+        italy.comune_hierarchy, province=frame["provincia_residenza"], on_unmatched="generalize"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnonWarning)
+        out = frame.anon.generalize({COMUNE: (build, 1)})
+    assert set(out[COMUNE].unique()) == {"Valle d'Aosta/Vallée d'Aoste", "*"}
+
+
+# -- the former-names table ---------------------------------------------------------------------
+
+
+def test_former_names_point_at_current_comuni_and_shadow_none():
+    former = italy.load_former_names()
+    comuni = italy.load_comuni()
+    assert list(former.columns) == ["name", "codice_istat", "sigla_then", "from", "to", "kind"]
+    assert former["codice_istat"].isin(comuni["codice_istat"]).all()
+    assert set(former["kind"]) == {"renamed", "merged"}
+    assert (former["to"] >= "1990-01-01").where(former["kind"] == "merged", True).all()
+    current = {
+        italy.key(part)
+        for name in comuni["comune"]
+        for part in [name, *name.replace("-", "/").split("/")]
+    }
+    assert not set(former["name"].map(italy.key)) & current
+
+
+def test_former_names_file_matches_its_notice():
+    package = files("pandas_anon_italy")
+    raw = (package / "data" / "former_names.csv").read_bytes()
+    notice = (package / "NOTICE.md").read_text(encoding="utf-8")
+    former = italy.load_former_names()
+    assert hashlib.sha256(raw).hexdigest() in notice
+    assert f"{len(raw):,} bytes" in notice and f"{len(former):,} former names" in notice
