@@ -71,6 +71,7 @@ from pandas_anon.engine.grouping import (
     Surplus,
     census,
     class_sizes,
+    combinations,
     compress,
     group_labels,
     key_dtype,
@@ -101,6 +102,23 @@ class Subset:
     @property
     def size(self) -> int:
         return len(self.columns)
+
+
+#: :meth:`SubsetSearch._few_valued` groups the entries on the columns of fewest values when
+#: there are at least this many entries and that makes them at least ``FEW_SHRINK`` times
+#: fewer.
+FEW_MIN_ENTRIES = 500_000
+FEW_SHRINK = 4
+
+
+@dataclass(frozen=True)
+class _Few:
+    """The entries grouped on the columns of fewest values: each column's codes (by its
+    position among the candidates), the groups, and the surplus of their counts."""
+
+    codes: dict[int, np.ndarray]
+    entries: int
+    surplus: Surplus
 
 
 def check_max_size(max_size: object) -> None:
@@ -152,6 +170,7 @@ class SubsetSearch:
         self.identifiers: list[tuple[int, ...]] = []
         self._dependencies: list[tuple[frozenset[int], int]] = []
         self._scratch = threading.local()  # each thread's arrays (:meth:`_count`)
+        self._few: _Few | None = None  # the columns of fewest values, grouped (prune)
 
     def levels(self) -> Iterator[list[Subset]]:
         """Yield the subsets of each size in turn, up to ``max_size`` columns."""
@@ -159,6 +178,8 @@ class SubsetSearch:
         level = [self._root]
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
+            if self.prune and size == 2:  # before the pairs, the first subsets it can serve
+                self._few = self._few_valued()
             level = self._evaluate(
                 [child for subset in level for child in self._children(subset)], last
             )
@@ -366,18 +387,53 @@ class SubsetSearch:
     def _count(self, columns: tuple[int, ...]) -> Subset:
         """Count the classes of ``columns`` from their codes alone (no partition is read or
         kept): one mixed-radix key over the entries, counted by :func:`class_sizes`."""
+        codes, entries, surplus = self.codes, self.entries, self.surplus
+        if self._few is not None and all(c in self._few.codes for c in columns):
+            codes, entries, surplus = self._few.codes, self._few.entries, self._few.surplus
         cardinalities = [self.cardinalities[c] for c in columns]
-        dtype = key_dtype(math.prod(cardinalities), self.entries)
+        dtype = key_dtype(math.prod(cardinalities), entries)
         if not hasattr(self._scratch, "arrays"):  # this thread's first count
             self._scratch.arrays = Scratch()
         labels, n_labels = mixed_radix(
-            [self.codes[c] for c in columns],
+            [codes[c] for c in columns],
             cardinalities,
-            n_rows=self.entries,
-            out=self._scratch.arrays.array(dtype, self.entries),
+            n_rows=entries,
+            out=self._scratch.arrays.array(dtype, entries),
         )
-        census = size_census(labels, n_labels, self.surplus, below=self.k, overwrite=True)
+        census = size_census(labels, n_labels, surplus, below=self.k, overwrite=True)
         return self._counted(columns, *census)
+
+    def _few_valued(self) -> _Few | None:
+        """The entries grouped on the columns of fewest values, when that shrinks them
+        :data:`FEW_SHRINK` times or more: a subset of those columns alone is counted on those
+        groups (an election over millions of rows counts its pairs of small columns, sex by
+        province, on thousands of combinations). The columns are taken by increasing number
+        of values while their key space stays sortable as 32-bit integers."""
+        if self.entries < FEW_MIN_ENTRIES:
+            return None
+        chosen: list[int] = []
+        space = 1
+        for position in sorted(range(len(self.names)), key=lambda j: self.cardinalities[j]):
+            if space * self.cardinalities[position] > 1 << 32:
+                break
+            chosen.append(position)
+            space *= self.cardinalities[position]
+        if len(chosen) < 3:  # a single pair: no saving
+            return None
+        found = combinations(
+            [self.codes[j] for j in chosen],
+            [self.cardinalities[j] for j in chosen],
+            n_rows=self.entries,
+            weights=None if self.surplus is None else self.frequencies.counts,
+        )
+        if FEW_SHRINK * len(found.counts) > self.entries:
+            return None
+        heavy = np.flatnonzero(found.counts > 1)
+        return _Few(
+            {j: np.ascontiguousarray(found.codes[:, i]) for i, j in enumerate(chosen)},
+            len(found.counts),
+            (heavy, found.counts[heavy] - 1),
+        )
 
     def _counted(
         self, columns: tuple[int, ...], distinct: int, small: np.ndarray, outside: int = 0

@@ -159,7 +159,7 @@ def test_identifiers_are_the_minimal_all_distinct_sets(frame, max_size):
 TEXT_KINDS = ("str", "category", "pyarrow_str", "object")
 #: Forced paths of the search: compaction of singleton entries at every refinement, sparse
 #: key spaces (hashing, and sorting at the last size), parallel threads.
-SEARCH_PATHS = ("plain", "compact", "sparse", "threads")
+SEARCH_PATHS = ("plain", "compact", "sparse", "threads", "few")
 
 
 def with_marker(column: pd.Series, rows: np.ndarray) -> pd.Series:
@@ -305,6 +305,9 @@ def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path
         if path == "threads":
             patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
             patch.setattr(parallel.os, "cpu_count", lambda: 2)
+        elif path == "few":  # the columns of fewest values grouped first
+            patch.setattr(subsets, "FEW_MIN_ENTRIES", 0)
+            patch.setattr(subsets, "FEW_SHRINK", 1)
         searches = [
             subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=prune)
             for prune in (False, True)
@@ -357,6 +360,9 @@ def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, 
         if path == "threads":
             patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
             patch.setattr(parallel.os, "cpu_count", lambda: 2)
+        elif path == "few":  # the columns of fewest values grouped first
+            patch.setattr(subsets, "FEW_MIN_ENTRIES", 0)
+            patch.setattr(subsets, "FEW_SHRINK", 1)
         for as_rows in (False, True):
             patch.setattr(backend, "ROW_ENTRIES_MIN_ROWS", 0 if as_rows else 10**9)
             patch.setattr(backend, "ROW_ENTRIES_SHARE", 0.0)
