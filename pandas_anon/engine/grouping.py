@@ -308,9 +308,7 @@ def combinations(
     for previous_keys, radixes in reversed(stages):
         for radix in reversed(radixes):
             column -= 1
-            quotient = key // radix
-            combination_codes[:, column] = key - quotient * radix
-            key = quotient
+            key, combination_codes[:, column] = np.divmod(key, radix)
         if previous_keys is not None:
             key = previous_keys[key]
     return Combinations(combination_codes, counts, labels, keys)
