@@ -108,7 +108,12 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
 
 def _canonical_integers(series: pd.Series) -> tuple[np.ndarray, int] | None:
     """The non-missing values of an Arrow-backed text column as int64, and how many are
-    missing, when every value is an integer written as Arrow writes it back; else None."""
+    missing, when every value is an integer written canonically; else None.
+
+    Arrow reads an integer from its digits after an optional sign and leading zeros; any such
+    text other than the canonical one (``"+7"``, ``"007"``, ``"-0"``) is longer than it, so a
+    text is canonical exactly when its length in bytes is the canonical length of its value.
+    """
     if not isinstance(series.array, pd.arrays.ArrowStringArray | pd.arrays.ArrowExtensionArray):
         return None
     text = series.array.__arrow_array__()
@@ -119,13 +124,31 @@ def _canonical_integers(series: pd.Series) -> tuple[np.ndarray, int] | None:
         integers = pc.cast(present, pa.int64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if not pc.all(pc.equal(pc.cast(integers, text.type), present)).as_py():
-        return None
-    values = integers.combine_chunks() if isinstance(integers, pa.ChunkedArray) else integers
-    found = values.to_numpy(zero_copy_only=False), len(text) - len(present)
-    del present, integers, values
+    values = np.asarray(
+        integers.combine_chunks() if isinstance(integers, pa.ChunkedArray) else integers
+    )
+    lengths = pc.binary_length(present)
+    lengths = np.asarray(
+        lengths.combine_chunks() if isinstance(lengths, pa.ChunkedArray) else lengths
+    )
+    canonical = np.array_equal(lengths, _written_length(values))
+    del present, integers, lengths
     pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed pages
-    return found
+    return (values, text.null_count) if canonical else None
+
+
+def _written_length(values: np.ndarray) -> np.ndarray:
+    """Characters of each int64 written canonically: its digits, and a minus sign."""
+    negative = values < 0
+    magnitude = values.astype(np.uint64)
+    magnitude[negative] = ~magnitude[negative] + np.uint64(1)  # exact for INT64_MIN too
+    length = 1 + negative.astype(np.int64)
+    largest = int(magnitude.max()) if len(magnitude) else 0
+    power = 10
+    while power <= largest:
+        length += magnitude >= np.uint64(power)
+        power *= 10
+    return length
 
 
 def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
