@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -387,7 +387,8 @@ class SubsetSearch:
     def _count(self, columns: tuple[int, ...]) -> Subset:
         """Count the classes of ``columns`` from their codes alone (no partition is read or
         kept): one mixed-radix key over the entries, counted by :func:`class_sizes`."""
-        codes, entries, surplus = self.codes, self.entries, self.surplus
+        codes: Mapping[int, np.ndarray] | list[np.ndarray] = self.codes
+        entries, surplus = self.entries, self.surplus
         if self._few is not None and all(c in self._few.codes for c in columns):
             codes, entries, surplus = self._few.codes, self._few.entries, self._few.surplus
         cardinalities = [self.cardinalities[c] for c in columns]
