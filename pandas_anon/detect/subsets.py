@@ -50,7 +50,9 @@ other, so large frequency sets count them in parallel threads.
 An election (``prune``) needs only the leader, so it carries no partition at all: every subset
 is counted from the codes of its own columns (one mixed-radix key, counted as the largest size
 is), and those of the largest size that cannot reach the leader are not counted
-(:meth:`SubsetSearch.bound`). Its memory is a few keys, whatever the number of subsets.
+(:meth:`SubsetSearch.bound`: from the sizes of the classes of the subsets one column smaller,
+kept as a histogram of a few thousand numbers each). Its memory is a few keys, whatever the
+number of subsets.
 """
 
 from __future__ import annotations
@@ -68,15 +70,18 @@ from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import (
     Grouping,
     Scratch,
+    SizeHistogram,
     Surplus,
     census,
     class_sizes,
     combinations,
     compress,
     group_labels,
+    histogram_census,
     key_dtype,
     mixed_radix,
     size_census,
+    size_histogram,
 )
 from pandas_anon.engine.parallel import workers_for
 from pandas_anon.params import whole
@@ -98,6 +103,7 @@ class Subset:
     n_classes: int = 1
     outside: int = 0  # singletons already counted whose entries were dropped from ``rows``
     surplus: Surplus | None = None  # the frequency set's surplus, positions among ``rows``
+    histogram: SizeHistogram | None = None  # its classes' sizes (``prune``, but the largest)
 
     @property
     def size(self) -> int:
@@ -218,7 +224,7 @@ class SubsetSearch:
             if isinstance(plan, Subset):
                 return plan
             if self.prune:
-                return self._count(self._columns(plan))
+                return self._count(self._columns(plan), histogram=not last)
             parent, position = plan
             child = self._refine(parent, position, last=last)
             with lock:
@@ -272,15 +278,28 @@ class SubsetSearch:
 
     def bound(self, columns: tuple[int, ...]) -> int:
         """The most rows ``columns`` can have at risk, from the subsets one column smaller
-        already counted: its classes number at most ``distinct(columns - c)`` times the
-        codes of ``c``, for any of its columns ``c``; a class at risk holds at most ``k - 1``
-        rows (``k = 2``: one, a singleton); and there are ``n`` rows."""
-        classes = self.entries
+        already counted. Adding column ``c`` splits each class of ``columns - c`` into at
+        most as many classes as ``c`` has codes, and a class at risk holds at most ``k - 1``
+        rows (``k = 2``: one, a singleton): a class of ``s`` rows leaves at most
+        ``min(s, (k - 1) * codes(c))`` of them at risk. Summed over the classes of
+        ``columns - c`` (their :data:`~pandas_anon.engine.grouping.SizeHistogram`; without
+        it, every class counted as large), the least over the columns ``c``; and at most
+        ``k - 1`` rows per entry, ``n`` in all.
+
+        The sizes are of the classes before suppressed rows are taken out, so the bound also
+        holds for the rows that ``columns - c`` suppressed and ``columns`` does not."""
+        most = min(self.n, (self.k - 1) * self.entries)
         for c in columns:
             smaller = self.subsets.get(tuple(x for x in columns if x != c))
-            if smaller is not None:
-                classes = min(classes, smaller.distinct * self.cardinalities[c])
-        return min(self.n, (self.k - 1) * classes)
+            if smaller is None:
+                continue
+            cap = (self.k - 1) * self.cardinalities[c]
+            if smaller.histogram is None:
+                most = min(most, smaller.distinct * cap)
+            else:
+                sizes, classes = smaller.histogram
+                most = min(most, int(classes @ np.minimum(sizes, cap)))
+        return most
 
     def _register(self, subset: Subset) -> None:
         """Note what a counted subset teaches about larger subsets."""
@@ -299,6 +318,7 @@ class SubsetSearch:
             base.distinct,
             DERIVED,
             at_risk=base.at_risk + rows - now_rows,
+            histogram=base.histogram,
         )
 
     def _suppressed(self, columns: tuple[int, ...]) -> tuple[int, int]:
@@ -384,9 +404,11 @@ class SubsetSearch:
             counted.surplus = self._surplus_among(counted.rows, subset)
         return counted
 
-    def _count(self, columns: tuple[int, ...]) -> Subset:
+    def _count(self, columns: tuple[int, ...], *, histogram: bool = False) -> Subset:
         """Count the classes of ``columns`` from their codes alone (no partition is read or
-        kept): one mixed-radix key over the entries, counted by :func:`class_sizes`."""
+        kept): one mixed-radix key over the entries, counted by :func:`class_sizes`.
+        ``histogram``: keep the sizes of its classes, which bound its supersets'
+        (:meth:`bound`)."""
         codes: Mapping[int, np.ndarray] | list[np.ndarray] = self.codes
         entries, surplus = self.entries, self.surplus
         if self._few is not None and all(c in self._few.codes for c in columns):
@@ -401,8 +423,14 @@ class SubsetSearch:
             n_rows=entries,
             out=self._scratch.arrays.array(dtype, entries),
         )
-        census = size_census(labels, n_labels, surplus, below=self.k, overwrite=True)
-        return self._counted(columns, *census)
+        if not histogram:
+            return self._counted(
+                columns, *size_census(labels, n_labels, surplus, below=self.k, overwrite=True)
+            )
+        sizes = size_histogram(labels, n_labels, surplus, overwrite=True)
+        counted = self._counted(columns, *histogram_census(sizes, self.k))
+        counted.histogram = sizes
+        return counted
 
     def _few_valued(self) -> _Few | None:
         """The entries grouped on the columns of fewest values, when that shrinks them

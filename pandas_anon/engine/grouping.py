@@ -189,6 +189,53 @@ def census(sizes: np.ndarray, below: int) -> tuple[int, np.ndarray]:
     return distinct, small
 
 
+#: The sizes of a partition's classes as a histogram: the distinct sizes (ascending, each at
+#: least one row) and how many classes have each.
+SizeHistogram = tuple[np.ndarray, np.ndarray]
+
+
+def size_histogram(
+    labels: np.ndarray,
+    n_labels: int,
+    surplus: Surplus | None = None,
+    *,
+    overwrite: bool = False,
+) -> SizeHistogram:
+    """The classes the ``labels`` form, as a :data:`SizeHistogram` (see :func:`class_sizes`;
+    with a ``surplus``, sizes are rows). ``overwrite``: the labels may be sorted in place
+    (a sparse key space of unweighted rows is then measured with no copy of them)."""
+    weighted = surplus is not None and len(surplus[0]) > 0
+    if (
+        weighted
+        or not overwrite
+        or len(labels) == 0
+        or labels.dtype != key_dtype(n_labels, len(labels))
+        or _sizes_dense(n_labels, len(labels))
+    ):
+        sizes = class_sizes(labels, n_labels, surplus)
+    else:
+        labels.sort()
+        last = np.flatnonzero(labels[1:] != labels[:-1])  # where a run ends, but the last
+        sizes = np.empty(len(last) + 1, dtype=np.int64)
+        sizes[:-1] = last
+        sizes[-1] = len(labels) - 1
+        sizes[1:] -= last  # run lengths
+        sizes[0] += 1
+    per_size = np.bincount(sizes)
+    per_size[:1] = 0  # labels no row carries are no class
+    sizes = np.flatnonzero(per_size)
+    return sizes, per_size[sizes]
+
+
+def histogram_census(histogram: SizeHistogram, below: int) -> tuple[int, np.ndarray]:
+    """:func:`census` read off a :data:`SizeHistogram`."""
+    sizes, classes = histogram
+    small = np.zeros(below, dtype=np.int64)
+    kept = sizes < below
+    small[sizes[kept]] = classes[kept]
+    return int(classes.sum()), small
+
+
 def size_census(
     labels: np.ndarray,
     n_labels: int,

@@ -81,6 +81,43 @@ def test_size_census_counts_classes_and_small_ones(labels, below, sparse):
     assert small.tolist() == [0] + [sum(1 for s in sizes if s == k) for k in range(1, below)]
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    labels=st.lists(st.integers(0, 2**33), max_size=40),
+    space=st.sampled_from([1000, 2**32, 2**34]),
+    weighted=st.booleans(),
+    overwrite=st.booleans(),
+    below=st.integers(2, 4),
+)
+def test_size_histogram_counts_classes_of_each_size(labels, space, weighted, overwrite, below):
+    """Every path of the histogram (counted densely, sorted in place as 32- or 64-bit keys,
+    weighted) against Counter, and the census read off it equal to size_census."""
+    from collections import Counter
+
+    from pandas_anon.engine.grouping import (
+        histogram_census,
+        key_dtype,
+        size_census,
+        size_histogram,
+    )
+
+    values = [label % space for label in labels]
+    weights = [1 + i % 3 for i in range(len(values))] if weighted else [1] * len(values)
+    rows: Counter[int] = Counter()
+    for value, weight in zip(values, weights):
+        rows[value] += weight
+    per_size = Counter(rows.values())
+    array = np.array(values, dtype=key_dtype(space, len(values)))
+    heavy = np.flatnonzero(np.array(weights, dtype=np.int64) > 1)
+    surplus = (heavy, np.array(weights, dtype=np.int64)[heavy] - 1) if weighted else None
+    census = size_census(array.copy(), space, surplus, below=below)
+    sizes, classes = size_histogram(array, space, surplus, overwrite=overwrite)
+    assert dict(zip(sizes.tolist(), classes.tolist())) == dict(per_size)
+    assert sizes.tolist() == sorted(per_size)
+    distinct, small = histogram_census((sizes, classes), below)
+    assert (distinct, small.tolist()) == (census[0], census[1].tolist())
+
+
 @pytest.mark.parametrize("space", list(SPACES))
 def test_a_key_built_in_a_reused_array_is_the_same_key(space):
     from pandas_anon.engine.grouping import Scratch, key_dtype
