@@ -111,11 +111,11 @@ def class_sizes(labels: np.ndarray, n_labels: int, surplus: Surplus | None = Non
     if len(labels) == 0:
         return np.zeros(0, dtype=np.int64)
     ordered = _sorted(labels, n_labels)
-    run_starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-    sizes = np.diff(run_starts, prepend=0, append=len(ordered))
+    heads = _run_heads(ordered)
+    sizes = _run_lengths(heads, len(ordered))
     if weighted:
         assert surplus is not None
-        run_labels = ordered[np.concatenate(([0], run_starts))]
+        run_labels = ordered[heads]
         runs = np.searchsorted(run_labels, labels[surplus[0]])
         np.add.at(sizes, runs, surplus[1])
     return sizes
@@ -215,12 +215,7 @@ def size_histogram(
         sizes = class_sizes(labels, n_labels, surplus)
     else:
         labels.sort()
-        last = np.flatnonzero(labels[1:] != labels[:-1])  # where a run ends, but the last
-        sizes = np.empty(len(last) + 1, dtype=np.int64)
-        sizes[:-1] = last
-        sizes[-1] = len(labels) - 1
-        sizes[1:] -= last  # run lengths
-        sizes[0] += 1
+        sizes = _run_lengths(_run_heads(labels), len(labels))
     per_size = np.bincount(sizes)
     per_size[:1] = 0  # labels no row carries are no class
     sizes = np.flatnonzero(per_size)
@@ -340,10 +335,10 @@ def combinations(
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
     elif weights is None:  # sorted: the keys and their runs, the rows keep their keys
         ordered = _sorted(labels, n_labels)
-        starts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-        heads = np.concatenate(([0], starts)) if len(ordered) else starts
+        heads = _run_heads(ordered)
         found = ordered[heads].astype(np.int64)
-        counts = np.diff(starts, prepend=0, append=len(ordered)) if len(ordered) else starts
+        del ordered
+        counts = _run_lengths(heads, len(labels))
         keys = found
     else:
         labels, found = _factorize(labels)
@@ -351,14 +346,37 @@ def combinations(
         keys = None
     counts = counts.astype(np.int64, copy=False)  # weighted sums are floats, exact below 2**53
     combination_codes = np.empty((len(found), len(cardinalities)), dtype=np.int64, order="F")
-    key, column = found, len(cardinalities)
+    key, column = found.copy(), len(cardinalities)  # divided in place: ``found`` may be kept
     for previous_keys, radixes in reversed(stages):
         for radix in reversed(radixes):
             column -= 1
-            key, combination_codes[:, column] = np.divmod(key, radix)
+            np.divmod(key, radix, out=(key, combination_codes[:, column]))
         if previous_keys is not None:
             key = previous_keys[key]
     return Combinations(combination_codes, counts, labels, keys)
+
+
+def _run_heads(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of ``ordered`` (sorted) starts: 0 first, ascending."""
+    if len(ordered) == 0:
+        return np.zeros(0, dtype=np.int64)
+    changes = ordered[1:] != ordered[:-1]
+    heads = np.empty(int(np.count_nonzero(changes)) + 1, dtype=np.int64)
+    heads[0] = 0
+    heads[1:] = np.flatnonzero(changes)
+    heads[1:] += 1
+    return heads
+
+
+def _run_lengths(heads: np.ndarray, n: int) -> np.ndarray:
+    """The length of each run starting at ``heads`` among ``n`` elements (no temporary as
+    long as the runs)."""
+    lengths = np.empty_like(heads)
+    if len(heads):
+        lengths[:-1] = heads[1:]
+        lengths[:-1] -= heads[:-1]
+        lengths[-1] = n - heads[-1]
+    return lengths
 
 
 def _sorted(labels: np.ndarray, n_labels: int) -> np.ndarray:

@@ -491,37 +491,58 @@ def _frame_of(table: pa.Table) -> pd.DataFrame:
     """The columns of ``table``: dictionary-encoded ones as pandas categoricals, text ones as
     Arrow-backed strings (no copy).
 
+    Each column's chunks are unified into one dictionary and turned into codes on its own,
+    and the Arrow column is let go as soon as it is converted: memory holds the table and a
+    column or two in flight, never the table twice (unifying every column first would). The
+    caller must keep no reference to ``table``.
+
     pyarrow's own conversion checks again that each dictionary holds no value twice (pandas
     hashes every category): on a column of millions of distinct values, such as a record
     number, that check costs more than reading the file. A dictionary built by pyarrow's
     reader and unified across blocks never repeats a value, so the check is skipped.
     """
-    table = table.unify_dictionaries()
-    columns = thread_map(
-        lambda chunked: (
-            pd.arrays.ArrowStringArray(chunked)
-            if pa.types.is_string(chunked.type)
-            else _categorical(chunked)
-        ),
-        table.columns,
-        rows=table.num_rows,
-    )
-    frame = pd.DataFrame(dict(zip(table.column_names, columns)))
+    names, rows = table.column_names, table.num_rows
+    pending: list[pa.ChunkedArray | None] = list(table.columns)
     del table
+
+    def convert(position: int) -> pd.api.extensions.ExtensionArray:
+        chunked = pending[position]
+        pending[position] = None  # the table's column, freed once converted
+        assert chunked is not None
+        if pa.types.is_string(chunked.type):
+            return pd.arrays.ArrowStringArray(chunked)
+        return _categorical(chunked.unify_dictionaries())
+
+    columns = thread_map(convert, range(len(names)), rows=rows)
+    frame = pd.DataFrame(dict(zip(names, columns)))
     pa.default_memory_pool().release_unused()  # the dictionaries' pages, copied out above
     return frame
 
 
 def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
-    """One unified dictionary column as a categorical (``-1`` codes for nulls)."""
+    """One unified dictionary column as a categorical (``-1`` codes for nulls), its codes
+    written chunk by chunk straight into the integer type pandas keeps them in."""
     chunks = [_dictionary_array(chunk) for chunk in chunked.chunks]
     if not chunks:
         return pd.Categorical([], categories=pd.Index([], dtype=object))
     categories = pd.Index(chunks[0].dictionary.to_pandas())
-    codes = np.concatenate([chunk.indices.fill_null(-1).to_numpy() for chunk in chunks])
+    codes = np.empty(len(chunked), dtype=_code_dtype(len(categories)))
+    position = 0
+    for chunk in chunks:
+        codes[position : position + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
+        position += len(chunk)
     fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: may go away
     dtype = pd.CategoricalDtype(categories) if fastpath is None else fastpath(categories, False)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def _code_dtype(n_categories: int) -> type[np.signedinteger]:
+    """The integer type pandas stores the codes of ``n_categories`` categories in (so that
+    it keeps them without a copy)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if n_categories < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
 
 
 def _dictionary_array(chunk: pa.Array) -> pa.DictionaryArray:

@@ -208,11 +208,10 @@ def search_entries(
         return _tabulation(encoded, weighted=weights is not None).frequencies
     names = encoded.columns
     widest = max(encoded.cardinality(c) for c in names)
-    codes = np.empty(
-        (encoded.n_examined, len(names)),
-        dtype=np.int32 if widest <= np.iinfo(np.int32).max else np.int64,
-        order="F",
-    )
+    narrowest = next(
+        dtype for dtype in (np.int16, np.int32, np.int64) if widest <= np.iinfo(dtype).max
+    )  # a dozen columns of millions of rows: each byte saved per code is tens of MB
+    codes = np.empty((encoded.n_examined, len(names)), dtype=narrowest, order="F")
     for j, column in enumerate(names):
         codes[:, j] = encoded.codes.pop(column)  # released as soon as it is copied
     counts = (
