@@ -106,6 +106,11 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
     return np.concatenate(([missing], np.diff(starts, prepend=0, append=len(ordered))))
 
 
+#: :func:`_canonical_integers` casts this many values first: a column of words fails on
+#: them without a cast of every value (which takes milliseconds to fail on a few thousand).
+_INTEGER_PROBE = 64
+
+
 def _canonical_integers(series: pd.Series) -> tuple[np.ndarray, int] | None:
     """The non-missing values of an Arrow-backed text column as int64, and how many are
     missing, when every value is an integer written canonically; else None.
@@ -119,8 +124,9 @@ def _canonical_integers(series: pd.Series) -> tuple[np.ndarray, int] | None:
     text = series.array.__arrow_array__()
     if not (pa.types.is_string(text.type) or pa.types.is_large_string(text.type)):
         return None
-    present = pc.drop_null(text)
     try:
+        pc.cast(text.slice(0, _INTEGER_PROBE), pa.int64())  # words fail here, cheaply
+        present = pc.drop_null(text)
         integers = pc.cast(present, pa.int64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
