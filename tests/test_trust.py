@@ -108,14 +108,16 @@ def test_near_distinct_birth_dates_are_identifiers():
     distinct=st.integers(1, 6_000),
     tail_unique=st.booleans(),
     hinted=st.booleans(),
+    dtype=st.sampled_from(["object", "string[pyarrow]", "category"]),
 )
-def test_identifiers_are_judged_on_the_whole_column(repeated, distinct, tail_unique, hinted):
-    """Giving up on a column from its first rows (when they already share too much) never
-    changes the verdict: the rows share or are alone as in the whole column."""
+def test_identifiers_are_judged_on_the_whole_column(repeated, distinct, tail_unique, hinted, dtype):
+    """Giving up on a column from its first rows (when they already share too much: their
+    count of distinct values says so) never changes the verdict: the rows share or are
+    alone as in the whole column."""
     head = [f"v{i % distinct}" for i in range(repeated)]
     tail = [f"u{i}" for i in range(4_000)] if tail_unique else ["same"] * 4_000
     name = "email" if hinted else "value"
-    frame = pd.DataFrame({name: head + tail})
+    frame = pd.DataFrame({name: pd.Series(head + tail, dtype=dtype)})
     share = unique_share(frame[name])
     found = direct_identifiers(frame)
     assert [f.column for f in found] == ([name] if share >= (0.5 if hinted else 0.9) else [])

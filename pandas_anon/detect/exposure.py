@@ -44,7 +44,7 @@ from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import SubsetSearch
 from pandas_anon.engine.backends.pandas import search_entries
-from pandas_anon.engine.encoding import value_sizes
+from pandas_anon.engine.encoding import distinct_count, value_sizes
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
@@ -158,7 +158,7 @@ def direct_identifiers(
         needed = HINTED_SHARE if hinted else IDENTIFYING_SHARE
         sharing = total - math.ceil(needed * total)  # people who may share a value
         head = slice(0, 2 * sharing + 1024)
-        if head.stop < len(series) and _alone_counts(series, people, head)[1] > sharing:
+        if head.stop < len(series) and _sharing_at_least(series, people, head) > sharing:
             return None  # the first rows already share too much: so does the column
         alone, _ = _alone_counts(series, people)
         share = alone / total if total else 0.0
@@ -166,6 +166,18 @@ def direct_identifiers(
 
     candidates = candidate_columns(frame, columns, weights)
     return tuple(f for f in thread_map(identifying, candidates, rows=len(frame)) if f is not None)
+
+
+def _sharing_at_least(series: pd.Series, people: np.ndarray | None, rows: slice) -> int:
+    """At least how many people of ``series[rows]`` share their value: of ``h`` rows holding
+    ``d`` distinct values at most ``d`` are alone (a count of distinct values costs far less
+    than counting each value's rows); the exact count (:func:`_alone_counts`) with weights."""
+    if people is None:
+        head = series.iloc[rows]
+        distinct = distinct_count(head)
+        if distinct is not None:
+            return len(head) - distinct
+    return _alone_counts(series, people, rows)[1]
 
 
 def _alone_counts(

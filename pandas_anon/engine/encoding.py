@@ -106,6 +106,24 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
     return np.concatenate(([missing], np.diff(starts, prepend=0, append=len(ordered))))
 
 
+def distinct_count(series: pd.Series) -> int | None:
+    """How many distinct values ``series`` holds, a missing value counting as one value of
+    its own; None when its values cannot be compared (lists or dicts in cells). Arrow-backed
+    text is counted by Arrow, without factorizing it.
+
+    Examples
+    --------
+    >>> distinct_count(pd.Series(["a", "b", None, "a"], dtype="string[pyarrow]"))
+    3
+    """
+    if isinstance(series.array, pd.arrays.ArrowStringArray):
+        return int(pc.count_distinct(series.array.__arrow_array__(), mode="all").as_py())
+    try:
+        return int(series.nunique(dropna=False))
+    except TypeError:
+        return None
+
+
 #: :func:`_canonical_integers` casts this many values first: a column of words fails on
 #: them without a cast of every value (which takes milliseconds to fail on a few thousand).
 _INTEGER_PROBE = 64
