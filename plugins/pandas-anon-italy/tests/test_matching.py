@@ -28,8 +28,22 @@ def one(spelling: str, **kwargs) -> pd.Series:
 
 
 def test_stages_are_reported_in_order():
-    assert italy.HOWS[: len(italy.RESOLVED)] == italy.RESOLVED
-    assert italy.RESOLVED[-3:] == ("former", "fuzzy", "ambiguous-same-province")
+    """The README's order of the stages, and a spelling that a later stage would match too
+    reported by the first that does (exact names before abbreviations, loose forms and
+    fuzzy scores)."""
+    assert italy.RESOLVED == (
+        "exact",
+        "normalized",
+        "alias",
+        "abbreviation",
+        "loose",
+        "former",
+        "fuzzy",
+        "ambiguous-same-province",
+    )
+    assert set(italy.HOWS) - set(italy.RESOLVED) == {"ambiguous", "unmatched"}
+    table = italy.resolve(["Valtournenche", "VALTOURNENCHE", "S. VINCENT", "VALTURNENCHE"])
+    assert table["how"].tolist() == ["exact", "normalized", "abbreviation", "fuzzy"]
 
 
 @pytest.mark.parametrize(
@@ -116,7 +130,9 @@ def test_province_must_align_with_the_values():
 def test_province_column_of_the_valle_daosta_file(valle_daosta):
     table = italy.resolve(valle_daosta[COMUNE], province=valle_daosta["provincia_residenza"])
     assert table["how"].isin(italy.RESOLVED).all() and table["by_province"].all()
-    assert table.equals(table) and (table["sigla"] == "AO").all()
+    without = italy.resolve(valle_daosta[COMUNE])
+    assert (table["sigla"] == "AO").all()
+    assert table["comune"].equals(without["comune"])  # the province confirms every match
 
 
 @pytest.fixture
@@ -140,6 +156,30 @@ def test_on_unmatched_keep_keeps_each_value(typo_column):
         generalized = hierarchy.generalize(typo_column, level)
         assert (generalized[typo_column == "ATLANTIDE"] == "ATLANTIDE").all()
     assert (hierarchy.generalize(typo_column, 4) == "*").all()
+
+
+def test_a_kept_value_named_as_a_province_or_region_stays_apart_from_it():
+    """An unmatched value bearing the name of a province or region of the matched ones
+    (LOMBARDIA where a comune was expected) keeps its own class at every level, marked, and
+    never merges with the real one."""
+    column = pd.Series(["Milano", "LOMBARDIA", "Lombardia", "Nord-ovest", "ATLANTIDE", "Como"])
+    with pytest.warns(AnonWarning, match="kept as its own label"):
+        hierarchy = italy.comune_hierarchy(column, on_unmatched="keep")
+    regions = hierarchy.generalize(column, 2).tolist()
+    assert regions == [
+        "Lombardia",
+        "LOMBARDIA",
+        f"Lombardia{italy.KEPT_SUFFIX}",
+        f"Nord-ovest{italy.KEPT_SUFFIX}",
+        "ATLANTIDE",
+        "Lombardia",
+    ]
+    assert hierarchy.generalize(column, 3).tolist()[:4] == [
+        "Nord-ovest",
+        "LOMBARDIA",
+        f"Lombardia{italy.KEPT_SUFFIX}",
+        f"Nord-ovest{italy.KEPT_SUFFIX}",
+    ]
 
 
 def test_on_unmatched_error_is_the_default_and_checked(typo_column):

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from pandas_anon import hookimpl
 
-from .hierarchy import LEVEL_NAMES, NAME, ON_UNMATCHED, comune_hierarchy
+from .hierarchy import KEPT_SUFFIX, LEVEL_NAMES, NAME, ON_UNMATCHED, comune_hierarchy
 from .istat import load_aliases, load_comuni, load_former_names
 from .names import ABBREVIATIONS, PARTICLES, expansions, key, loose, normalize, strip_accents
 from .resolve import (
@@ -47,6 +47,7 @@ __all__ = [
     "FUZZY_MIN_LETTERS",
     "FUZZY_THRESHOLD",
     "HOWS",
+    "KEPT_SUFFIX",
     "LEVEL_NAMES",
     "NAME",
     "ON_UNMATCHED",

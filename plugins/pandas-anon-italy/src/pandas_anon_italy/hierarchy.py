@@ -29,7 +29,7 @@ from pandas_anon.hierarchy import TOP, Hierarchy
 from .istat import _comuni
 from .resolve import RESOLVED, resolve
 
-__all__ = ["LEVEL_NAMES", "NAME", "ON_UNMATCHED", "comune_hierarchy"]
+__all__ = ["KEPT_SUFFIX", "LEVEL_NAMES", "NAME", "ON_UNMATCHED", "comune_hierarchy"]
 
 #: The name the hierarchy is registered under.
 NAME = "it.comune"
@@ -37,6 +37,9 @@ NAME = "it.comune"
 LEVEL_NAMES = ("comune", "provincia", "regione", "ripartizione", TOP)
 #: What :func:`comune_hierarchy` does with spellings that match no single comune.
 ON_UNMATCHED = ("error", "generalize", "keep")
+#: What a kept spelling's label carries above level 0 when it is also the label of a real
+#: province, region or area (``on_unmatched="keep"``).
+KEPT_SUFFIX = " (unmatched)"
 #: How many unresolved spellings an error message lists before counting the rest.
 _LISTED = 50
 
@@ -68,7 +71,8 @@ def comune_hierarchy(
         :class:`~pandas_anon.errors.HierarchyError` naming each one (up to 50) with its row
         count and, for those fitting none, up to three ISTAT names to choose from;
         ``"generalize"`` sends them to ``*`` from level 1 up; ``"keep"`` keeps each as its
-        own label up to the top level. Both warn (:class:`~pandas_anon.errors.AnonWarning`)
+        own label up to the top level (with :data:`KEPT_SUFFIX` where a matched value's
+        province, region or area bears the same name). Both warn (:class:`~pandas_anon.errors.AnonWarning`)
         with how many values and rows.
 
     Returns
@@ -100,7 +104,11 @@ def comune_hierarchy(
     ]
     if unmatched:
         bad = ~table["how"].isin(RESOLVED).to_numpy()
-        own = TOP if on_unmatched == "generalize" else table.index.to_numpy(dtype=object)[bad]
+        own = (
+            TOP
+            if on_unmatched == "generalize"
+            else _kept_labels(table.index.to_numpy(dtype=object)[bad], levels, ~bad)
+        )
         for level in levels:
             level[bad] = own
         warn(
@@ -118,6 +126,17 @@ def comune_hierarchy(
         [*levels, np.full(len(table), TOP, dtype=object)],
         name=NAME,
         level_names=LEVEL_NAMES,
+    )
+
+
+def _kept_labels(values: np.ndarray, levels: list[np.ndarray], matched: np.ndarray) -> np.ndarray:
+    """The label of each unmatched spelling kept as its own (``on_unmatched="keep"``) above
+    level 0: the spelling itself, with :data:`KEPT_SUFFIX` when a matched spelling's
+    province, region or area bears that name (``LOMBARDIA`` written where a comune was
+    expected is not the region Lombardia: one label under two parents is no hierarchy)."""
+    taken = {label for level in levels for label in level[matched]}
+    return np.array(
+        [f"{value}{KEPT_SUFFIX}" if value in taken else value for value in values], dtype=object
     )
 
 
