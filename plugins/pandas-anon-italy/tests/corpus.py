@@ -91,6 +91,7 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "second part of a bilingual name": lambda name: name.split("/")[-1],
     "abbreviated": _sub_all(_ABBREVIATIONS),
     "J as I": lambda name: name.replace("J", "I"),
+    "J as G": lambda name: name.replace("J", "G"),
     "Saint as St": _sub_all([(r"\bSAINT\b", "ST"), (r"\bSANKT\b", "ST.")]),
     "typo": _typo,
 }

@@ -57,6 +57,8 @@ def test_stages_are_reported_in_order():
         ("SANTA MARIA LICODIA", "Santa Maria di Licodia", "CT", "loose"),
         ("S. VINCENT", "Saint-Vincent", "AO", "abbreviation"),
         ("JERZU", "Jerzu", "NU", "normalized"),
+        ("GESI", "Jesi", "AN", "loose"),
+        ("GERZU", "Jerzu", "NU", "loose"),
         # former names (ANPR): renamed, merged since 1990
         ("SPACCAFORNO", "Ispica", "RG", "former"),
         ("Valvasone", "Valvasone Arzene", "PN", "former"),

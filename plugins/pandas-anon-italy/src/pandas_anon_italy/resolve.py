@@ -9,7 +9,8 @@ Each distinct spelling goes through these stages; the first that finds a comune 
 4. ``alias``: the shipped alias table (``data/aliases.csv``: historical and variant names);
 5. ``abbreviation``: one reading of its abbreviations (:func:`~.names.expansions`) is a name;
 6. ``loose``: equal after :func:`~.names.loose` (particles such as ``di``, ``del``, ``sul``
-   dropped or changed, ``S.``/``SANTA``/``SAINT`` made one, ``J`` read as ``I``);
+   dropped or changed, ``S.``/``SANTA``/``SAINT`` made one, ``J`` read as ``I``; a name
+   holding ``J`` also matches written with ``G``, ``GESI`` for Jesi, among the other names);
 7. ``former``: a former name of a comune, renamed or merged (``data/former_names.csv``, from
    ANPR's historical archive: ``SPACCAFORNO`` is Ispica, ``VALVASONE`` is Valvasone Arzene);
 8. ``fuzzy``: the most similar name, by the better of :func:`rapidfuzz.fuzz.token_sort_ratio`
@@ -146,6 +147,13 @@ def _index() -> _Index:
                 _add(keys[tier], key(name), position)
                 _add(loose_keys[tier], loose(name).replace(" ", ""), position)
                 _add(fuzzy, loose(name), position)
+            for name in names:  # J written G (JESI as GESI): with the other names, after them
+                if "J" in normalize(name):
+                    _add(
+                        loose_keys[1],
+                        loose(normalize(name).replace("J", "G")).replace(" ", ""),
+                        position,
+                    )
     aliases: dict[str, list[int]] = {}
     for alias, targets, sigla in _aliases()[["alias", "comuni", "sigla"]].itertuples(index=False):
         for target in targets.split("|"):
