@@ -172,5 +172,11 @@ def loose(name: object) -> str:
     >>> loose("Santa Maria di Licodia"), loose("Bojano")
     ('SAN MARIA LICODIA', 'BOIANO')
     """
-    words = normalize(name).split()
+    return loose_normalized(normalize(name))
+
+
+def loose_normalized(normalized: str) -> str:
+    """:func:`loose` of a name already :func:`normalize`-d (a caller holding both forms
+    normalizes once)."""
+    words = normalized.split()
     return " ".join(_CANONICAL.get(w, w).replace("J", "I") for w in words if w not in PARTICLES)

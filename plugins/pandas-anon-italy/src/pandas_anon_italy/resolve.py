@@ -55,7 +55,7 @@ from rapidfuzz import fuzz, process
 from pandas_anon.errors import InvalidParameterError
 
 from .istat import _aliases, _comuni, _former_names
-from .names import expansions, key, loose, normalize
+from .names import expansions, key, loose, loose_normalized, normalize
 
 __all__ = [
     "FUZZY_MARGIN",
@@ -137,23 +137,30 @@ def _index() -> _Index:
     keys: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     loose_keys: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     fuzzy: dict[str, list[int]] = {}
+    forms: dict[str, tuple[str, str]] = {}  # name -> (key, loose form), each found once
+
+    def forms_of(name: str) -> tuple[str, str]:
+        found = forms.get(name)
+        if found is None:
+            normalized = normalize(name)
+            found = forms[name] = (normalized.replace(" ", ""), loose_normalized(normalized))
+        return found
+
     rows = comuni[["comune", "comune_italiano", "comune_altra_lingua"]].itertuples(index=False)
     for position, (full, italian, other) in enumerate(rows):
-        main = [full, italian]
-        others = [other, *full.split("/"), *italian.split("/"), *other.split("/")]
+        main = dict.fromkeys([full, italian])
+        others = dict.fromkeys([other, *full.split("/"), *italian.split("/"), *other.split("/")])
         for tier, names in enumerate((main, others)):
             for name in names:
+                name_key, loose_form = forms_of(name)
                 _add(exact[tier], name.strip(), position)
-                _add(keys[tier], key(name), position)
-                _add(loose_keys[tier], loose(name).replace(" ", ""), position)
-                _add(fuzzy, loose(name), position)
+                _add(keys[tier], name_key, position)
+                _add(loose_keys[tier], loose_form.replace(" ", ""), position)
+                _add(fuzzy, loose_form, position)
             for name in names:  # J written G (JESI as GESI): with the other names, after them
-                if "J" in normalize(name):
-                    _add(
-                        loose_keys[1],
-                        loose(normalize(name).replace("J", "G")).replace(" ", ""),
-                        position,
-                    )
+                if "J" in forms_of(name)[0]:
+                    written_g = loose_normalized(normalize(name).replace("J", "G"))
+                    _add(loose_keys[1], written_g.replace(" ", ""), position)
     aliases: dict[str, list[int]] = {}
     for alias, targets, sigla in _aliases()[["alias", "comuni", "sigla"]].itertuples(index=False):
         for target in targets.split("|"):
