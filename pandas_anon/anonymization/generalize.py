@@ -63,7 +63,7 @@ def generalize(
         modified=0,  # counted when written
         removed=0,
         columns={
-            str(column): {"hierarchy": hierarchy.name or "(unnamed)", "level": int(level)}
+            str(column): {"hierarchy": hierarchy.described(), "level": int(level)}
             for column, (hierarchy, level) in plan.items()
         },
     )

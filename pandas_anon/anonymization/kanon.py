@@ -351,7 +351,7 @@ def _by_default(series: pd.Series, *, build: bool = True) -> tuple[Hierarchy | N
         try:
             hierarchy = hierarchy_for(series, claimed)
             recode(series, hierarchy, 0)  # a HierarchyError if it misses a value of the column
-            return hierarchy, claimed
+            return hierarchy, hierarchy.described(claimed)
         except HierarchyError as error:
             problem = (
                 "cannot be built for the column"
@@ -409,7 +409,7 @@ def _report(
         levels=levels,
         rows_by_level=rows_by_level,
         hierarchies={
-            keys[c]: (problem.hierarchies[c].name or "(unnamed)")
+            keys[c]: problem.hierarchies[c].described()
             if c in problem.hierarchies
             else "none (written by value)"
             for c in problem.qid

@@ -36,6 +36,10 @@ class Hierarchy:
     a value listed twice with different labels, a missing label, or a label that splits
     again at a higher level (one province in two regions) raises :class:`HierarchyError`.
     When the last level has more than one label, a top level ``*`` is added.
+
+    ``note``: what a report using the hierarchy should say about how it was built, in counts
+    (a builder that could not place some values of the column says how many, never which):
+    reports show it after the name (:meth:`described`).
     """
 
     def __init__(
@@ -45,8 +49,10 @@ class Hierarchy:
         *,
         name: str | None = None,
         level_names: Sequence[str] | None = None,
+        note: str | None = None,
     ) -> None:
         self.name = name
+        self.note = note
         table = _level_table(values, levels)
         table = _merge_duplicates(table, name, [] if level_names is None else list(level_names))
         if table.iloc[:, -1].nunique() > 1 or table.shape[1] == 1:
@@ -111,6 +117,19 @@ class Hierarchy:
         return pd.DataFrame(
             {name: self.labels(j).take(self.codes(j)) for j, name in enumerate(self.level_names)}
         )
+
+    def described(self, unnamed: str = "(unnamed)") -> str:
+        """The hierarchy as a report names it: its name (``unnamed`` without one), then its
+        :attr:`note` in brackets.
+
+        Examples
+        --------
+        >>> demo = Hierarchy(["a", "b"], [["x", "x"]], name="demo", note="1 value by hand")
+        >>> demo.described()
+        'demo (1 value by hand)'
+        """
+        name = self.name or unnamed
+        return f"{name} ({self.note})" if self.note else name
 
     def __repr__(self) -> str:
         sizes = " -> ".join(f"{len(labels):,}" for labels in self._labels)

@@ -119,3 +119,18 @@ def test_no_more_level_names_than_levels():
 def test_level_names_must_differ():
     with pytest.raises(HierarchyError, match="repeat a name"):
         Hierarchy(["a", "b"], [["x", "y"]], level_names=["v", "v"])
+
+
+def test_a_hierarchys_note_follows_its_name_in_every_report():
+    """What a builder says about a hierarchy (counts only) is in the reports of kanon and
+    generalize, after the hierarchy's name."""
+    towns = ["a1", "a2", "a3", "b1", "b2", "b3"]
+    hierarchy = Hierarchy(
+        towns, [["A", "A", "A", "B", "B", "B"]], name="towns", note="2 values placed by hand"
+    )
+    frame = pd.DataFrame({"town": towns * 2})
+    released = pandas_anon.kanon(frame, 4, qid=["town"], hierarchies={"town": hierarchy})
+    assert released.anon.report().hierarchies == {"town": "towns (2 values placed by hand)"}
+    generalized = frame.anon.generalize({"town": (hierarchy, 1)})
+    assert generalized.anon.report().columns["town"]["hierarchy"] == hierarchy.described()
+    assert Hierarchy(towns, name=None).described("auto") == "auto"

@@ -143,11 +143,19 @@ def typo_column(valle_daosta) -> pd.Series:
 
 
 def test_on_unmatched_generalize_sends_them_to_the_top(typo_column):
-    with pytest.warns(AnonWarning, match=r"2 value\(s\) of column 'comune_residenza', [\d,]+ rows"):
+    bad = typo_column.isin(["ATLANTIDE", "CASTRO"])
+    counted = f"2 values, {int(bad.sum()):,} rows, matching no single ISTAT comune"
+    with pytest.warns(AnonWarning, match=f"of column 'comune_residenza': {counted}"):
         hierarchy = italy.comune_hierarchy(typo_column, on_unmatched="generalize")
     provinces = hierarchy.generalize(typo_column, 1)
-    bad = typo_column.isin(["ATLANTIDE", "CASTRO"])
     assert (provinces[bad] == "*").all()
+    # the count goes into every report of a release using the hierarchy, never the values
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnonWarning)
+        out = typo_column.to_frame().anon.generalize({COMUNE: (hierarchy, 1)})
+    described = out.anon.report().columns[COMUNE]["hierarchy"]
+    assert described == f"it.comune ({counted}: generalized to * (on_unmatched='generalize'))"
+    assert "ATLANTIDE" not in str(out.anon.report())
     assert provinces[~bad].nunique() == 1
 
 

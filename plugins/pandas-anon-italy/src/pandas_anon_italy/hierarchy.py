@@ -102,6 +102,7 @@ def comune_hierarchy(
     levels = [
         table[c].to_numpy(dtype=object, copy=True) for c in ("provincia", "regione", "ripartizione")
     ]
+    note = None
     if unmatched:
         bad = ~table["how"].isin(RESOLVED).to_numpy()
         own = (
@@ -111,21 +112,23 @@ def comune_hierarchy(
         )
         for level in levels:
             level[bad] = own
-        warn(
-            f"hierarchy {NAME}: {len(unmatched):,} value(s){_of(data.name)}, "
-            f"{int(table.loc[unmatched, 'rows'].sum()):,} rows, match no single ISTAT comune; "
-            + (
-                "they generalize to * (on_unmatched='generalize')"
-                if on_unmatched == "generalize"
-                else "each is kept as its own label up to the top (on_unmatched='keep')"
-            ),
-            AnonWarning,
+        fate = (
+            "generalized to * (on_unmatched='generalize')"
+            if on_unmatched == "generalize"
+            else "each kept as its own label up to the top (on_unmatched='keep')"
         )
+        note = (
+            f"{plural(len(unmatched), 'value')}, "
+            f"{plural(int(table.loc[unmatched, 'rows'].sum()), 'row')}, matching no single "
+            f"ISTAT comune: {fate}"
+        )
+        warn(f"hierarchy {NAME}{_of(data.name)}: {note}", AnonWarning)
     return Hierarchy(
         table.index,
         [*levels, np.full(len(table), TOP, dtype=object)],
         name=NAME,
         level_names=LEVEL_NAMES,
+        note=note,
     )
 
 
