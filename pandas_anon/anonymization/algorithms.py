@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.engine.backends.pandas import Tabulation
@@ -27,6 +27,9 @@ from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.params import one_of
 from pandas_anon.privacy.models import PrivacyModel
+
+if TYPE_CHECKING:
+    import pluggy
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
@@ -67,10 +70,28 @@ class Algorithm(Protocol):
     def decide(self, problem: Problem) -> Transformation: ...
 
 
+#: The algorithms of the plugin manager they were collected from, with its plugins then.
+_cache: tuple[pluggy.PluginManager, set[object], dict[str, Algorithm]] | None = None
+
+
 def algorithms() -> dict[str, Algorithm]:
-    """Every registered algorithm by name: the built-in ones, then the plugins'."""
+    """Every registered algorithm by name: the built-in ones, then the plugins'; collected
+    again only when the plugin manager or its plugins change (as named hierarchies are)."""
+    from pandas_anon.plugins.manager import get_plugin_manager
+
+    global _cache
+    manager = get_plugin_manager()
+    plugins = manager.get_plugins()
+    if _cache is None or _cache[0] is not manager or _cache[1] != plugins:
+        _cache = (manager, plugins, _collect(manager))
+    return dict(_cache[2])
+
+
+def _collect(manager: pluggy.PluginManager) -> dict[str, Algorithm]:
+    """The algorithms of the built-in plugin, then of every plugin of ``manager`` (a
+    plugin failing to register, or a name registered twice, is warned about and left out)."""
     from pandas_anon.anonymization import builtin  # registered like a plugin
-    from pandas_anon.plugins.manager import get_plugin_manager, one_line
+    from pandas_anon.plugins.manager import one_line
 
     found: dict[str, Algorithm] = {}
     collector = _Collector("builtin")
@@ -78,7 +99,7 @@ def algorithms() -> dict[str, Algorithm]:
     found.update(collector.registered)
     claimed: dict[str, list[str]] = {}
     offered: dict[str, Algorithm] = {}
-    for impl in get_plugin_manager().hook.register_algorithms.get_hookimpls():
+    for impl in manager.hook.register_algorithms.get_hookimpls():
         collector = _Collector(impl.plugin_name)
         try:  # called as pluggy would, but one plugin at a time
             impl.function(*[{"register": collector}[arg] for arg in impl.argnames])

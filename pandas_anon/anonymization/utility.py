@@ -233,5 +233,8 @@ def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:
         return numbers
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return None
-    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if values.dtype.kind in "iuf":  # plain numpy numbers: no object round trip
+        numbers = values.to_numpy(dtype=float)
+    else:
+        numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
     return np.where(np.isfinite(numbers), numbers, np.nan)
