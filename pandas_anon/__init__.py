@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from pandas_anon import accessor as _accessor  # noqa: F401  (registers df.anon)
+from pandas_anon import accessor as _accessor  # registers df.anon
 from pandas_anon.errors import (
     AllMissingColumnError,
     AnonError,
@@ -43,6 +43,7 @@ from pandas_anon.errors import (
     UnhashableValueError,
 )
 from pandas_anon.gate import pandera_hook as _pandera_hook
+from pandas_anon.imports import when_imported as _when_imported
 
 if TYPE_CHECKING:
     from pandas_anon import datasets, testing
@@ -126,6 +127,7 @@ _LAZY = {
 }
 
 _pandera_hook.install()
+_when_imported("dask.dataframe", _accessor.register_dask, "the .anon accessor on Dask frames")
 
 
 def __getattr__(name: str) -> Any:

@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from pandas_anon.studies.strategy import Study
 
 
-@pd.api.extensions.register_dataframe_accessor("anon")
-class AnonAccessor:
-    """Re-identification risk of this DataFrame: ``df.anon.singletons(["year", "sex"])``."""
+class _Exposure:
+    """What a frame of any engine (pandas, Dask) tells of its exposure: the methods both
+    accessors share, each forwarding to its function."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(self, frame: Any) -> None:
         self._frame = frame
 
     def singletons(
@@ -83,6 +83,14 @@ class AnonAccessor:
         from pandas_anon.detect import figures as detect
 
         return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
+
+
+@pd.api.extensions.register_dataframe_accessor("anon")
+class AnonAccessor(_Exposure):
+    """Re-identification risk of this DataFrame: ``df.anon.singletons(["year", "sex"])``."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
 
     def generalize(
         self,
@@ -170,3 +178,17 @@ class AnonAccessor:
         from pandas_anon.anonymization.reports import report_of
 
         return report_of(self._frame)
+
+
+class DaskAnonAccessor(_Exposure):
+    """Re-identification risk of this Dask DataFrame, counted where its partitions are:
+    ``ddf.anon.singletons(["year", "sex"])`` (figures computed, the row mask lazy; see
+    :mod:`pandas_anon.engine.backends.dask`). Registered as ``.anon`` on Dask frames as soon
+    as both pandas_anon and ``dask.dataframe`` are imported (:func:`register_dask`)."""
+
+
+def register_dask() -> None:
+    """Register :class:`DaskAnonAccessor` as ``.anon`` on Dask DataFrames."""
+    from dask.dataframe.extensions import register_dataframe_accessor
+
+    register_dataframe_accessor("anon")(DaskAnonAccessor)

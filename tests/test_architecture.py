@@ -165,6 +165,7 @@ LIGHT = {
     "pandas_anon.errors",
     "pandas_anon.gate",
     "pandas_anon.gate.pandera_hook",
+    "pandas_anon.imports",
     "pandas_anon.params",
 }
 
@@ -237,7 +238,7 @@ print(json.dumps({{
     "registered": [name for name in names if name in pa.Check.REGISTERED_CUSTOM_CHECKS],
     "own_loader": pandera.__loader__ is pandera.__spec__.loader
     and type(pandera.__loader__).__module__.startswith(("importlib", "_frozen_importlib")),
-    "finders": [type(f).__name__ for f in sys.meta_path
+    "awaited": [f.package for f in sys.meta_path
                 if type(f).__module__.startswith("pandas_anon")],
 }}))
 """
@@ -246,12 +247,44 @@ print(json.dumps({{
 @pytest.mark.parametrize("pandera_first", [True, False], ids=["pandera first", "pandas_anon first"])
 def test_pandera_checks_are_registered_in_either_import_order(pandera_first):
     """The checks are on ``pa.Check`` once both packages are imported, whichever comes first;
-    pandera keeps its own loader and the finder waiting for it is gone."""
+    pandera keeps its own loader and the finder waiting for it is gone (the one waiting for
+    Dask's DataFrame, never imported here, stays)."""
     imports = ["import pandera.pandas as pa", "import pandas_anon"]
     first, second = imports if pandera_first else imports[::-1]
     found = fresh(REGISTERED.format(first=first, second=second))
     assert found == {
         "registered": ["anon_max_singletons", "anon_k_anonymous", "anon_l_diverse"],
         "own_loader": True,
-        "finders": [],
+        "awaited": ["dask.dataframe"],
     }
+
+
+def test_registrations_wait_for_their_package_and_a_failing_one_only_warns(tmp_path, monkeypatch):
+    """:func:`pandas_anon.imports.when_imported`: nothing runs before the package is imported;
+    then every registration asked for it runs once, in order, right after its import; one
+    that raises is an AnonWarning naming it, and the import and the others go on."""
+    from pandas_anon.imports import ImportFinder, when_imported
+
+    (tmp_path / "awaited_package.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ran: list[object] = []
+
+    def broken() -> None:
+        raise RuntimeError("no such attribute")
+
+    def record() -> None:
+        ran.append(sys.modules["awaited_package"].VALUE)
+
+    when_imported("awaited_package", record, "a recorder")
+    when_imported("awaited_package", broken, "a broken hook")
+    when_imported("awaited_package", record, "a recorder")  # asked again: not added twice
+    assert ran == []
+    with pytest.warns(pandas_anon.AnonWarning, match="could not register a broken hook"):
+        import awaited_package  # noqa: F401
+    assert ran == [7]
+    assert not any(
+        isinstance(f, ImportFinder) and f.package == "awaited_package" for f in sys.meta_path
+    )
+    when_imported("awaited_package", record, "a recorder")  # imported: runs at once
+    assert ran == [7, 7]
+    monkeypatch.delitem(sys.modules, "awaited_package")

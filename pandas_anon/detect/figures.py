@@ -15,19 +15,24 @@ combinations.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
-from pandas_anon.engine.backends.pandas import Tabulation, tabulate
+from pandas_anon.engine.backends import dask_backend, is_dask, tabulate
 from pandas_anon.engine.columns import all_columns, as_label_list, require_data, resolve_columns
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.weights import Weights, weight_column
 from pandas_anon.errors import InvalidQIDError
 
 QID = Iterable[Hashable] | Hashable
+
+if TYPE_CHECKING:
+    from pandas_anon.engine.backends.dask import DaskTabulation
+    from pandas_anon.engine.backends.pandas import Tabulation
 
 
 def singletons(
@@ -47,7 +52,7 @@ def singletons(
     return _singletons(frame, tabulate(frame, qid, dropna=dropna, weights=weights))
 
 
-def _singletons(frame: pd.DataFrame, tabulation: Tabulation) -> Singletons:
+def _singletons(frame: pd.DataFrame, tabulation: Tabulation | DaskTabulation) -> Singletons:
     frequencies = tabulation.frequencies
     return Singletons(
         qid=frequencies.columns,
@@ -121,6 +126,12 @@ def candidate_columns(
     """``columns`` checked, or (None) every column of the frame holding at least one value,
     less the count column ``weights`` names; :class:`EmptyDataError` for a frame without
     rows or columns."""
+    if is_dask(frame):  # checked as the frame is read, in one pass
+        return (
+            dask_backend().present_columns(frame)
+            if columns is None
+            else resolve_columns(frame, columns)
+        )
     require_data(frame)
     if columns is not None:
         _outside(frame, columns, weights)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,9 @@ import pandas as pd
 from pandas_anon import formatting as fmt
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.backends.pandas import Tabulation
+
+if TYPE_CHECKING:
+    from pandas_anon.engine.backends.dask import DaskTabulation
 
 
 @dataclass(frozen=True, repr=False)
@@ -28,8 +32,8 @@ class Singletons:
     distinct: int
     examined: int
     dropped: int
-    _frame: pd.DataFrame = field(compare=False)
-    _tabulation: Tabulation = field(compare=False)
+    _frame: Any = field(compare=False)  # the pandas or Dask frame tabulated
+    _tabulation: Tabulation | DaskTabulation = field(compare=False)
 
     @property
     def fraction(self) -> float:
@@ -44,13 +48,16 @@ class Singletons:
 
     @cached_property
     def mask(self) -> pd.Series:
-        """Boolean Series aligned to the input: True on singleton rows (False on dropped rows)."""
-        values = self._tabulation.rows_where(self._tabulation.frequencies.counts == 1)
-        return pd.Series(values, index=self._frame.index, name="singleton")
+        """Boolean Series aligned to the input: True on singleton rows (False on dropped rows);
+        of a Dask frame, a lazy Dask Series."""
+        counts = self._tabulation.frequencies.counts
+        return self._tabulation.mask(self._frame, counts == 1, "singleton")
 
     @property
     def rows(self) -> pd.DataFrame:
-        """The singleton rows (every column) as a new DataFrame."""
+        """The singleton rows (every column) as a new DataFrame (of a Dask frame, lazy)."""
+        if not isinstance(self.mask, pd.Series):
+            return self._frame[self.mask]
         return self._frame.loc[self.mask.to_numpy()]
 
     def to_dict(self) -> dict:

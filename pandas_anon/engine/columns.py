@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from typing import Protocol
 
 import pandas as pd
 
@@ -12,6 +13,13 @@ from pandas_anon.errors import (
     EmptyDataError,
     InvalidQIDError,
 )
+
+
+class Labelled(Protocol):
+    """A frame of any engine, as far as its column labels go (a pandas or a Dask frame)."""
+
+    @property
+    def columns(self) -> pd.Index: ...
 
 
 def as_label_list(
@@ -33,7 +41,7 @@ def _is_label(candidate: tuple, labels: Iterable[Hashable]) -> bool:
         return False
 
 
-def resolve_columns(frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable) -> tuple:
+def resolve_columns(frame: Labelled, columns: Iterable[Hashable] | Hashable) -> tuple:
     """Check ``columns`` against ``frame`` and return them in the frame's column order.
 
     Raises :class:`InvalidQIDError` for an empty or repeated selection,
@@ -68,7 +76,7 @@ def require_data(frame: pd.DataFrame) -> None:
         raise EmptyDataError("the frame has no rows: there is nothing to examine")
 
 
-def all_columns(frame: pd.DataFrame) -> tuple:
+def all_columns(frame: Labelled) -> tuple:
     """Every column of ``frame``, refusing duplicated names."""
     duplicated = frame.columns[frame.columns.duplicated()].unique()
     if len(duplicated):

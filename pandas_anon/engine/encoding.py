@@ -14,7 +14,7 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 from __future__ import annotations
 
 import weakref
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,6 +81,37 @@ def factorize(
             f".astype(str)"
         ) from exc
     return np.asarray(codes, dtype=np.int64), uniques
+
+
+def check_complete(
+    columns: Sequence[Hashable],
+    missing: Mapping[Hashable, int],
+    *,
+    kept: int,
+    total: int,
+    any_complete: bool,
+    people: bool = False,
+) -> None:
+    """What leaving out the rows missing a value (``dropna=True``) may not do silently:
+    leave none (:class:`EmptyDataError`), or leave fewer than half of them (people, with
+    weights): an :class:`IncompleteRowsWarning` naming the emptiest columns, the usual
+    culprits. ``missing``: rows (people) missing a value, per column; ``kept`` of ``total``
+    are complete."""
+    if not any_complete:
+        raise EmptyDataError(
+            f"every row has a missing value in at least one of {list(columns)!r}; "
+            f"pass dropna=False to treat missing as a value of its own"
+        )
+    if kept < total / 2:
+        emptiest = sorted(((n, name) for name, n in missing.items()), key=lambda pair: -pair[0])
+        worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in emptiest[:3] if n)
+        unit = "people are" if people else "rows are"
+        warn(
+            f"only {kept:,} of {total:,} {unit} complete on the examined columns; "
+            f"emptiest: {worst}. Leave such columns out, or count missing as a value "
+            f"(dropna=False; --keep-missing on the command line)",
+            IncompleteRowsWarning,
+        )
 
 
 def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndarray:
@@ -341,33 +372,16 @@ class EncodedFrame:
             complete = np.ones(self.n_rows, dtype=bool)
             for codes in raw.values():
                 complete &= codes >= 0
-            if not (complete & examined).any():
-                raise EmptyDataError(
-                    f"every row has a missing value in at least one of {list(self.columns)!r}; "
-                    f"pass dropna=False to treat missing as a value of its own"
-                )
-            kept, total = _weight(complete, weights), _weight(examined, weights)
-            if kept < total / 2:
-                self._warn_incomplete(raw, weights, kept, total)
+            check_complete(
+                self.columns,
+                {name: _weight(c < 0, weights) for name, c in raw.items()},
+                kept=_weight(complete, weights),
+                total=_weight(examined, weights),
+                any_complete=bool((complete & examined).any()),
+                people=weights is not None,
+            )
             examined &= complete
         return None if examined.all() else np.flatnonzero(examined)
-
-    def _warn_incomplete(
-        self, raw: dict[Hashable, np.ndarray], weights: np.ndarray | None, kept: int, total: int
-    ) -> None:
-        """Most rows (people, with weights) dropped: name the emptiest columns, the usual
-        culprits."""
-        missing = sorted(
-            ((_weight(c < 0, weights), name) for name, c in raw.items()), key=lambda pair: -pair[0]
-        )
-        worst = ", ".join(f"{name!r} ({n:,} missing)" for n, name in missing[:3] if n)
-        unit = "rows are" if weights is None else "people are"
-        warn(
-            f"only {kept:,} of {total:,} {unit} complete on the examined columns; "
-            f"emptiest: {worst}. Leave such columns out, or count missing as a value "
-            f"(dropna=False; --keep-missing on the command line)",
-            IncompleteRowsWarning,
-        )
 
     @property
     def n_examined(self) -> int:

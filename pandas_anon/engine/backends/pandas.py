@@ -77,6 +77,11 @@ class Tabulation:
         table[self.keys] = per_combination
         return table
 
+    def mask(self, frame: pd.DataFrame, per_combination: np.ndarray, name: str) -> pd.Series:
+        """A boolean per row of ``frame`` (the frame tabulated): its combination's value of
+        ``per_combination`` (False on rows not examined)."""
+        return pd.Series(self.rows_where(per_combination), index=frame.index, name=name)
+
     def refine(self, label: Hashable, flags: np.ndarray) -> Tabulation:
         """The tabulation with one more column, ``label``: a boolean given for every row of
         the frame (such as the rows a user selected), examined rows only."""
