@@ -51,9 +51,15 @@ GENERATOR_VERSION = 1
 CACHE = Path(__file__).resolve().parent / ".cache"
 
 
+def cached_path(n_rows: int = 6_400_000, seed: int = 0) -> Path:
+    """Where :func:`lombardia_like` keeps the table of ``n_rows`` rows and ``seed``, as
+    Parquet (written by its first call)."""
+    return CACHE / f"lombardia_like_n{n_rows}_s{seed}_r{REPLICAS}_v{GENERATOR_VERSION}.parquet"
+
+
 def lombardia_like(n_rows: int = 6_400_000, seed: int = 0, *, cache: bool = True) -> pd.DataFrame:
     """Columns anno_nascita, comune_residenza, provincia_residenza, sesso; ``n_rows`` rows."""
-    path = CACHE / f"lombardia_like_n{n_rows}_s{seed}_r{REPLICAS}_v{GENERATOR_VERSION}.parquet"
+    path = cached_path(n_rows, seed)
     if cache and path.exists():
         return pd.read_parquet(path)
     frame = _build(n_rows, seed)

@@ -1,9 +1,10 @@
 """The Dask backend: a Dask frame's frequency set, counted where its partitions are.
 
-A Dask frame is never collected. Its frequency set is one distributed ``groupby(columns,
-observed=True).size()``: each partition counts its own combinations and Dask adds up the
-counts of equal combinations across partitions, in the same pass that counts the frame's
-rows. Only the distinct combinations and their counts reach the caller, at most one row per
+A Dask frame is never collected. Its frequency set is counted where the partitions are:
+each partition counts its own combinations with the pandas backend
+(:func:`partition_frequencies`), and Dask adds up the counts of equal combinations across
+partitions (``groupby(columns, observed=True).sum()``), in the same pass that counts the
+frame's rows. Only the distinct combinations and their counts reach the caller, at most one row per
 combination whatever the number of rows. The pandas backend then reads that table, each
 combination weighing its count (:func:`pandas_anon.engine.backends.pandas.tabulate` with
 ``weights``), so every figure comes from the same code, and equals what pandas gives on the
@@ -26,6 +27,7 @@ import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
+from dask.dataframe.utils import make_meta
 
 from pandas_anon.engine.backends import pandas as pandas_backend
 from pandas_anon.engine.columns import all_columns, resolve_columns
@@ -35,6 +37,8 @@ from pandas_anon.errors import EmptyDataError
 
 #: The column of the flags joined with each partition's rows (:meth:`DaskTabulation.mask`).
 _FLAG = "__pandas_anon_flag__"
+#: The column of each partition's counts of its combinations (:func:`partition_frequencies`).
+_COUNT = "__pandas_anon_rows__"
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,9 @@ def tabulate(
     the pandas backend does, with the same error and warning): one pass over the frame,
     which also counts its rows."""
     names = list(resolve_columns(frame, columns))
-    sizes = frame[names].groupby(names, dropna=False, observed=True, sort=False).size()
+    meta = make_meta(frame[names]).assign(**{_COUNT: np.zeros(0, dtype=np.int64)})
+    counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
+    sizes = counted.groupby(names, dropna=False, observed=True, sort=False)[_COUNT].sum()
     counts, n_rows = dask.compute(sizes, frame.shape[0])
     if n_rows == 0:
         raise EmptyDataError("the frame has no rows: there is nothing to examine")
@@ -103,6 +109,30 @@ def tabulate(
         weights = weights[complete]
     local = pandas_backend.tabulate(combinations, names, weights=weights)
     return DaskTabulation(local.frequencies, combinations, local.row_combination, int(n_rows))
+
+
+def partition_frequencies(partition: pd.DataFrame, names: list[Hashable]) -> pd.DataFrame:
+    """One partition's combinations of ``names`` (a missing value a value of its own) and
+    the rows of each, in a column of their own: what Dask then adds up across partitions.
+    Counted by the pandas backend (several times faster than ``groupby().size()`` on
+    millions of rows), or by ``groupby`` on a partition where a column holds no value
+    (which the backend refuses, rightly, for a whole frame)."""
+    part = partition[names]
+    if len(part) == 0 or part.isna().all().any():
+        sizes = part.groupby(names, dropna=False, observed=True, sort=False).size()
+        table = sizes.index.to_frame(index=False)
+        table.columns = names
+        return table.assign(**{_COUNT: sizes.to_numpy(dtype=np.int64)})
+    frequencies = pandas_backend.tabulate(part, names, dropna=False).frequencies
+    table = pd.DataFrame(
+        {
+            column: frequencies.values[column]
+            .take(frequencies.codes[:, j])
+            .astype(part[column].dtype)
+            for j, column in enumerate(frequencies.columns)
+        }
+    )
+    return table.assign(**{_COUNT: frequencies.counts})
 
 
 def present_columns(frame: dd.DataFrame) -> tuple[Hashable, ...]:
