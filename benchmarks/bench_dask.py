@@ -1,8 +1,8 @@
 """Dask frames: the singletons of a Parquet table on a LocalCluster, beside the pandas path.
 
-Both paths read the same Parquet files and count the singletons of (anno_nascita,
-comune_residenza, sesso), end to end: ``pd.read_parquet`` + ``pandas_anon.singletons`` in a
-fresh process, against ``dd.read_parquet`` + ``ddf.anon.singletons`` on a ``LocalCluster`` of
+Both paths read the same Parquet files and count the singletons of the four columns
+(anno_nascita, comune_residenza, provincia_residenza, sesso), end to end:
+``pd.read_parquet`` + ``pandas_anon.singletons`` in a fresh process, against ``dd.read_parquet`` + ``ddf.anon.singletons`` on a ``LocalCluster`` of
 two worker processes of one thread each, with a memory limit of 4 GB per worker (cluster
 started before the timing). Both answers (singletons, distinct combinations, rows examined)
 must be equal.
@@ -26,8 +26,10 @@ from pathlib import Path
 
 import harness
 from harness import Case, require_same
-from synthetic import CACHE, QID, _build, cached_path, lombardia_like
+from synthetic import CACHE, _build, cached_path, lombardia_like
 
+#: The quasi-identifier: the four columns of the synthetic table.
+QID = ["anno_nascita", "comune_residenza", "provincia_residenza", "sesso"]
 WORKERS = 2
 MEMORY_LIMIT = "4GB"
 BIG_FILES = 8

@@ -8,6 +8,7 @@ from __future__ import annotations
 import platform
 import sys
 
+import bench_dask
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_reinforce.main(forwarded)
         + bench_check.main(forwarded)
         + bench_precommit.main(forwarded)
+        + bench_dask.main(forwarded)
         + bench_hierarchies.main(forwarded)
         + bench_startup.main(forwarded)
     )
