@@ -2,9 +2,10 @@
 
 Both paths read the same Parquet files and count the singletons of the four columns
 (anno_nascita, comune_residenza, provincia_residenza, sesso), end to end:
-``pd.read_parquet`` + ``pandas_anon.singletons`` in a fresh process, against ``dd.read_parquet`` + ``ddf.anon.singletons`` on a ``LocalCluster`` of
-two worker processes of one thread each, with a memory limit of 4 GB per worker (cluster
-started before the timing). Both answers (singletons, distinct combinations, rows examined)
+``pd.read_parquet`` + ``pandas_anon.singletons`` in a fresh process, against
+``dd.read_parquet`` + ``ddf.anon.singletons`` on a ``LocalCluster`` of two worker processes
+of one thread each, with a memory limit of 4 GB per worker (cluster started before the
+timing). Both answers (singletons, distinct combinations, rows examined)
 must be equal.
 
 a. The Lombardia-like table, 6.4M rows (``synthetic.py``, one Parquet file): best of
