@@ -330,26 +330,29 @@ def _hierarchies(
     keys = column_keys(qid)
     for column in qid:
         if column in given:
-            chosen[column] = hierarchy_for(frame[column], given[column])
+            chosen[column] = hierarchy_for(frame[column], given[column], frame)
         else:
             if column not in built:
-                built[column] = _by_default(frame[column], build=build)
+                built[column] = _by_default(frame, column, build=build)
             hierarchy, choices[f"hierarchy {keys[column]}"] = built[column]
             if hierarchy is not None:
                 chosen[column] = hierarchy
     return chosen
 
 
-def _by_default(series: pd.Series, *, build: bool = True) -> tuple[Hierarchy | None, str]:
+def _by_default(
+    frame: pd.DataFrame, column: Hashable, *, build: bool = True
+) -> tuple[Hierarchy | None, str]:
     """The registered hierarchy claiming the column if it covers the column, else ``auto``
     (with ``build``; without it, no hierarchy: the algorithm cuts the column by its values),
     with a :class:`HierarchyFallbackWarning` when a claiming one falls short; and the
     choice as the report states it. The warning counts the values left out, never quotes
     them: only a hierarchy the user named may list them (its own error)."""
+    series = frame[column]
     claimed = claimed_hierarchy(series.name)
     if claimed is not None:
         try:
-            hierarchy = hierarchy_for(series, claimed)
+            hierarchy = hierarchy_for(series, claimed, frame)
             recode(series, hierarchy, 0)  # a HierarchyError if it misses a value of the column
             return hierarchy, hierarchy.described(claimed)
         except HierarchyError as error:

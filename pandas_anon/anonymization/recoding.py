@@ -174,10 +174,12 @@ def resolve_spec(
             "{'comune_residenza': ('it.comune', 1)}"
         )
     columns = resolve_columns(frame, list(spec))
-    return {column: _resolve_entry(frame[column], spec[column]) for column in columns}
+    return {column: _resolve_entry(frame, frame[column], spec[column]) for column in columns}
 
 
-def _resolve_entry(series: pd.Series, entry: SpecValue) -> tuple[Hierarchy, int]:
+def _resolve_entry(
+    frame: pd.DataFrame, series: pd.Series, entry: SpecValue
+) -> tuple[Hierarchy, int]:
     if isinstance(entry, tuple):
         if len(entry) != 2:
             raise InvalidParameterError(
@@ -187,19 +189,23 @@ def _resolve_entry(series: pd.Series, entry: SpecValue) -> tuple[Hierarchy, int]
         source, level = entry
     else:
         source, level = entry, 1
-    hierarchy = hierarchy_for(series, source)
+    hierarchy = hierarchy_for(series, source, frame)
     hierarchy.labels(level)  # raises HierarchyError naming the valid levels
     return hierarchy, level
 
 
-def hierarchy_for(series: pd.Series, source: HierarchyLike) -> Hierarchy:
-    """A Hierarchy from an object, a registered name or a builder given the column."""
+def hierarchy_for(
+    series: pd.Series, source: HierarchyLike, frame: pd.DataFrame | None = None
+) -> Hierarchy:
+    """A Hierarchy from an object, a registered name or a builder given the column (a
+    registered factory also gets ``frame``, the frame holding the column, if it takes it:
+    :func:`~pandas_anon.plugins.registry.get_hierarchy`)."""
     if isinstance(source, Hierarchy):
         return source
     if isinstance(source, str):
         from pandas_anon.plugins.registry import get_hierarchy  # plugins load on first use only
 
-        return get_hierarchy(source, series)
+        return get_hierarchy(source, series, frame=frame)
     if callable(source):
         built = source(series)
         if not isinstance(built, Hierarchy):

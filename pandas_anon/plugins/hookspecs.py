@@ -50,10 +50,13 @@ def register_hierarchies(register: Register) -> None:
     - ``hierarchy``: a :class:`~pandas_anon.hierarchy.Hierarchy`, or a factory
       ``f(data: pandas.Series | None) -> Hierarchy``. A factory runs only when the hierarchy is
       used: with the column's data (to match its spellings, or to cover its values), or with
-      ``None`` for the canonical hierarchy. Results are not cached. Errors it raises are
-      reported as :class:`~pandas_anon.errors.HierarchyError` naming the plugin; a factory
-      that cannot place some values of the column raises ``HierarchyError(message,
-      unmatched=n)``, so that zero configuration can say how many when it falls back.
+      ``None`` for the canonical hierarchy. A factory that also takes the keyword ``frame``
+      gets the frame holding the column whenever the caller has it (``kanon``,
+      ``generalize``): it may read another column of the row, such as its province.
+      Results are not cached. Errors it raises are reported as
+      :class:`~pandas_anon.errors.HierarchyError` naming the plugin; a factory that cannot
+      place some values of the column raises ``HierarchyError(message, unmatched=n)``, so
+      that zero configuration can say how many when it falls back.
     - ``description``: one line, shown by ``pandas_anon.hierarchies()`` and
       ``pandas-anon plugins``.
     - ``columns``: the column names this hierarchy claims by default, so that it is used

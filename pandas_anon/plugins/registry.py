@@ -10,6 +10,7 @@ says so). Both are warned about once and shown by :func:`plugin_status`.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -88,10 +89,14 @@ def plugin_status() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["name", "source", "status", "problem"])
 
 
-def get_hierarchy(name: str, data: pd.Series | None = None) -> Hierarchy:
+def get_hierarchy(
+    name: str, data: pd.Series | None = None, *, frame: pd.DataFrame | None = None
+) -> Hierarchy:
     """The hierarchy registered as ``name``; a factory is called with ``data`` (the column
-    the hierarchy is for, or ``None`` for the canonical hierarchy). An unnamed hierarchy is
-    named ``name``."""
+    the hierarchy is for, or ``None`` for the canonical hierarchy), and with ``frame=`` (the
+    frame holding the column, when known) if it takes that keyword: a factory may read
+    another column of the frame, such as each row's province. An unnamed hierarchy is named
+    ``name``."""
     found = _registry().names.get(name, [])
     if not found:
         raise UnknownNameError(name, hierarchies()["name"], kind="hierarchy name")
@@ -102,7 +107,7 @@ def get_hierarchy(name: str, data: pd.Series | None = None) -> Hierarchy:
     registration = found[0]
     built = registration.hierarchy
     if not isinstance(built, Hierarchy):
-        built = _call(registration, built, data)
+        built = _call(registration, built, data, frame)
     if built.name is None:
         built.name = name
     return built
@@ -266,10 +271,19 @@ def _build(pm: pluggy.PluginManager) -> _Registry:
     return registry
 
 
-def _call(registration: Registration, factory: Factory, data: pd.Series | None) -> Hierarchy:
+def _call(
+    registration: Registration,
+    factory: Factory,
+    data: pd.Series | None,
+    frame: pd.DataFrame | None,
+) -> Hierarchy:
     name = registration.name
     try:
-        built = factory(data)
+        if frame is not None and data is not None and _takes_frame(factory):
+            # the Factory type names the data alone; this one was checked to take frame=
+            built = factory(data, frame=frame)  # type: ignore[call-arg]
+        else:
+            built = factory(data)
     except Exception as error:
         if isinstance(error, TypeError) and data is not None:
             factorize(data)  # lists or dicts in the column: UnhashableValueError, by name
@@ -284,6 +298,16 @@ def _call(registration: Registration, factory: Factory, data: pd.Series | None) 
             f"{type(built).__name__}, not a Hierarchy"
         )
     return built
+
+
+def _takes_frame(factory: Factory) -> bool:
+    """Whether ``factory`` takes the keyword ``frame``."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a callable without a signature: called with data only
+        return False
+    found = parameters.get("frame")
+    return found is not None and found.kind in (found.KEYWORD_ONLY, found.POSITIONAL_OR_KEYWORD)
 
 
 def _and(names: Iterable[str]) -> str:

@@ -83,12 +83,13 @@ def test_zero_configuration_no_longer_fails_on_another_regions_spellings(elsewhe
 
 
 def test_a_claimed_hierarchy_that_covers_the_column_is_still_used(licences):
+    """it.comune claims the municipality; on the licence file it reads each row's province
+    from the frame's provincia_residenza by itself, and the report says so."""
     out = licences.anon.kanon(5, qid=SEED_QID)
     report = out.anon.report()
-    assert (
-        report.choices[CHOICE] == "it.comune"
-        and report.hierarchies["comune_residenza"] == "it.comune"
-    )
+    described = "it.comune (matched within the provinces of column 'provincia_residenza')"
+    assert report.choices[CHOICE] == described
+    assert report.hierarchies["comune_residenza"] == described
 
 
 @pytest.mark.parametrize("named", ["it.comune", "hierarchy object"])

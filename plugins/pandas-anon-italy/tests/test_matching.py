@@ -238,3 +238,26 @@ def test_former_names_file_matches_its_notice():
     former = italy.load_former_names()
     assert hashlib.sha256(raw).hexdigest() in notice
     assert f"{len(raw):,} bytes" in notice and f"{len(former):,} former names" in notice
+
+
+def test_the_frames_province_column_is_used_without_configuration():
+    """A spelling that names comuni of several provinces (CASTRO: Lecce and Bergamo) is
+    refused alone, and resolved when the frame has its rows' province, which the registered
+    it.comune reads by itself (kanon, generalize) and names in the report."""
+    frame = pd.DataFrame(
+        {
+            "comune_residenza": ["CASTRO", "CASTRO", "AOSTA", "AOSTA"],
+            "provincia_residenza": ["LECCE", "LECCE", "AOSTA", "AOSTA"],
+            "provincia_nascita": ["ROMA", "MILANO", "TORINO", "AOSTA"],
+        }
+    )
+    assert italy.province_column(frame, "comune_residenza") == "provincia_residenza"
+    assert italy.province_column(frame[["comune_residenza"]], "comune_residenza") is None
+    with pytest.raises(HierarchyError, match="fits comuni of several provinces"):
+        frame[["comune_residenza"]].anon.generalize({COMUNE: ("it.comune", 1)})
+    out = frame.anon.generalize({COMUNE: ("it.comune", 1)})
+    aosta = "Valle d'Aosta/Vallée d'Aoste"  # ISTAT's name of the province
+    assert out[COMUNE].tolist() == ["Lecce", "Lecce", aosta, aosta]
+    assert out.anon.report().columns[COMUNE]["hierarchy"] == (
+        "it.comune (matched within the provinces of column 'provincia_residenza')"
+    )

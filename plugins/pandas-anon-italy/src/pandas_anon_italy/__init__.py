@@ -25,7 +25,15 @@ from collections.abc import Callable
 
 from pandas_anon import hookimpl
 
-from .hierarchy import KEPT_SUFFIX, LEVEL_NAMES, NAME, ON_UNMATCHED, comune_hierarchy
+from .hierarchy import (
+    KEPT_SUFFIX,
+    LEVEL_NAMES,
+    NAME,
+    ON_UNMATCHED,
+    comune_hierarchy,
+    frame_hierarchy,
+    province_column,
+)
 from .istat import load_aliases, load_comuni, load_former_names
 from .names import ABBREVIATIONS, PARTICLES, expansions, key, loose, normalize, strip_accents
 from .resolve import (
@@ -57,12 +65,14 @@ __all__ = [
     "SUGGESTIONS",
     "comune_hierarchy",
     "expansions",
+    "frame_hierarchy",
     "key",
     "load_aliases",
     "load_comuni",
     "load_former_names",
     "loose",
     "normalize",
+    "province_column",
     "register_hierarchies",
     "resolve",
     "strip_accents",
@@ -74,10 +84,11 @@ COLUMNS = ("comune", "comune_residenza", "comune_nascita")
 
 @hookimpl
 def register_hierarchies(register: Callable[..., None]) -> None:
-    """Register ``it.comune`` (built lazily from the column's data)."""
+    """Register ``it.comune`` (built lazily from the column's data, and each row's province
+    when the frame has a province column)."""
     register(
         NAME,
-        comune_hierarchy,
+        frame_hierarchy,
         description=(
             "Italian comuni (ISTAT list, 7,896): comune -> provincia -> regione -> "
             "ripartizione geografica -> *; spellings matched ignoring case, accents, "

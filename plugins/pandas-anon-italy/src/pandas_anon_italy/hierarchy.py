@@ -29,7 +29,15 @@ from pandas_anon.hierarchy import TOP, Hierarchy
 from .istat import _comuni
 from .resolve import RESOLVED, resolve
 
-__all__ = ["KEPT_SUFFIX", "LEVEL_NAMES", "NAME", "ON_UNMATCHED", "comune_hierarchy"]
+__all__ = [
+    "KEPT_SUFFIX",
+    "LEVEL_NAMES",
+    "NAME",
+    "ON_UNMATCHED",
+    "comune_hierarchy",
+    "frame_hierarchy",
+    "province_column",
+]
 
 #: The name the hierarchy is registered under.
 NAME = "it.comune"
@@ -141,6 +149,37 @@ def _kept_labels(values: np.ndarray, levels: list[np.ndarray], matched: np.ndarr
     return np.array(
         [f"{value}{KEPT_SUFFIX}" if value in taken else value for value in values], dtype=object
     )
+
+
+def frame_hierarchy(data: pd.Series | None, *, frame: pd.DataFrame | None = None) -> Hierarchy:
+    """What ``it.comune``'s registration builds: :func:`comune_hierarchy` of the column,
+    each spelling matched within its rows' province when ``frame`` (the frame holding the
+    column) has a province column (:func:`province_column`), which the hierarchy's note names
+    in every report."""
+    column = None if data is None or frame is None else province_column(frame, data.name)
+    if column is None:
+        return comune_hierarchy(data)
+    hierarchy = comune_hierarchy(data, province=frame[column])
+    within = f"matched within the provinces of column {column!r}"
+    hierarchy.note = within if hierarchy.note is None else f"{within}; {hierarchy.note}"
+    return hierarchy
+
+
+def province_column(frame: pd.DataFrame, comune: Hashable) -> Hashable | None:
+    """The column of ``frame`` giving each row's province for the comune column ``comune``:
+    the one column named ``provincia...`` or ``sigla_provincia...`` (any case), or, when
+    there are several, the one whose name ends as the comune column's does
+    (``provincia_residenza`` for ``comune_residenza``); None when there is none, or no way
+    to choose."""
+    candidates = [
+        c
+        for c in frame.columns
+        if c != comune and str(c).casefold().startswith(("provincia", "sigla_provincia"))
+    ]
+    if len(candidates) > 1:
+        suffix = str(comune).casefold().partition("comune")[2]
+        candidates = [c for c in candidates if suffix and str(c).casefold().endswith(suffix)]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _of(column: object) -> str:
