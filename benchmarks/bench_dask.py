@@ -1,12 +1,18 @@
-"""Dask frames: the singletons of a Parquet table on a LocalCluster, beside the pandas path.
+"""Dask frames: singletons and kanon(5) of a Parquet table on a LocalCluster, beside pandas.
 
-Both paths read the same Parquet files and count the singletons of the four columns
-(anno_nascita, comune_residenza, provincia_residenza, sesso), end to end:
-``pd.read_parquet`` + ``pandas_anon.singletons`` in a fresh process, against
-``dd.read_parquet`` + ``ddf.anon.singletons`` on a ``LocalCluster`` of two worker processes
-of one thread each, with a memory limit of 4 GB per worker (cluster started before the
-timing). Both answers (singletons, distinct combinations, rows examined)
-must be equal.
+Both paths read the same Parquet files, end to end, on the four columns (anno_nascita,
+comune_residenza, provincia_residenza, sesso): ``pd.read_parquet`` then the function in a
+fresh process, against ``dd.read_parquet`` then ``ddf.anon`` on a ``LocalCluster`` of two
+worker processes of one thread each, with a memory limit of 4 GB per worker (cluster
+started before the timing). Two jobs:
+
+- ``singletons``: count the singletons; the answers (singletons, distinct combinations,
+  rows examined) must be equal;
+- ``kanon``: ``kanon(5, qid=<the four>, max_suppression=0.05, suppress="drop")`` with the
+  default search (ola) and hierarchies, the output written as Parquet (a file with pandas,
+  a folder of files with Dask; the suppressed rows left out, as a column holding both
+  numbers and ``*`` cannot be written to Parquet); the answers (levels, rows suppressed,
+  rows modified) must be equal.
 
 a. The Lombardia-like table, 6.4M rows (``synthetic.py``, one Parquet file): best of
    ``--repeat``. Target: the Dask path within 2x of the pandas path's time.
@@ -36,26 +42,52 @@ MEMORY_LIMIT = "4GB"
 BIG_FILES = 8
 MAX_SHARE = 2.0
 
-#: The pandas path, run in a fresh interpreter: read the files, count, print JSON.
+JOBS = ("singletons", "kanon")
+K = 5
+MAX_SUPPRESSION = 0.05
+
+#: The pandas path, run in a fresh interpreter: read the files, run the job, print JSON.
 _PANDAS = """
 import json, resource, sys, time
 import pandas as pd
 import pandas_anon
+path, qid, job, output = sys.argv[1], sys.argv[2].split(","), sys.argv[3], sys.argv[4]
+K, MAX_SUPPRESSION = int(sys.argv[5]), float(sys.argv[6])
 started = time.perf_counter()
-frame = pd.read_parquet(sys.argv[1], columns=sys.argv[2].split(","))
-found = pandas_anon.singletons(frame, sys.argv[2].split(","))
+frame = pd.read_parquet(path, columns=qid)
+if job == "singletons":
+    found = pandas_anon.singletons(frame, qid)
+    answer = [found.count, found.distinct, found.examined]
+else:
+    out = pandas_anon.kanon(
+        frame, K, qid=qid, max_suppression=MAX_SUPPRESSION, suppress="drop"
+    )
+    out.to_parquet(output)
+    report = out.anon.report()
+    answer = [report.levels, report.suppressed, report.modified]
 print(json.dumps({
     "seconds": time.perf_counter() - started,
-    "answer": [found.count, found.distinct, found.examined],
+    "answer": answer,
     "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
 
 
-def pandas_path(path: Path) -> dict:
+def pandas_path(path: Path, job: str) -> dict:
     """One run of the pandas path on ``path`` (a file or a folder of Parquet files)."""
+    output = CACHE / "dask_bench_output_pandas.parquet"
     done = subprocess.run(
-        [sys.executable, "-c", _PANDAS, str(path), ",".join(QID)],
+        [
+            sys.executable,
+            "-c",
+            _PANDAS,
+            str(path),
+            ",".join(QID),
+            job,
+            str(output),
+            str(K),
+            str(MAX_SUPPRESSION),
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -63,10 +95,23 @@ def pandas_path(path: Path) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def dask_path(path: Path, repeat: int) -> dict:
-    """The best of ``repeat`` runs of the Dask path on ``path``, on a fresh cluster, and the
-    peak memory of each worker."""
+def dask_job(path: Path, job: str) -> list:
+    """One run of ``job`` on the Dask frame of ``path``: its answer."""
     import dask.dataframe as dd
+
+    ddf = dd.read_parquet(str(path), columns=QID)
+    if job == "singletons":
+        found = ddf.anon.singletons(QID)
+        return [found.count, found.distinct, found.examined]
+    out = ddf.anon.kanon(K, qid=QID, max_suppression=MAX_SUPPRESSION, suppress="drop")
+    out.to_parquet(str(CACHE / "dask_bench_output_dask"), overwrite=True, schema=None)
+    report = out.anon.report()
+    return [report.levels, report.suppressed, report.modified]
+
+
+def dask_path(path: Path, repeat: int) -> dict:
+    """Per job, the best of ``repeat`` runs of the Dask path on ``path``, on a fresh
+    cluster, and the peak memory of each worker."""
     from distributed import Client, LocalCluster
 
     import pandas_anon  # noqa: F401  (registers ddf.anon)
@@ -81,14 +126,16 @@ def dask_path(path: Path, repeat: int) -> dict:
         ) as cluster,
         Client(cluster) as client,
     ):
-        best, answer = float("inf"), None
-        for _ in range(repeat):
-            started = time.perf_counter()
-            found = dd.read_parquet(str(path), columns=QID).anon.singletons(QID)
-            best = min(best, time.perf_counter() - started)
-            answer = [found.count, found.distinct, found.examined]
+        found = {}
+        for job in JOBS:
+            best, answer = float("inf"), None
+            for _ in range(repeat):
+                started = time.perf_counter()
+                answer = dask_job(path, job)
+                best = min(best, time.perf_counter() - started)
+            found[job] = {"seconds": best, "answer": answer}
         peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    return {"seconds": best, "answer": answer, "peaks_mib": sorted(peaks.values())}
+    return {**found, "peaks_mib": sorted(peaks.values())}
 
 
 def big_table(n_rows: int) -> Path:
@@ -106,41 +153,43 @@ def big_table(n_rows: int) -> Path:
 def measure(args) -> list[Case]:
     lombardia_like(args.rows, args.seed)  # written once as Parquet
     small = cached_path(args.rows, args.seed)
-    runs = [pandas_path(small) for _ in range(max(args.repeat, 1))]
-    on_pandas = min(runs, key=lambda run: run["seconds"])
-    on_dask = dask_path(small, max(args.repeat, 1))
-    require_same(
-        "6.4M rows: singletons, distinct, examined", on_dask["answer"], on_pandas["answer"]
-    )
     big = big_table(args.big_rows)
-    big_pandas = pandas_path(big)
+    on_pandas, big_pandas = {}, {}
+    for job in JOBS:
+        runs = [pandas_path(small, job) for _ in range(max(args.repeat, 1))]
+        on_pandas[job] = min(runs, key=lambda run: run["seconds"])
+        big_pandas[job] = pandas_path(big, job)
+    on_dask = dask_path(small, max(args.repeat, 1))
     big_dask = dask_path(big, 1)
-    require_same(
-        "big table: singletons, distinct, examined", big_dask["answer"], big_pandas["answer"]
-    )
+    for job in JOBS:
+        require_same(f"6.4M rows, {job}", on_dask[job]["answer"], on_pandas[job]["answer"])
+        require_same(f"big table, {job}", big_dask[job]["answer"], big_pandas[job]["answer"])
+    levels, suppressed, modified = big_dask["kanon"]["answer"]
     print(
-        f"\n== singletons of {', '.join(QID)}: pandas (a fresh process) against Dask "
+        f"\n== {', '.join(QID)}: pandas (a fresh process) against Dask "
         f"({WORKERS} worker processes, {MEMORY_LIMIT} each), reading Parquet ==\n"
-        f"a. {args.rows:,} rows: {on_dask['answer'][0]:,} singletons; Dask workers' peak "
-        f"{', '.join(f'{p:,.0f}' for p in on_dask['peaks_mib'])} MiB, pandas "
-        f"{on_pandas['peak_mib']:,.0f} MiB\n"
-        f"b. {args.big_rows:,} rows in {BIG_FILES} files: {big_dask['answer'][0]:,} "
-        f"singletons, {big_dask['answer'][1]:,} combinations; Dask workers' peak "
+        f"a. {args.rows:,} rows: {on_dask['singletons']['answer'][0]:,} singletons; Dask "
+        f"workers' peak {', '.join(f'{p:,.0f}' for p in on_dask['peaks_mib'])} MiB, pandas "
+        f"{max(run['peak_mib'] for run in on_pandas.values()):,.0f} MiB\n"
+        f"b. {args.big_rows:,} rows in {BIG_FILES} files: "
+        f"{big_dask['singletons']['answer'][0]:,} singletons, "
+        f"{big_dask['singletons']['answer'][1]:,} combinations; kanon({K}): levels {levels}, "
+        f"{suppressed:,} rows suppressed, {modified:,} modified; Dask workers' peak "
         f"{', '.join(f'{p:,.0f}' for p in big_dask['peaks_mib'])} MiB, pandas "
-        f"{big_pandas['peak_mib']:,.0f} MiB"
+        f"{max(run['peak_mib'] for run in big_pandas.values()):,.0f} MiB"
     )
     return [
         Case(
-            f"a. {args.rows:,} rows, Dask vs pandas",
-            on_dask["seconds"],
-            on_pandas["seconds"],
-            max_share=MAX_SHARE,
-        ),
-        Case(
-            f"b. {args.big_rows:,} rows, Dask vs pandas (one run each)",
-            big_dask["seconds"],
-            big_pandas["seconds"],
-        ),
+            f"{label}. {rows:,} rows, {job}, Dask vs pandas{note}",
+            dask_runs[job]["seconds"],
+            pandas_runs[job]["seconds"],
+            max_share=MAX_SHARE if label == "a" else None,
+        )
+        for label, rows, dask_runs, pandas_runs, note in (
+            ("a", args.rows, on_dask, on_pandas, ""),
+            ("b", args.big_rows, big_dask, big_pandas, " (one run each)"),
+        )
+        for job in JOBS
     ]
 
 

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 
 class _Exposure:
-    """What a frame of any engine (pandas, Dask) tells of its exposure: the methods both
-    accessors share, each forwarding to its function."""
+    """What a frame of any engine (pandas, Dask) tells of its exposure and how it is
+    anonymized: the methods both accessors share, each forwarding to its function."""
 
     def __init__(self, frame: Any) -> None:
         self._frame = frame
@@ -84,6 +84,36 @@ class _Exposure:
 
         return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
 
+    def generalize(
+        self,
+        spec: Mapping[Hashable, SpecValue],
+        *,
+        rows: Rows = "all",
+        qid: Sequence[Hashable] | None = None,
+    ) -> Any:
+        """A new frame with the ``spec`` columns generalized; see
+        :func:`pandas_anon.generalize`. Its change summary: ``out.anon.report()`` (on a
+        Dask frame: a lazy Dask frame, its report computed)."""
+        from pandas_anon.anonymization import generalize as generalization
+
+        return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
+
+    def kanon(self, k: int, *, suppress: str = "mask", **options: Any) -> Any:
+        """A k-anonymous copy of the frame; see :func:`pandas_anon.kanon` for the options
+        (qid, hierarchies, algo, max_suppression, metric, l, t, sensitive).
+        Its report: ``out.anon.report()`` (on a Dask frame: a lazy Dask frame, its report
+        computed)."""
+        from pandas_anon.anonymization import kanon as k_anonymity
+
+        return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
+
+    def report(self) -> Report:
+        """The report this frame carries, if pandas-anon produced it
+        (:mod:`pandas_anon.anonymization.reports`)."""
+        from pandas_anon.anonymization.reports import report_of
+
+        return report_of(self._frame)
+
 
 @pd.api.extensions.register_dataframe_accessor("anon")
 class AnonAccessor(_Exposure):
@@ -92,18 +122,13 @@ class AnonAccessor(_Exposure):
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def generalize(
-        self,
-        spec: Mapping[Hashable, SpecValue],
-        *,
-        rows: Rows = "all",
-        qid: Sequence[Hashable] | None = None,
-    ) -> pd.DataFrame:
-        """A new frame with the ``spec`` columns generalized; see
-        :func:`pandas_anon.generalize`. Its change summary: ``out.anon.report()``."""
-        from pandas_anon.anonymization import generalize as generalization
+    def ke_anon(self, k: int, eps: float, **options: Any) -> pd.DataFrame:
+        """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
+        ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,
+        eps_quasi, algo, alpha, seed, secure, shuffle). Its report: ``out.anon.report()``."""
+        from pandas_anon.anonymization.noise import ke
 
-        return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
+        return ke.ke_anon(self._frame, k, eps, **options)
 
     def compare(self, k: int, **options: Any) -> Comparison:
         """Several anonymization methods side by side (global, Mondrian, local recoding by
@@ -138,14 +163,6 @@ class AnonAccessor(_Exposure):
             year_groups=year_groups,
         )
 
-    def kanon(self, k: int, *, suppress: str = "mask", **options: Any) -> pd.DataFrame:
-        """A k-anonymous copy of the frame; see :func:`pandas_anon.kanon` for the options
-        (qid, hierarchies, algo, max_suppression, metric, l, t, sensitive).
-        Its report: ``out.anon.report()``."""
-        from pandas_anon.anonymization import kanon as k_anonymity
-
-        return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
-
     def reinforce(self, goal: Any, *, sensitive: Hashable, **options: Any) -> pd.DataFrame:
         """A copy meeting ``goal`` (``KAnonymity(k)``, ``LDiversity(l)``, ``TCloseness(t)``
         or a list of them) in which only the records at risk are masked: Lan et al.'s
@@ -154,14 +171,6 @@ class AnonAccessor(_Exposure):
         from pandas_anon.anonymization.reinforcement import reinforce
 
         return reinforce.reinforce(self._frame, goal, sensitive=sensitive, **options)
-
-    def ke_anon(self, k: int, eps: float, **options: Any) -> pd.DataFrame:
-        """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
-        ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,
-        eps_quasi, algo, alpha, seed, secure, shuffle). Its report: ``out.anon.report()``."""
-        from pandas_anon.anonymization.noise import ke
-
-        return ke.ke_anon(self._frame, k, eps, **options)
 
     def ke_plan(
         self, k_values: Iterable[int], eps_values: Iterable[float], **options: Any
@@ -172,18 +181,13 @@ class AnonAccessor(_Exposure):
 
         return planning.ke_plan(self._frame, k_values, eps_values, **options)
 
-    def report(self) -> Report:
-        """The report this frame carries, if pandas-anon produced it
-        (:mod:`pandas_anon.anonymization.reports`)."""
-        from pandas_anon.anonymization.reports import report_of
-
-        return report_of(self._frame)
-
 
 class DaskAnonAccessor(_Exposure):
-    """Re-identification risk of this Dask DataFrame, counted where its partitions are:
-    ``ddf.anon.singletons(["year", "sex"])`` (figures computed, the row mask lazy; see
-    :mod:`pandas_anon.engine.backends.dask`). Registered as ``.anon`` on Dask frames as soon
+    """Re-identification risk of this Dask DataFrame, counted where its partitions are, and
+    its anonymization: ``ddf.anon.singletons(["year", "sex"])`` (figures computed, the row
+    mask lazy), ``ddf.anon.kanon(5, qid=[...])`` (decided on the frequency set, written
+    lazily partition by partition, the report computed); see
+    :mod:`pandas_anon.engine.backends.dask`. Registered as ``.anon`` on Dask frames as soon
     as both pandas_anon and ``dask.dataframe`` are imported (:func:`register_dask`)."""
 
 

@@ -81,3 +81,18 @@ def without(monkeypatch):
         monkeypatch.setattr(builtins, "__import__", importing)
 
     return hide
+
+
+@pytest.fixture(scope="session")
+def client():
+    """A real Dask cluster for the Dask tests (tests/dask): two worker processes of one
+    thread each, as ``LocalCluster`` runs on a laptop."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as connected,
+    ):
+        yield connected

@@ -25,8 +25,14 @@ from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.anonymization.utility import measure
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, direct_identifiers, scan
 from pandas_anon.detect.figures import candidate_columns
+from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import tabulate
-from pandas_anon.engine.columns import require_data, resolve_columns, sensitive_outside
+from pandas_anon.engine.columns import (
+    require_columns,
+    require_data,
+    resolve_columns,
+    sensitive_outside,
+)
 from pandas_anon.errors import (
     HierarchyError,
     HierarchyFallbackWarning,
@@ -63,6 +69,8 @@ class _Request:
     sensitive: Hashable | None
     progress: bool | None
     built: dict = field(default_factory=dict)  # hierarchies built so far, per column
+    #: the people each row of ``frame`` stands for (a Dask frame's digest), or None
+    weights: np.ndarray | None = None
 
 
 def anonymize(
@@ -107,25 +115,48 @@ def anonymize(
     algorithm = get_algorithm(algo) if isinstance(algo, str) else _algorithm(algo)
     one_of(identifiers, "identifiers", IDENTIFIER_TREATMENTS)
     max_suppression = fraction(max_suppression, "max_suppression")  # 0.05, "5%" or "0.05"
-    require_data(frame)
-    if k > len(frame):  # before the election, whose errors would hide this one
-        raise InvalidParameterError(f"k={k} exceeds the {len(frame):,} rows of the frame")
+    digest = None
+    if is_dask(frame):
+        require_columns(frame)
+    else:
+        require_data(frame)
+        _rows_for(k, len(frame))  # before the election, whose errors would hide this one
     if hierarchies is not None and not isinstance(hierarchies, Mapping):
         raise InvalidParameterError(
             f"hierarchies must map columns to hierarchies, such as "
             f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}"
         )
-    request = _Request(
-        frame, k, models, hierarchies or {}, algorithm, max_suppression, metric, sensitive, progress
-    )
     if qid is None:
         found = _identifiers(frame, [c for c in frame.columns if c != sensitive], identifiers)
-        decision = _zero_configuration(request, [f.column for f in found])
+        read = None  # the columns holding a value, less the identifiers (on a Dask frame)
     else:
         qid = resolve_columns(frame, qid)
         sensitive_outside(qid, sensitive)
         outside = [c for c in frame.columns if c not in qid and c != sensitive]
         found = _identifiers(frame, outside, identifiers)
+        read = [*qid, *([sensitive] if sensitive is not None else [])]
+    local, weights = frame, None
+    if is_dask(frame):  # decided on the digest: every figure weighs the rows of a combination
+        if read is None:
+            read = [c for c in candidate_columns(frame, None) if c not in _columns(found)]
+        digest = dask_backend().digest(frame, read)
+        local, weights = digest.frame, digest.counts
+        _rows_for(k, digest.n_rows)
+    request = _Request(
+        local,
+        k,
+        models,
+        hierarchies or {},
+        algorithm,
+        max_suppression,
+        metric,
+        sensitive,
+        progress,
+        weights=weights,
+    )
+    if qid is None:
+        decision = _zero_configuration(request, _columns(found))
+    else:
         decision = _decide(request, qid, {})
     report = decision.report
     assert isinstance(report, AnonymizationReport)
@@ -142,6 +173,7 @@ def anonymize(
     keys = column_keys([f.column for f in found])
     return replace(
         decision,
+        digest=digest,
         identifiers=tuple(keys),
         treatment=identifiers,
         report=replace(
@@ -171,6 +203,17 @@ def kanon(
     """
     one_of(suppress, "suppress", ("mask", "drop"))
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
+
+
+def _rows_for(k: int, rows: int) -> None:
+    """Refuse a ``k`` above the rows of the frame."""
+    if k > rows:
+        raise InvalidParameterError(f"k={k} exceeds the {rows:,} rows of the frame")
+
+
+def _columns(found: Sequence[DirectIdentifier]) -> list[Hashable]:
+    """The columns of direct identifiers found."""
+    return [f.column for f in found]
 
 
 def _algorithm(algo: object) -> Algorithm:
@@ -206,7 +249,8 @@ def _decide(
     """Run the algorithm on the frequency set of ``qid`` and report what it decided."""
     frame = request.frame
     columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
-    tabulation = tabulate(frame, columns)  # first: an all-missing column is refused alike
+    tabulation = tabulate(frame, columns, weights=request.weights)  # first: an all-missing
+    # column is refused alike
     chosen = _hierarchies(
         frame,
         qid,
@@ -249,7 +293,8 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> T
             f"{outside!r}"
         )
     released = frame[candidates]
-    qid = list(scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE).qid)
+    weights = request.weights
+    qid = list(scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE, weights=weights).qid)
     rounds = 0
     while True:
         rounds += 1
@@ -262,7 +307,9 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> T
         }
         given = {c: h for c, h in request.hierarchies.items() if c in qid}
         decision = _decide(replace(request, hierarchies=given), tuple(qid), choices)
-        found = scan(decision.write(released).frame, k=max(k, 2), max_size=AUTO_QID_SIZE)
+        found = scan(
+            decision.write(released).frame, k=max(k, 2), max_size=AUTO_QID_SIZE, weights=weights
+        )
         worst = found.election
         exposure = {
             "columns": [str(c) for c in found.qid],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pandas_anon.engine.columns import resolve_columns
+from pandas_anon.engine.columns import Labelled, resolve_columns
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
@@ -53,9 +53,10 @@ class Recoded:
     def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
         codes, values = self.codes, self.values.array
         missing = bool((codes < 0).any())  # -1 is missing, never "the last value"
-        if self.values.dtype == object and len(self.values) < len(codes):
+        if self.values.dtype == object:
             # pandas infers a dtype for objects (text, dates): infer it from the distinct
-            # values written rather than from every row, then take from them
+            # values written rather than from every row (however many rows there are: the
+            # same values give the same dtype), then take from them
             used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(self.values)))
             values = pd.Series(self.values.to_numpy()[used]).array
             compact = np.full(len(self.values) + 1, -1, dtype=codes.dtype)  # last: missing
@@ -168,13 +169,20 @@ def resolve_spec(
     frame: pd.DataFrame, spec: Mapping[Hashable, SpecValue]
 ) -> dict[Hashable, tuple[Hierarchy, int]]:
     """Check a spec and turn every entry into ``(Hierarchy, level)``."""
+    return {
+        column: _resolve_entry(frame, frame[column], spec[column])
+        for column in spec_columns(frame, spec)
+    }
+
+
+def spec_columns(frame: Labelled, spec: Mapping[Hashable, SpecValue]) -> tuple[Hashable, ...]:
+    """The columns of a spec, checked (a frame of any engine)."""
     if not isinstance(spec, Mapping) or not spec:
         raise InvalidParameterError(
             "spec must map column names to a hierarchy and level, e.g. "
             "{'comune_residenza': ('it.comune', 1)}"
         )
-    columns = resolve_columns(frame, list(spec))
-    return {column: _resolve_entry(frame, frame[column], spec[column]) for column in columns}
+    return resolve_columns(frame, list(spec))
 
 
 def _resolve_entry(

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from pandas_anon import formatting as report
+from pandas_anon.engine.backends import is_dask
 from pandas_anon.errors import AnonError
 
 #: Key of the report a transformed frame carries in ``DataFrame.attrs``.
@@ -314,18 +315,32 @@ def _exposure_line(exposure: dict) -> str:
     )
 
 
-def attach(frame: pd.DataFrame, result: Report) -> pd.DataFrame:
-    """Let ``result`` travel with ``frame`` (a new attrs dict: the input's is not touched)."""
+def attach(frame: Any, result: Report) -> Any:
+    """Let ``result`` travel with ``frame`` (a new attrs dict: the input's is not touched;
+    a Dask frame, which has no attrs, holds it as an attribute of the collection: the
+    lazy output of a computation already made, whose report is known)."""
+    if is_dask(frame):
+        setattr(frame, _DASK_ATTRIBUTE, result.to_dict())
+        return frame
     frame.attrs = {**frame.attrs, REPORT_KEY: result.to_dict()}
     return frame
 
 
-def report_of(frame: pd.DataFrame) -> Report:
+def report_of(frame: Any) -> Report:
     """The report a frame produced by pandas-anon carries."""
-    payload = frame.attrs.get(REPORT_KEY)
+    if is_dask(frame):
+        payload = getattr(frame, _DASK_ATTRIBUTE, None)
+        dropped = "an operation since made a new Dask frame, which does not carry it"
+    else:
+        payload = frame.attrs.get(REPORT_KEY)
+        dropped = "an operation since (merge, concat) dropped DataFrame.attrs"
     if not isinstance(payload, dict) or payload.get("kind") not in Report._kinds:
         raise AnonError(
-            "this frame carries no pandas-anon report: it did not come from generalize() or "
-            "kanon(), or an operation since (merge, concat) dropped DataFrame.attrs"
+            f"this frame carries no pandas-anon report: it did not come from generalize() or "
+            f"kanon(), or {dropped}"
         )
     return Report.from_dict(payload)
+
+
+#: The attribute of a Dask frame holding its report (:func:`attach`).
+_DASK_ATTRIBUTE = "_pandas_anon_report"

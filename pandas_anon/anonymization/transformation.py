@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,9 +32,11 @@ from pandas_anon.anonymization.recoding import (
 )
 from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
+from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, group_codes
+from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
 
@@ -133,6 +136,10 @@ class Transformation:
     #: how a column's classes are described where that differs from how they are written:
     #: the range a summary value (a class's mean) stands for
     described: Mapping[Hashable, ColumnRecoding] = field(default_factory=dict)
+    #: the :class:`~pandas_anon.engine.backends.dask.Digest` of the Dask frame this was
+    #: decided on (None: a pandas frame), whose rows :meth:`apply` writes as their
+    #: combinations are written
+    digest: Any = None
     #: :meth:`written_codes` and :meth:`output_classes` once computed, with what they were
     #: computed from (the recodings, and the suppressed combinations): shared by the copies
     #: ``dataclasses.replace`` makes, and valid for those keeping the same objects
@@ -223,39 +230,87 @@ class Transformation:
         out["rows"] = rows[shown]
         return out
 
-    def apply(
-        self, frame: pd.DataFrame, *, suppress: str = "mask", salt: bytes | str | None = None
-    ) -> pd.DataFrame:
+    def apply(self, frame: Any, *, suppress: str = "mask", salt: bytes | str | None = None) -> Any:
         """The output: a copy of ``frame`` with the transformation written
         (:meth:`write`), the direct identifiers dropped, hashed or kept, the suppressed rows
         masked (``suppress="mask"``) or left out (``"drop"``), and the report attached with
         the rows modified. ``salt``: the key of ``"hash"`` (default: a random one, never
-        stored)."""
+        stored). A transformation decided on a Dask frame writes that frame lazily, each
+        partition's rows as their combinations are written (:meth:`_apply_distributed`)."""
+        key = _hash_key(salt) if self.identifiers and self.treatment == "hash" else b""
+        if self.digest is not None or is_dask(frame):
+            return self._apply_distributed(frame, suppress, key)
         written = self.write(frame)
-        out = _treat_identifiers(written.frame, self.identifiers, self.treatment, salt)
+        out = _treat_identifiers(written.frame, self.identifiers, self.treatment, key)
         if suppress == "drop":
             out = out.loc[~written.suppressed]
         if self.report is None:
             return out
         return attach(out, self.report.after_writing(int(written.modified.sum()), written.changed))
 
-    def write(self, frame: pd.DataFrame) -> Written:
+    def _apply_distributed(self, frame: Any, suppress: str, key: bytes) -> Any:
+        """:meth:`apply` on the Dask frame this was decided on: its digest written as
+        :meth:`write` writes rows (each combination weighing its rows in the report), then
+        each partition's rows joined with the written combinations, lazily."""
+        if self.digest is None or not is_dask(frame):
+            decided, given = (
+                ("a pandas", "a Dask") if self.digest is None else ("a Dask", "a pandas")
+            )
+            raise InvalidParameterError(
+                f"this transformation was decided on {decided} frame and cannot write "
+                f"{given} frame: apply it to the frame it was decided on"
+            )
+        counts = self.digest.counts
+        written = self.write(self.digest.frame, weights=counts)
+        keys = list(self.tabulation.frequencies.columns)
+        replaced = [c for c in self.qid if written.changed[c]]
+        table = self.digest.frame[keys].copy()
+        for j, column in enumerate(replaced):
+            table[_written_name(j)] = written.frame[column]  # the same index, and dtype
+        table[_SUPPRESSED_NAME] = written.suppressed
+        if len(self.digest.frame.columns) > len(keys):  # a digest of more columns than these
+            table = table.drop_duplicates(keys, ignore_index=True)
+        out = dask_backend().rewrite(
+            frame,
+            keys,
+            table,
+            {column: _written_name(j) for j, column in enumerate(replaced)},
+            flag=_SUPPRESSED_NAME,
+            drop_flagged=suppress == "drop",
+            then=partial(
+                _treat_identifiers,
+                columns=self.identifiers,
+                treatment=self.treatment,
+                key=key,
+            ),
+        )
+        if self.report is None:
+            return out
+        modified = int(counts[written.modified].sum())
+        return attach(out, self.report.after_writing(modified, written.changed))
+
+    def write(self, frame: pd.DataFrame, *, weights: np.ndarray | None = None) -> Written:
         """Write the quasi-identifiers to a copy of ``frame`` (the frame the transformation
         was decided on, or any frame with its rows and quasi-identifier columns); ``frame``
-        is unchanged."""
+        is unchanged. ``weights``: the rows each row of ``frame`` stands for (a Dask frame's
+        digest), which the counts of rows changed add up."""
         suppressed_rows = self.tabulation.rows_where(self.suppressed)
         modified = suppressed_rows.copy()
         changed: dict[Hashable, int] = {}
         out = output_copy(frame)
+
+        def rows(flags: np.ndarray) -> int:
+            return int(flags.sum() if weights is None else weights[flags].sum())
+
         for column in self.qid:
             recoded = self.write_column(frame[column])
             modified |= recoded.changed
             written = recoded
             if suppressed_rows.any():
                 written, starred = recoded.marked(suppressed_rows, SUPPRESSED)
-                changed[column] = int((recoded.changed | starred).sum())  # suppressed cells too
+                changed[column] = rows(recoded.changed | starred)  # suppressed cells too
             else:
-                changed[column] = int(recoded.changed.sum())
+                changed[column] = rows(recoded.changed)
                 if not changed[column]:
                     continue  # every value as read: the column is the copy's own
             out[column] = written.to_series(frame.index, column)
@@ -277,15 +332,30 @@ class Transformation:
         return relabel(row_codes, pd.Index(uniques), recoding.labels, row_labels)
 
 
+def _hash_key(salt: bytes | str | None) -> bytes:
+    """The key of ``identifiers="hash"``: ``salt``, or a random one (never stored)."""
+    return salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
+
+
 def _treat_identifiers(
-    out: pd.DataFrame, columns: Sequence[Hashable], treatment: str, salt: bytes | str | None
+    out: pd.DataFrame, columns: Sequence[Hashable], treatment: str, key: bytes
 ) -> pd.DataFrame:
-    """Drop or hash the direct identifier ``columns`` of ``out`` (or keep them)."""
+    """Drop or hash (keyed by ``key``) the direct identifier ``columns`` of ``out`` (or
+    keep them)."""
     if not columns or treatment == "keep":
         return out
     if treatment == "drop":
         return out.drop(columns=list(columns))
-    key = salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
     for column in columns:
         out[column] = keyed_hash(out[column], key)
     return out
+
+
+def _written_name(j: int) -> str:
+    """The column of the ``j``-th rewritten quasi-identifier in a table of written
+    combinations (:meth:`Transformation._apply_distributed`)."""
+    return f"__pandas_anon_written_{j}__"
+
+
+#: The column flagging the suppressed combinations in that table.
+_SUPPRESSED_NAME = "__pandas_anon_suppressed__"

@@ -43,12 +43,14 @@ from pandas_anon.detect.best_qid import elect
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import SubsetSearch
+from pandas_anon.engine.backends import DASK_WEIGHTS as _DASK_WEIGHTS
+from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import search_entries
 from pandas_anon.engine.encoding import distinct_count, value_sizes
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
-from pandas_anon.errors import UnhashableValueError
+from pandas_anon.errors import InvalidParameterError, UnhashableValueError
 
 #: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
 MAX_SIZE = 3
@@ -149,22 +151,41 @@ def direct_identifiers(
     """
     if columns is not None and len(columns) == 0:
         return ()
+
+    def needed(column: Hashable) -> float:
+        return HINTED_SHARE if name_hints_identifier(column) else IDENTIFYING_SHARE
+
+    def verdict(column: Hashable, alone: int, total: int) -> DirectIdentifier | None:
+        share = alone / total if total else 0.0
+        found = share >= needed(column) and total > 1
+        return DirectIdentifier(column, share, name_hints_identifier(column)) if found else None
+
+    def sharing(column: Hashable, total: int) -> int:
+        return total - math.ceil(needed(column) * total)  # people who may share a value
+
+    candidates = candidate_columns(frame, columns, weights)
+    if is_dask(frame):  # counted where the partitions are
+        if weights is not None:
+            raise InvalidParameterError(_DASK_WEIGHTS)
+        alone, total = dask_backend().alone_counts(frame, candidates, sharing)
+        return tuple(
+            found
+            for column, count in alone.items()
+            if count is not None and (found := verdict(column, count, total)) is not None
+        )
     people = None if weights is None else read_weights(frame, weights)
     total = len(frame) if people is None else int(people.sum())
 
     def identifying(column: Hashable) -> DirectIdentifier | None:
         series = frame[column]
-        hinted = name_hints_identifier(column)
-        needed = HINTED_SHARE if hinted else IDENTIFYING_SHARE
-        sharing = total - math.ceil(needed * total)  # people who may share a value
-        head = slice(0, 2 * sharing + 1024)
-        if head.stop < len(series) and _sharing_at_least(series, people, head) > sharing:
+        head = slice(0, 2 * sharing(column, total) + 1024)
+        if head.stop < len(series) and _sharing_at_least(series, people, head) > sharing(
+            column, total
+        ):
             return None  # the first rows already share too much: so does the column
         alone, _ = _alone_counts(series, people)
-        share = alone / total if total else 0.0
-        return DirectIdentifier(column, share, hinted) if share >= needed and total > 1 else None
+        return verdict(column, alone, total)
 
-    candidates = candidate_columns(frame, columns, weights)
     return tuple(f for f in thread_map(identifying, candidates, rows=len(frame)) if f is not None)
 
 

@@ -68,10 +68,15 @@ def resolve_columns(frame: Labelled, columns: Iterable[Hashable] | Hashable) -> 
     return tuple(c for c in available if c in wanted)
 
 
+def require_columns(frame: Labelled) -> None:
+    """:class:`EmptyDataError` when ``frame`` (of any engine) has no column."""
+    if len(frame.columns) == 0:
+        raise EmptyDataError("the frame has no columns: there is nothing to examine")
+
+
 def require_data(frame: pd.DataFrame) -> None:
     """:class:`EmptyDataError` when ``frame`` has no column or no row."""
-    if frame.shape[1] == 0:
-        raise EmptyDataError("the frame has no columns: there is nothing to examine")
+    require_columns(frame)
     if len(frame) == 0:
         raise EmptyDataError("the frame has no rows: there is nothing to examine")
 

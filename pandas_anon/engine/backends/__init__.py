@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 #: How to install what Dask frames need.
 DASK_EXTRA = 'pip install "pandas-anon[dask]"'
+#: Why weights are refused on a Dask frame.
+DASK_WEIGHTS = (
+    "weights= (a count table) is not supported on a Dask frame yet: compute() it into "
+    "pandas first, or leave weights out to count rows"
+)
 
 
 def is_dask(frame: object) -> bool:
@@ -43,10 +48,7 @@ def tabulate(
 
         return pandas_backend.tabulate(frame, columns, dropna=dropna, weights=weights)
     if weights is not None:
-        raise InvalidParameterError(
-            "weights= (a count table) is not supported on a Dask frame yet: compute() it into "
-            "pandas first, or leave weights out to count rows"
-        )
+        raise InvalidParameterError(DASK_WEIGHTS)
     return dask_backend().tabulate(frame, columns, dropna=dropna)
 
 

@@ -19,7 +19,7 @@ candidate column together, so it is bounded by those.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,18 +27,24 @@ import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
-from dask.dataframe.utils import make_meta
+from dask.dataframe.utils import has_known_categories, make_meta
 
 from pandas_anon.engine.backends import pandas as pandas_backend
 from pandas_anon.engine.columns import all_columns, resolve_columns
 from pandas_anon.engine.encoding import check_complete
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.errors import EmptyDataError
+from pandas_anon.engine.grouping import first_occurrence
+from pandas_anon.errors import EmptyDataError, InvalidParameterError
 
 #: The column of the flags joined with each partition's rows (:meth:`DaskTabulation.mask`).
 _FLAG = "__pandas_anon_flag__"
-#: The column of each partition's counts of its combinations (:func:`partition_frequencies`).
+#: The columns of each partition's counts of its combinations, and of where the first row of
+#: each is (:func:`partition_frequencies`).
 _COUNT = "__pandas_anon_rows__"
+_FIRST = "__pandas_anon_first__"
+#: Bits of a row's position within its partition in :data:`_FIRST` (the partition's number
+#: above them): a partition holds fewer than 2^40 rows.
+_POSITION_BITS = 40
 
 
 @dataclass(frozen=True)
@@ -70,12 +76,51 @@ class DaskTabulation:
         columns = list(self.combinations.columns)
         table = self.combinations.assign(**{_FLAG: per_combination[self.combination_of]})
 
-        def flags(partition: pd.DataFrame) -> pd.Series:
+        def flags(partition: pd.DataFrame, table: pd.DataFrame) -> pd.Series:
             joined = partition[columns].merge(table, how="left", on=columns, sort=False)
             found = joined[_FLAG].to_numpy(dtype=object)
             return pd.Series(found == True, index=partition.index, name=name)  # noqa: E712
 
-        return frame.map_partitions(flags, meta=pd.Series(dtype=bool, name=name))
+        return frame.map_partitions(flags, _shared(table), meta=pd.Series(dtype=bool, name=name))
+
+
+@dataclass(frozen=True)
+class Digest:
+    """A Dask frame reduced to the distinct combinations of some columns: ``frame``, a
+    pandas frame of them in the order their first rows come in the Dask frame, ``counts``,
+    the rows of each, and ``n_rows``, the rows of the Dask frame.
+
+    Read with ``counts`` as weights, ``frame`` is the Dask frame as far as those columns
+    tell: it has the same frequency set, and its values come in the same order (a column's
+    values in the order they first appear, as ``pandas.factorize`` reads the rows). So every
+    method reading the frequency set decides on it what it decides on the rows, and each row
+    is then written as its combination is (:func:`write`)."""
+
+    frame: pd.DataFrame
+    counts: np.ndarray
+    n_rows: int
+
+
+def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Digest:
+    """The :class:`Digest` of ``columns`` of ``frame`` (a missing value is a value of its
+    own): one pass over the frame, which also counts its rows."""
+    names = list(resolve_columns(frame, columns))
+    meta = make_meta(frame[names]).assign(
+        **{_COUNT: np.zeros(0, dtype=np.int64), _FIRST: np.zeros(0, dtype=np.int64)}
+    )
+    counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
+    grouped = counted.groupby(names, dropna=False, observed=True, sort=False)
+    sizes = grouped.agg({_COUNT: "sum", _FIRST: "min"})
+    table, n_rows = dask.compute(sizes, frame.shape[0])
+    if n_rows == 0:
+        raise EmptyDataError("the frame has no rows: there is nothing to examine")
+    table = table.sort_values(_FIRST, kind="stable")
+    combinations = table.index.to_frame(index=False)
+    combinations.columns = names
+    for name in names:  # the frame's dtypes, which grouping may change (not unknown categories)
+        if not _unknown_categories(frame[name].dtype):
+            combinations[name] = combinations[name].astype(frame[name].dtype)
+    return Digest(combinations, table[_COUNT].to_numpy(dtype=np.int64), int(n_rows))
 
 
 def tabulate(
@@ -86,15 +131,8 @@ def tabulate(
     the pandas backend does, with the same error and warning): one pass over the frame,
     which also counts its rows."""
     names = list(resolve_columns(frame, columns))
-    meta = make_meta(frame[names]).assign(**{_COUNT: np.zeros(0, dtype=np.int64)})
-    counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
-    sizes = counted.groupby(names, dropna=False, observed=True, sort=False)[_COUNT].sum()
-    counts, n_rows = dask.compute(sizes, frame.shape[0])
-    if n_rows == 0:
-        raise EmptyDataError("the frame has no rows: there is nothing to examine")
-    combinations = counts.index.to_frame(index=False)
-    combinations.columns = names
-    weights = counts.to_numpy(dtype=np.int64)
+    found = digest(frame, names)
+    combinations, weights = found.frame, found.counts
     if dropna:  # the rows missing a value, left out as the pandas backend leaves them out
         incomplete = combinations.isna()
         complete = ~incomplete.any(axis=1).to_numpy()
@@ -102,28 +140,43 @@ def tabulate(
             names,
             {name: int(weights[incomplete[name].to_numpy()].sum()) for name in names},
             kept=int(weights[complete].sum()),
-            total=int(n_rows),
+            total=found.n_rows,
             any_complete=bool(complete.any()),
         )
         combinations = combinations[complete].reset_index(drop=True)
         weights = weights[complete]
     local = pandas_backend.tabulate(combinations, names, weights=weights)
-    return DaskTabulation(local.frequencies, combinations, local.row_combination, int(n_rows))
+    return DaskTabulation(local.frequencies, combinations, local.row_combination, found.n_rows)
 
 
-def partition_frequencies(partition: pd.DataFrame, names: list[Hashable]) -> pd.DataFrame:
-    """One partition's combinations of ``names`` (a missing value a value of its own) and
-    the rows of each, in a column of their own: what Dask then adds up across partitions.
-    Counted by the pandas backend (several times faster than ``groupby().size()`` on
-    millions of rows), or by ``groupby`` on a partition where a column holds no value
-    (which the backend refuses, rightly, for a whole frame)."""
+def partition_frequencies(
+    partition: pd.DataFrame, names: list[Hashable], partition_info: dict | None = None
+) -> pd.DataFrame:
+    """One partition's combinations of ``names`` (a missing value a value of its own), the
+    rows of each and where its first row is (the partition's number, then the row's position
+    in it, as one integer), in columns of their own: what Dask then adds up across
+    partitions. Counted by the pandas backend (several times faster than
+    ``groupby().size()`` on millions of rows), or by ``groupby`` on a partition where a
+    column holds no value (which the backend refuses, rightly, for a whole frame)."""
     part = partition[names]
+    number = 0 if partition_info is None else int(partition_info["number"])
+    offset = number << _POSITION_BITS
     if len(part) == 0 or part.isna().all().any():
-        sizes = part.groupby(names, dropna=False, observed=True, sort=False).size()
-        table = sizes.index.to_frame(index=False)
+        positions = pd.Series(np.arange(len(part), dtype=np.int64), index=part.index)
+        grouped = positions.groupby(
+            [part[name] for name in names], dropna=False, observed=True, sort=False
+        )
+        found = grouped.agg(["size", "min"])
+        table = found.index.to_frame(index=False)
         table.columns = names
-        return table.assign(**{_COUNT: sizes.to_numpy(dtype=np.int64)})
-    frequencies = pandas_backend.tabulate(part, names, dropna=False).frequencies
+        return table.assign(
+            **{
+                _COUNT: found["size"].to_numpy(dtype=np.int64),
+                _FIRST: found["min"].to_numpy(dtype=np.int64) + offset,
+            }
+        )
+    tabulation = pandas_backend.tabulate(part, names, dropna=False)
+    frequencies = tabulation.frequencies
     table = pd.DataFrame(
         {
             column: frequencies.values[column]
@@ -132,7 +185,91 @@ def partition_frequencies(partition: pd.DataFrame, names: list[Hashable]) -> pd.
             for j, column in enumerate(frequencies.columns)
         }
     )
-    return table.assign(**{_COUNT: frequencies.counts})
+    first = first_occurrence(tabulation.row_combination, len(frequencies))
+    return table.assign(**{_COUNT: frequencies.counts, _FIRST: first + offset})
+
+
+def _shared(table: pd.DataFrame) -> Any:
+    """``table`` as an argument every partition's task reads: sent to the workers once
+    (scattered, when a distributed client is running), not embedded in every task."""
+    try:
+        from distributed import default_client
+
+        return default_client().scatter(table, broadcast=True, hash=False)
+    except (ImportError, ValueError):  # no distributed client: the local schedulers
+        return dask.delayed(table, pure=True)
+
+
+def _unknown_categories(dtype: object) -> bool:
+    """Whether ``dtype`` is a Dask categorical whose categories are not known yet."""
+    return isinstance(dtype, pd.CategoricalDtype) and not has_known_categories(
+        pd.Series([], dtype=dtype)
+    )
+
+
+def rewrite(
+    frame: dd.DataFrame,
+    keys: list[Hashable],
+    table: pd.DataFrame,
+    replaced: Mapping[Hashable, str],
+    *,
+    flag: str,
+    drop_flagged: bool,
+    then: Callable[[pd.DataFrame], pd.DataFrame],
+) -> dd.DataFrame:
+    """``frame`` rewritten partition by partition, lazily: each row joined on ``keys`` with
+    its combination in ``table`` (one row per combination of the frame), each column of
+    ``replaced`` taken from the table's column it names, the rows whose combination is
+    ``flag``-ged left out with ``drop_flagged``, then ``then`` applied to the partition.
+    The table reaches each worker once, not once per partition."""
+
+    def partition(part: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+        joined = part[keys].merge(table, how="left", on=keys, sort=False)
+        if joined[flag].isna().any():
+            raise InvalidParameterError(
+                "the frame holds combinations of "
+                f"{list(map(str, keys))} that the transformation was not decided on: apply it "
+                "to the frame it was decided on"
+            )
+        out = part.copy(deep=False)  # the partition itself is not changed
+        for column, name in replaced.items():
+            out[column] = joined[name].set_axis(part.index)
+        if drop_flagged:
+            out = out.loc[~joined[flag].to_numpy(dtype=bool)]
+        return then(out)
+
+    meta = partition(make_meta(frame), table)
+    return frame.map_partitions(partition, _shared(table), meta=meta)
+
+
+def alone_counts(
+    frame: dd.DataFrame,
+    columns: Iterable[Hashable],
+    sharing: Callable[[Hashable, int], int],
+) -> tuple[dict[Hashable, int | None], int]:
+    """The rows alone on their value in each of ``columns`` (a missing value is one more
+    value), and the rows of ``frame``. None for a column on which more rows than
+    ``sharing(column, rows)`` share their value already within partitions (they share it in
+    the frame too): counting its values across partitions is then spared. Two passes at
+    most: the rows sharing a value within each partition, then the values' counts of the
+    columns left."""
+    columns = list(columns)
+    width = len(columns)
+
+    def shared(part: pd.DataFrame) -> pd.DataFrame:
+        within = [len(part) - part[c].nunique(dropna=False) for c in columns]
+        return pd.DataFrame([[*within, len(part)]], columns=range(width + 1))
+
+    meta = pd.DataFrame({j: np.zeros(0, dtype=np.int64) for j in range(width + 1)})
+    sums = frame[columns].map_partitions(shared, meta=meta).sum().compute()
+    total = int(sums[width])
+    left = [c for j, c in enumerate(columns) if int(sums[j]) <= sharing(c, total)]
+    counted = dask.compute(
+        *[(frame[c].value_counts(dropna=False, split_out=True) == 1).sum() for c in left]
+    )
+    alone: dict[Hashable, int | None] = dict.fromkeys(columns)
+    alone.update({c: int(n) for c, n in zip(left, counted, strict=True)})
+    return alone, total
 
 
 def present_columns(frame: dd.DataFrame) -> tuple[Hashable, ...]:
