@@ -95,6 +95,14 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="smallest count a cell may publish besides 0 (the small-cell rule), e.g. 5",
     )
     command.add_argument(
+        "--engine",
+        choices=("pandas", "dask"),
+        help="where to read and count: pandas (each file in this process; the default) or "
+        "dask (each FILE a Parquet file or folder of them, or a quoted glob of CSVs such as "
+        "'data/*.csv', read and counted by Dask's workers, on the client's cluster when one "
+        "is running; needs pandas-anon[dask])",
+    )
+    command.add_argument(
         "--format",
         choices=FORMATS,
         default="table",
@@ -135,7 +143,7 @@ def _settings_given(args: argparse.Namespace) -> dict:
     from pandas_anon.gate.config import KEYS
 
     values: dict = {}
-    keys = ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers")
+    keys = ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers", "engine")
     for key in (*keys, "count", "counts", "dimension", "min_count"):
         raw = getattr(args, key)
         if raw is not None:

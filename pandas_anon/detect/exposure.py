@@ -306,7 +306,11 @@ def scan(
     rest = [c for c in columns if c not in {f.column for f in found}]
     if not rest:
         return Scan(flagged, allowed_found, None)
-    frequencies = search_entries(frame, rest, weights=weights)
+    if is_dask(frame):  # its digest: each combination of the columns weighing its rows
+        digest = dask_backend().digest(frame, rest)
+        frequencies = search_entries(digest.frame, rest, weights=digest.counts)
+    else:
+        frequencies = search_entries(frame, rest, weights=weights)
     search = SubsetSearch(
         frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies), prune=True
     )

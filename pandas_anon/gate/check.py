@@ -27,9 +27,10 @@ import pandas as pd
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import scan
 from pandas_anon.detect.results import BestQID
-from pandas_anon.errors import AnonError, InputFileError, capture_warnings
+from pandas_anon.errors import AnonError, ConfigError, InputFileError, capture_warnings
 from pandas_anon.gate.config import Config, Settings
 from pandas_anon.gate.counts import CountTable, SmallCells
+from pandas_anon.gate.dask_reading import read_dask
 from pandas_anon.gate.io import read_columns, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
 
@@ -85,7 +86,7 @@ def check_tables(file: str, settings: Settings) -> list[FileResult]:
     and an empty sheet are ``skipped``; an archive that cannot be opened is one ``error``.
     Every table of the file gets the file's ``settings``.
     """
-    if settings.skip:
+    if settings.skip or settings.engine == "dask":  # Dask reads the whole folder or glob
         return [check_file(file, settings)]
     try:
         entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
@@ -161,6 +162,14 @@ def _read(
     """The file's columns to measure (those of the QID, when configured, and the counts),
     a count table in long form with its count column, and its small cells."""
     usecols = settings.qid
+    if settings.engine == "dask":
+        if table is not None:
+            raise ConfigError(
+                "count tables (count, counts, min_count) are checked with the pandas engine "
+                "only: they are small by nature; drop --engine dask for this file"
+            )
+        frame = read_dask(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
+        return frame, None, None
     if table is not None and usecols is not None:  # the category is no column of the file
         usecols = (*[c for c in usecols if c != table.category], *table.columns)
     frame = read_columns(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)

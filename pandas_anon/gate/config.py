@@ -75,6 +75,7 @@ class Settings:
     counts: tuple[str, ...] | None = None
     dimension: str | None = None
     min_count: int | None = None
+    engine: str = "pandas"  # "dask": a folder of Parquet files or a glob of CSVs, on Dask
 
     def limits(self) -> Limits:
         return Limits(self.max_count, self.max_fraction, self.k)
@@ -106,6 +107,18 @@ def _names(key: str) -> Callable[[object], dict]:
         return {key: tuple(names)}
 
     return parse
+
+
+#: What ``engine`` may name: where a file is read and counted.
+ENGINES = ("pandas", "dask")
+
+
+def _engine(value: object) -> dict:
+    """``pandas`` (one file at a time, in this process) or ``dask`` (a folder of Parquet
+    files or a glob of delimited files, counted where Dask's partitions are)."""
+    if value not in ENGINES:
+        raise ValueError(f"expected one of {', '.join(ENGINES)}, got {value!r}")
+    return {"engine": value}
 
 
 def _max_singletons(value: object) -> dict:
@@ -192,6 +205,7 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "counts": _counts,
     "dimension": _name("dimension", "sex"),
     "min_count": _whole("min_count", 5),
+    "engine": _engine,
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 

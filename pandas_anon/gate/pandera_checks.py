@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -34,8 +34,9 @@ import pandas as pd
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import without_suppressed
 from pandas_anon.detect.figures import QID, singletons
-from pandas_anon.engine.columns import as_label_list
-from pandas_anon.errors import AnonError
+from pandas_anon.engine.backends import DASK_WEIGHTS, dask_backend, is_dask
+from pandas_anon.engine.columns import as_label_list, resolve_columns
+from pandas_anon.errors import AnonError, InvalidParameterError
 from pandas_anon.params import fraction, whole
 from pandas_anon.privacy.measures import l_diversity
 
@@ -95,6 +96,12 @@ def measure(
     every row is suppressed (:mod:`pandas_anon.detect.exposure`). ``weights``: the count
     column of an aggregated table; the figures then count people
     (:mod:`pandas_anon.engine.weights`)."""
+    if is_dask(frame):  # measured on its digest, each combination weighing its rows
+        if weights is not None:
+            raise InvalidParameterError(DASK_WEIGHTS)
+        digest = dask_backend().digest(frame, resolve_columns(frame, qid))
+        local = digest.frame.assign(**{_ROWS: digest.counts})
+        return replace(measure(local, qid, dropna=dropna, weights=_ROWS), weighted=False)
     frame, left_out = without_suppressed(frame, as_label_list(qid, frame.columns), weights)
     found = singletons(frame, qid, dropna=dropna, weights=weights)
     return Exposure(
@@ -107,6 +114,10 @@ def measure(
         suppressed=left_out,
         weighted=weights is not None,
     )
+
+
+#: The column of a Dask frame's digest counting the rows of each combination (:func:`measure`).
+_ROWS = "__pandas_anon_rows__"
 
 
 def share(fraction: float) -> str:

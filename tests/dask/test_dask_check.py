@@ -1,0 +1,81 @@
+"""``pandas-anon check --engine dask`` on a real LocalCluster (two worker processes): a glob
+of CSV files and a folder of Parquet files give the report and exit status the pandas engine
+gives on the same rows in one file, with the QID given or elected; what it cannot read is an
+error of the usual kind (exit 2), and count tables stay with the pandas engine."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+if not os.environ.get("CI"):  # CI installs the test extra, which has Dask: never skipped there
+    pytest.importorskip("distributed", reason='pip install -e ".[test]" (the dask extra)')
+
+from pandas_anon.cli.main import main
+from pandas_anon.gate.config import KEYS
+
+PARTS = 3
+
+
+@pytest.fixture
+def tables(tmp_path, licences):
+    """The licence file whole (CSV, Parquet) and cut in three (CSVs, a Parquet folder)."""
+    frame = licences.astype({"data_scadenza": str, "data_rilascio": str}, errors="ignore")
+    frame.to_csv(tmp_path / "whole.csv", index=False)
+    frame.to_parquet(tmp_path / "whole.parquet", index=False)
+    (tmp_path / "parts").mkdir()
+    size = -(-len(frame) // PARTS)
+    for part in range(PARTS):
+        piece = frame.iloc[part * size : (part + 1) * size]
+        piece.to_csv(tmp_path / f"part-{part}.csv", index=False)
+        piece.to_parquet(tmp_path / "parts" / f"part-{part}.parquet", index=False)
+    return tmp_path
+
+
+def report(capsys, *args: str) -> tuple[int, list[dict]]:
+    """The exit status and the JSON report's files (less their names) of a check."""
+    status = main(["check", *args, "--format", "json"])
+    files = json.loads(capsys.readouterr().out)["files"]
+    return status, [{k: v for k, v in f.items() if k != "file"} for f in files]
+
+
+@pytest.mark.parametrize("options", [[], ["--qid", "anno_nascita,comune_residenza,sesso"]])
+@pytest.mark.parametrize("limit", [["--k", "5"], ["--max-singletons", "2%"]])
+def test_a_glob_of_csv_files_is_checked_as_the_whole_file(client, tables, capsys, options, limit):
+    whole = report(capsys, str(tables / "whole.csv"), *options, *limit)
+    on_dask = report(capsys, str(tables / "part-*.csv"), "--engine", "dask", *options, *limit)
+    assert on_dask == whole
+    assert whole[0] == 1  # the licence file fails: an identifier column, singletons
+
+
+def test_a_parquet_folder_is_checked_as_the_whole_file(client, tables, capsys):
+    options = ["--qid", "anno_nascita,comune_residenza,sesso", "--k", "3"]
+    whole = report(capsys, str(tables / "whole.parquet"), *options)
+    on_dask = report(capsys, str(tables / "parts"), "--engine", "dask", *options)
+    assert on_dask == whole
+    assert on_dask[1][0]["singletons"] == 1_800  # missing counted as a value (plain groupby)
+
+
+def test_a_passing_table_exits_0(client, tables, capsys):
+    options = ["--qid", "sesso", "--k", "2"]
+    assert report(capsys, str(tables / "parts"), "--engine", "dask", *options)[0] == 0
+
+
+def test_what_dask_cannot_read_is_an_error(client, tmp_path, capsys):
+    status = main(["check", str(tmp_path / "nothing-*.csv"), "--engine", "dask"])
+    assert status == 2
+    assert "Dask cannot read it" in capsys.readouterr().err
+
+
+def test_count_tables_stay_with_the_pandas_engine(client, tables, capsys):
+    status = main(["check", str(tables / "parts"), "--engine", "dask", "--count", "sesso"])
+    assert status == 2
+    assert "pandas engine only" in capsys.readouterr().err
+
+
+def test_the_engine_is_a_configuration_key_too():
+    assert KEYS["engine"]("dask") == {"engine": "dask"}
+    with pytest.raises(ValueError, match="pandas, dask"):
+        KEYS["engine"]("spark")
