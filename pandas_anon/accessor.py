@@ -107,6 +107,15 @@ class _Exposure:
 
         return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
 
+    def ke_anon(self, k: int, eps: float, **options: Any) -> Any:
+        """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
+        ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,
+        eps_quasi, algo, alpha, seed, secure, shuffle). Its report: ``out.anon.report()``
+        (on a Dask frame: a lazy Dask frame, its report computed)."""
+        from pandas_anon.anonymization.noise import ke
+
+        return ke.ke_anon(self._frame, k, eps, **options)
+
     def report(self) -> Report:
         """The report this frame carries, if pandas-anon produced it
         (:mod:`pandas_anon.anonymization.reports`)."""
@@ -121,14 +130,6 @@ class AnonAccessor(_Exposure):
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
-
-    def ke_anon(self, k: int, eps: float, **options: Any) -> pd.DataFrame:
-        """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
-        ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,
-        eps_quasi, algo, alpha, seed, secure, shuffle). Its report: ``out.anon.report()``."""
-        from pandas_anon.anonymization.noise import ke
-
-        return ke.ke_anon(self._frame, k, eps, **options)
 
     def compare(self, k: int, **options: Any) -> Comparison:
         """Several anonymization methods side by side (global, Mondrian, local recoding by

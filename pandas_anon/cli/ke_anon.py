@@ -82,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     written (with the noise source, as the library does)."""
     from dataclasses import replace
 
+    import numpy as np
     import pandas as pd
 
     from pandas_anon.anonymization.noise.ke import ke_decide
-    from pandas_anon.anonymization.noise.sources import noise_source
+    from pandas_anon.anonymization.noise.sources import noise_source, random_order
 
     source = read_input(args)
     typed = source.typed
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         salt=os.environ.get("PANDAS_ANON_SALT") or None,
     )
     report = replace(out.anon.report(), shuffled=not args.keep_order)
-    order = None if args.keep_order else randomness.permutation(len(out)).tolist()
+    order = None if args.keep_order else random_order(randomness, np.arange(len(out))).tolist()
     k_quasi = [str(c) for c in plan.k_quasi]
     write_copy(args, source, out, frame, k_quasi, merged, report, order)
     return 0

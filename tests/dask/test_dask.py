@@ -33,6 +33,10 @@ def assert_same_singletons(on_dask, on_pandas) -> None:
     pd.testing.assert_series_equal(mask, on_pandas.mask, check_index_type=False)
 
 
+def assert_equal(on_dask, on_pandas) -> None:
+    assert on_dask == on_pandas
+
+
 def assert_same_risk(on_dask, on_pandas) -> None:
     assert_same_singletons(on_dask.uniques, on_pandas.uniques)
     assert on_dask.smallest_class == on_pandas.smallest_class
@@ -90,6 +94,7 @@ def test_random_frames_give_the_pandas_figures(client, frame, how, dropna):
         "singletons": (lambda f: f.anon.singletons(qid, dropna=dropna), assert_same_singletons),
         "risk": (lambda f: f.anon.risk(qid, dropna=dropna), assert_same_risk),
         "best_qid": (lambda f: f.anon.best_qid(dropna=dropna, max_size=3), assert_same_election),
+        "identifiers": (lambda f: f.anon.identifiers(max_size=2), assert_equal),
     }
     for call, same in calls.values():
         (on_dask, dask_warnings), (on_pandas, pandas_warnings) = (
@@ -142,3 +147,25 @@ def test_the_accessor_is_registered_in_either_import_order(first):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "from pandas_anon.engine.backends import dask_backend; dask_backend()",
+        "from pandas_anon.cli.main import main; raise SystemExit(main(['check', 'x.parquet', "
+        "'--engine', 'dask']))",
+    ],
+    ids=["api", "check"],
+)
+def test_without_dask_the_error_says_what_to_install(call):
+    """With Dask not installed (its import made to fail), what needs it says which extra to
+    install, and the gate exits 2."""
+    code = "import sys\nsys.modules['dask'] = None\nsys.modules['dask.dataframe'] = None\n" + call
+    root = Path(pandas_anon.__file__).parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert 'pip install "pandas-anon[dask]"' in done.stderr
+    assert done.returncode == (2 if "check" in call else 1)

@@ -355,7 +355,7 @@ MALFORMED = {
     "unknown key": (
         "[tool.pandas_anon]\nmaxsingletons = 1\n",
         "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
-        "count, counts, delimiter, dimension, encoding, k, keep_missing, max_singletons, "
+        "count, counts, delimiter, dimension, encoding, engine, k, keep_missing, max_singletons, "
         "max_size, min_count, qid, rules",
     ),
     "invalid threshold": (

@@ -36,12 +36,18 @@ import pandas as pd
 
 from pandas_anon.anonymization.kanon import AUTO_QID_SIZE, anonymize
 from pandas_anon.anonymization.noise import linking
-from pandas_anon.anonymization.noise.sources import NoiseSource, noise_source
-from pandas_anon.anonymization.reports import KEAnonymizationReport, attach, column_keys
+from pandas_anon.anonymization.noise.sources import NoiseSource, noise_source, random_order
+from pandas_anon.anonymization.reports import (
+    KEAnonymizationReport,
+    attach,
+    column_keys,
+    report_of,
+)
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.detect.exposure import SUPPRESSED, scan
 from pandas_anon.detect.figures import candidate_columns
-from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.engine.backends import is_dask
+from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
 from pandas_anon.errors import AllMissingColumnError, InvalidParameterError
 from pandas_anon.params import fraction, one_of, real, whole
 
@@ -80,6 +86,10 @@ class NoisePlan:
     original: np.ndarray
     diameter: np.ndarray
     choices: Mapping[str, str]
+    #: a Dask frame's rows (lazy: the k-quasis, the ε-quasis as floats, each row's class
+    #: and position; :mod:`.partitioned`), whose pieces the plan reads one at a time; None
+    #: when ``row_class`` and ``original`` are the frame's rows
+    rows: Any = None
 
     @property
     def scale(self) -> np.ndarray:
@@ -105,14 +115,21 @@ class NoisePlan:
         """The expected mean relative error |noisy - x| / |x| of each ε-quasi (and their
         ``"mean"``), exact before noise: the mean over the records of b_C / |x| (section
         V-A: b_C over the harmonic mean of |x| in C, weighted by the class sizes)."""
+        if self.rows is not None:
+            from pandas_anon.anonymization.noise import partitioned  # a Dask frame's
+
+            return partitioned.predicted_loss(self)
+        return means(self.eps_quasi, *_sums(self.predicted_ratios()))
+
+    def predicted_ratios(self) -> np.ndarray:
+        """Per row and ε-quasi, b_C / |x|, what :meth:`predicted_loss` averages (NaN where
+        the relative error is undefined: suppressed, missing or 0)."""
         scale = self.row_scale()
-        found: dict[Hashable, float] = {}
-        for j, column in enumerate(self.eps_quasi):
+        ratios = np.full_like(self.original, np.nan)
+        for j in range(len(self.eps_quasi)):
             measured = self._relative(j)
-            ratio = scale[measured] / np.abs(self.original[measured, j])
-            found[column] = float(ratio.mean()) if measured.any() else 0.0
-        found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
-        return found
+            ratios[measured, j] = scale[measured] / np.abs(self.original[measured, j])
+        return ratios
 
     def relative_error(
         self, noisy: np.ndarray, removed: np.ndarray | None = None
@@ -120,13 +137,17 @@ class NoisePlan:
         """The measured mean relative error |noisy - x| / |x| of each ε-quasi (and their
         ``"mean"``) over the rows :meth:`predicted_loss` averages (the figure it predicts),
         less the ``removed`` ones (α-confidence's: not released)."""
-        found: dict[Hashable, float] = {}
-        for j, column in enumerate(self.eps_quasi):
+        return means(self.eps_quasi, *_sums(self.relative_errors(noisy, removed)))
+
+    def relative_errors(self, noisy: np.ndarray, removed: np.ndarray | None = None) -> np.ndarray:
+        """Per row and ε-quasi, |noisy - x| / |x|, what :meth:`relative_error` averages
+        (NaN where undefined or ``removed``)."""
+        errors = np.full_like(self.original, np.nan)
+        for j in range(len(self.eps_quasi)):
             rows = self._relative(j) if removed is None else self._relative(j) & ~removed
-            error = np.abs(noisy[rows, j] - self.original[rows, j]) / np.abs(self.original[rows, j])
-            found[column] = float(error.mean()) if rows.any() else 0.0
-        found["mean"] = float(np.mean([found[c] for c in self.eps_quasi]))
-        return found
+            original = self.original[rows, j]
+            errors[rows, j] = np.abs(noisy[rows, j] - original) / np.abs(original)
+        return errors
 
     def _relative(self, j: int) -> np.ndarray:
         """The rows whose relative error on ε-quasi ``j`` is defined: kept, present, not 0."""
@@ -149,32 +170,76 @@ class NoisePlan:
         ``identifiers="hash"`` (:func:`~pandas_anon.anonymization.kanon.kanon`)."""
         started = time.perf_counter()
         level = _release_options(alpha, shuffle, suppress)
+        if self.rows is not None or is_dask(frame):
+            if self.rows is None or not is_dask(frame):
+                raise InvalidParameterError(
+                    "this plan was decided on a "
+                    f"{'pandas' if self.rows is None else 'Dask'} frame: apply it to that frame"
+                )
+            from pandas_anon.anonymization.noise import partitioned  # a Dask frame's
+
+            return partitioned.release(
+                self, frame, source, level, shuffle=shuffle, suppress=suppress, salt=salt
+            )
         out = self.transformation.apply(frame, suppress="mask", salt=salt)
         noisy = self.draw(source)
         exposure = self.exposure(noisy, level)
-        suppressed = (self.row_class < 0) | exposure.removed
-        for column in self.k_quasi if exposure.removed.any() else ():
-            out[column] = out[column].astype(object).where(~exposure.removed, SUPPRESSED)
+        out, suppressed, modified = self.release(out, frame, noisy, exposure.removed)
+        if suppress == "drop":
+            out = out.loc[~suppressed]
+        if shuffle:
+            positions = np.flatnonzero(~suppressed) if suppress == "drop" else None
+            order = random_order(source, np.arange(len(out)) if positions is None else positions)
+            out = out.iloc[order].reset_index(drop=True)
+        figures = ReleaseFigures(
+            predicted=self.predicted_loss(),
+            measured=self.relative_error(noisy, exposure.removed),
+            linking_risk=exposure.linking_risk,
+            alpha_suppressed=int(exposure.removed.sum()),
+            alpha_suppressed_classes=exposure.removed_classes,
+            rows=len(self.row_class),
+            suppressed=int((self.row_class < 0).sum()),
+            modified=int(modified.sum()),
+        )
+        kanon = report_of(out).to_dict()  # the k-quasis' report, written by apply
+        return attach(out, self.report(kanon, figures, level, source, shuffle, started))
+
+    def release(
+        self,
+        out: pd.DataFrame,
+        frame: pd.DataFrame,
+        noisy: np.ndarray,
+        removed: np.ndarray,
+        any_removed: bool | None = None,
+    ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """``out`` (the k-quasis written, rows as the plan's) with the rows α-confidence
+        ``removed`` masked in the k-quasis (when any row of the release is:
+        ``any_removed``, default: one of these), the ε-quasis written ``noisy`` (missing on
+        suppressed rows); and per row, whether it is suppressed, and modified from
+        ``frame``."""
+        suppressed = (self.row_class < 0) | removed
+        for column in (
+            self.k_quasi if (removed.any() if any_removed is None else any_removed) else ()
+        ):
+            out[column] = out[column].astype(object).where(~removed, SUPPRESSED)
         modified = suppressed | _changed(out, frame, self.k_quasi)
         for j, column in enumerate(self.eps_quasi):
             out[column] = np.where(suppressed, np.nan, noisy[:, j])
             modified |= ~suppressed & (noisy[:, j] != self.original[:, j]) & ~np.isnan(noisy[:, j])
-        if suppress == "drop":
-            out = out.loc[~suppressed]
-        if shuffle:
-            out = out.iloc[source.permutation(len(out))].reset_index(drop=True)
-        kanon = out.attrs.get("pandas_anon")  # the k-quasis' report, written by apply
-        report = self._report(kanon, noisy, exposure, level, source, shuffle, started)
-        return attach(out, replace(report, modified=int(modified.sum())))
+        return out, suppressed, modified
 
-    def draw(self, source: NoiseSource) -> np.ndarray:
+    def draw(self, source: NoiseSource, positions: np.ndarray | None = None) -> np.ndarray:
         """The ε-quasis noised from ``source`` (rows as the input's, one column per
-        ε-quasi; NaN where missing or suppressed)."""
+        ε-quasi; NaN where missing or suppressed), each row's draws at its position in the
+        frame (``positions``; default: the rows are the frame's, in order)."""
         scale = self.row_scale()
+        at = np.arange(len(self.row_class)) if positions is None else positions
         noisy = np.full_like(self.original, np.nan)
         for j in range(len(self.eps_quasi)):
             present = (self.row_class >= 0) & ~np.isnan(self.original[:, j])
-            noisy[present, j] = source.perturb(self.original[present, j], scale[present])
+            noisy[present, j] = source.perturb(
+                self.original[present, j], scale[present], at[present], j
+            )
         return noisy
 
     def exposure(self, noisy: np.ndarray, alpha: float | None = None) -> Exposure:
@@ -221,25 +286,21 @@ class NoisePlan:
         member = self.row_class >= 0
         return removed | (member & emptied[np.maximum(self.row_class, 0)]), int(emptied.sum())
 
-    def _report(
+    def report(
         self,
         kanon: dict[str, Any] | None,
-        noisy: np.ndarray,
-        exposure: Exposure,
+        figures: ReleaseFigures,
         alpha: float | None,
         source: NoiseSource,
         shuffle: bool,
         started: float,
     ) -> KEAnonymizationReport:
+        """The release's report, from its ``figures`` (measured on its rows)."""
         keys = column_keys([*self.k_quasi, *self.eps_quasi])
-        measured = {
-            (keys[c] if c != "mean" else "mean"): value
-            for c, value in self.relative_error(noisy, exposure.removed).items()
-        }
-        predicted = {
-            (keys[c] if c != "mean" else "mean"): value
-            for c, value in self.predicted_loss().items()
-        }
+
+        def keyed(found: Mapping[Hashable, float]) -> dict[str, float]:
+            return {(keys[c] if c != "mean" else "mean"): value for c, value in found.items()}
+
         classes = self.diameter
         return KEAnonymizationReport(
             k=self.k,
@@ -247,24 +308,42 @@ class NoisePlan:
             k_quasi=[keys[c] for c in self.k_quasi],
             eps_quasi=[keys[c] for c in self.eps_quasi],
             algorithm=self.transformation.method,
-            rows=len(self.row_class),
+            rows=figures.rows,
             classes=len(classes),
-            suppressed=int((self.row_class < 0).sum()),
+            suppressed=figures.suppressed,
             diameter=_summary(classes),
             scale=_summary(classes / self.eps),
             noiseless_classes=int((classes == 0).sum()),
-            predicted_loss=predicted,
-            relative_error=measured,
-            linking_risk=exposure.linking_risk,
+            predicted_loss=keyed(figures.predicted),
+            relative_error=keyed(figures.measured),
+            linking_risk=figures.linking_risk,
             alpha=alpha,
-            alpha_suppressed=int(exposure.removed.sum()),
-            alpha_suppressed_classes=exposure.removed_classes,
+            alpha_suppressed=figures.alpha_suppressed,
+            alpha_suppressed_classes=figures.alpha_suppressed_classes,
             random_source=source.description,
             shuffled=shuffle,
             kanon=kanon or {},
             choices=dict(self.choices),
             seconds=round(time.perf_counter() - started, 4),
+            modified=figures.modified,
         )
+
+
+@dataclass(frozen=True)
+class ReleaseFigures:
+    """What a release's report measures on its rows: the predicted and measured relative
+    errors per ε-quasi (and their ``"mean"``), the linking risk, the rows α-confidence
+    removes and the classes it empties, the rows, those the k-anonymization suppressed, and
+    those modified."""
+
+    predicted: dict[Hashable, float]
+    measured: dict[Hashable, float]
+    linking_risk: float
+    alpha_suppressed: int
+    alpha_suppressed_classes: int
+    rows: int
+    suppressed: int
+    modified: int
 
 
 def ke_decide(
@@ -289,7 +368,10 @@ def ke_decide(
     ``max_suppression``, ``identifiers``: the k-anonymization of the other
     quasi-identifiers, as :func:`~pandas_anon.anonymization.kanon.anonymize` takes them.
     """
-    require_data(frame)
+    if is_dask(frame):
+        require_columns(frame)  # its rows are counted as it is read
+    else:
+        require_data(frame)
     k = whole(k, "k", example=5)
     eps = real(eps, "eps", low=0, above=True, example=1)
     choices: dict[str, str] = {}
@@ -317,29 +399,40 @@ def ke_decide(
         identifiers=identifiers,
         progress=progress,
     )
-    row_class = _row_classes(transformation)
-    original = np.column_stack([_floats(frame[c]) for c in eps_quasi])
-    diameter = _diameters(row_class, original)
-    if not _finite_scales(diameter, eps):
-        raise InvalidParameterError(
-            f"eps={eps!r} is too small for these values: a class's noise scale Δ/ε overflows "
-            f"floating point; use a larger eps"
-        )
-    return NoisePlan(
+    plan = NoisePlan(
         transformation=transformation,
         k=k,
         eps=eps,
         k_quasi=k_quasi,
         eps_quasi=eps_quasi,
-        row_class=row_class,
-        original=original,
-        diameter=diameter,
+        row_class=np.zeros(0, dtype=np.int64),
+        original=np.zeros((0, len(eps_quasi))),
+        diameter=np.zeros(0),
         choices=choices,
     )
+    if is_dask(frame):  # the rows stay where the partitions are
+        from pandas_anon.anonymization.noise import partitioned
+
+        plan = partitioned.planned(plan, frame)
+    else:
+        row_class = combination_classes(transformation)[transformation.tabulation.row_combination]
+        original = np.column_stack([_floats(frame[c]) for c in eps_quasi])
+        plan = replace(
+            plan,
+            row_class=row_class,
+            original=original,
+            diameter=_diameters(row_class, original),
+        )
+    if not _finite_scales(plan.diameter, eps):
+        raise InvalidParameterError(
+            f"eps={eps!r} is too small for these values: a class's noise scale Δ/ε overflows "
+            f"floating point; use a larger eps"
+        )
+    return plan
 
 
 def ke_anon(
-    frame: pd.DataFrame,
+    frame: Any,
     k: int,
     eps: float,
     *,
@@ -350,7 +443,7 @@ def ke_anon(
     suppress: str = "mask",
     salt: bytes | str | None = None,
     **options: Any,
-) -> pd.DataFrame:
+) -> Any:
     """A (k, ε)-anonymous copy of ``frame`` (see the module): the k-quasis k-anonymous, the
     ε-quasis noised in each class, the rows shuffled with a new index (``shuffle=False``
     keeps the order and index: an order may tell which record is which). The report:
@@ -359,10 +452,16 @@ def ke_anon(
     ``alpha``: α-confident k-anonymity (Holohan et al. 2017, section V-C), a confidence
     such as 0.99: records that an interval of that confidence around their noisy values
     tells apart among fewer than k originals of their class are suppressed, then the classes
-    left with fewer than k records. ``seed``: reproducible research noise (numpy PCG64);
+    left with fewer than k records. ``seed``: reproducible research noise (numpy Philox, each row's draws
+    at its position: the same noise however the frame is cut into pieces);
     ``secure=True``: OpenDP's floating-point-safe sampler, for a release
     (:mod:`~pandas_anon.anonymization.noise.sources`). ``salt``: the key of
     ``identifiers="hash"``. Other options: :func:`ke_decide`.
+
+    On a Dask frame the output is a lazy Dask frame (the report computed) equal to the
+    pandas path's on the same rows: the classes are decided on the frame's digest, the
+    noise is drawn where the partitions are, and linking and α-confidence compare the
+    records of each class after a shuffle on the class (:mod:`.partitioned`).
     """
     level = _release_options(alpha, shuffle, suppress)  # refused before the long step
     source = noise_source(seed, secure)
@@ -433,7 +532,9 @@ def _quasis(
                 f"ε-quasi {column!r} holds {frame[column].dtype} values, not numbers: Laplace "
                 f"noise needs numbers; k-anonymize it instead (leave it out of eps_quasi)"
             )
-        if not frame[column].notna().any():
+    held = candidate_columns(frame[list(chosen)], None)  # those holding a value, in one pass
+    for column in chosen:
+        if column not in held:
             raise AllMissingColumnError(
                 f"ε-quasi {column!r} holds only missing values: there is nothing to noise; "
                 f"remove it from eps_quasi"
@@ -446,20 +547,29 @@ def _is_number(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
+def floats(part: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
+    """The ``columns`` of ``part`` as floats, one column each (missing, infinite: NaN)."""
+    return (
+        np.column_stack([_floats(part[c]) for c in columns])
+        if columns
+        else np.zeros((len(part), 0))
+    )
+
+
 def _floats(series: pd.Series) -> np.ndarray:
     """A numeric column as floats, missing (and infinite) values as NaN."""
     values = series.to_numpy(dtype=float, na_value=np.nan)
     return np.where(np.isfinite(values), values, np.nan)
 
 
-def _row_classes(transformation: Transformation) -> np.ndarray:
-    """Each row's output class (-1: suppressed)."""
+def combination_classes(transformation: Transformation) -> np.ndarray:
+    """Each combination's output class (-1: suppressed), the kept classes numbered 0.."""
     label, _ = transformation.output_classes()
     kept = ~transformation.suppressed
     per_combination = np.full(len(label), -1, dtype=np.int64)
-    # the kept classes numbered 0.. (a label only suppressed combinations carry is no class)
+    # a label only suppressed combinations carry is no class
     per_combination[kept] = np.unique(label[kept], return_inverse=True)[1].reshape(-1)
-    return per_combination[transformation.tabulation.row_combination]
+    return per_combination
 
 
 def _diameters(row_class: np.ndarray, original: np.ndarray) -> np.ndarray:
@@ -501,6 +611,24 @@ def _changed(out: pd.DataFrame, frame: pd.DataFrame, columns: Sequence[Hashable]
         codes, _ = pd.factorize(both, use_na_sentinel=True)
         changed |= codes[: len(frame)] != codes[len(frame) :]
     return changed
+
+
+def _sums(per_row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per column of a per-row figure, the sum and the number of its defined (not NaN)
+    values."""
+    defined = ~np.isnan(per_row)
+    return np.where(defined, per_row, 0.0).sum(axis=0), defined.sum(axis=0)
+
+
+def means(
+    columns: Sequence[Hashable], sums: np.ndarray, counts: np.ndarray
+) -> dict[Hashable, float]:
+    """Each column's mean from its sum and count (0 without a value), and their ``"mean"``."""
+    found: dict[Hashable, float] = {
+        column: float(sums[j] / counts[j]) if counts[j] else 0.0 for j, column in enumerate(columns)
+    }
+    found["mean"] = float(np.mean([found[c] for c in columns]))
+    return found
 
 
 def _summary(values: np.ndarray) -> dict[str, float]:

@@ -25,6 +25,7 @@ import pandas as pd
 from pandas_anon import formatting
 from pandas_anon.anonymization.noise.ke import NoisePlan, confidence, ke_decide
 from pandas_anon.anonymization.noise.sources import SeededLaplace
+from pandas_anon.engine.backends import is_dask
 from pandas_anon.errors import InvalidParameterError, MissingDependencyError
 from pandas_anon.params import real, whole
 from pandas_anon.progress import Progress
@@ -150,6 +151,12 @@ def ke_plan(
     >>> grid = pandas_anon.ke_plan(df, [5, 10], [0.5, 1, 2], qid=qid, eps_quasi=["height"])
     >>> grid.smallest_eps(max_loss=0.05)  # doctest: +SKIP
     """
+    if is_dask(frame):
+        raise InvalidParameterError(
+            "ke_plan draws the noise of every pair many times over the rows: it takes a "
+            "pandas frame; plan on a sample (ddf.sample(frac=...).compute()), then release "
+            "the Dask frame with ke_anon"
+        )
     ks = _grid(k_values, "k_values", lambda v: whole(v, "k_values", example=5))
     epsilons = _grid(
         eps_values, "eps_values", lambda v: real(v, "eps_values", low=0, above=True, example=1)

@@ -189,15 +189,16 @@ def partition_frequencies(
     return table.assign(**{_COUNT: frequencies.counts, _FIRST: first + offset})
 
 
-def _shared(table: pd.DataFrame) -> Any:
-    """``table`` as an argument every partition's task reads: sent to the workers once
-    (scattered, when a distributed client is running), not embedded in every task."""
+def _shared(table: Any) -> Any:
+    """``table`` (any object) as an argument every partition's task reads: sent to the
+    workers once (scattered, when a distributed client is running), not embedded in every
+    task, and never tokenized by value (objects of our own types have no stable token)."""
     try:
         from distributed import default_client
 
         return default_client().scatter(table, broadcast=True, hash=False)
     except (ImportError, ValueError):  # no distributed client: the local schedulers
-        return dask.delayed(table, pure=True)
+        return dask.delayed(table, pure=False)
 
 
 def _unknown_categories(dtype: object) -> bool:
@@ -214,8 +215,8 @@ def rewrite(
     replaced: Mapping[Hashable, str],
     *,
     flag: str,
-    drop_flagged: bool,
-    then: Callable[[pd.DataFrame], pd.DataFrame],
+    drop_flagged: bool = False,
+    then: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> dd.DataFrame:
     """``frame`` rewritten partition by partition, lazily: each row joined on ``keys`` with
     its combination in ``table`` (one row per combination of the frame), each column of
@@ -236,10 +237,82 @@ def rewrite(
             out[column] = joined[name].set_axis(part.index)
         if drop_flagged:
             out = out.loc[~joined[flag].to_numpy(dtype=bool)]
-        return then(out)
+        return out if then is None else then(out)
 
     meta = partition(make_meta(frame), table)
     return frame.map_partitions(partition, _shared(table), meta=meta)
+
+
+def each_partition(
+    frame: dd.DataFrame,
+    func: Callable[..., pd.DataFrame],
+    *tables: Any,
+    beside: dd.DataFrame | None = None,
+) -> dd.DataFrame:
+    """``func`` applied to each partition of ``frame`` lazily, with the partition of
+    ``beside`` at the same place (a frame derived from the same one, partition for
+    partition) and ``tables`` (pandas or numpy objects, sent to each worker once); the
+    output's metadata from ``func`` on the empty partitions."""
+    first = [make_meta(frame)] + ([make_meta(beside)] if beside is not None else [])
+    meta = func(*first, *tables)
+    others = [beside] if beside is not None else []
+    shared = [_shared(table) for table in tables]
+    return frame.map_partitions(func, *others, *shared, meta=meta, align_dataframes=False)
+
+
+def with_positions(frame: dd.DataFrame, name: str) -> dd.DataFrame:
+    """``frame`` with a column ``name`` holding each row's position in the frame (0 for
+    its first row), lazily; the partitions' lengths are counted first, in one pass."""
+    lengths = frame.map_partitions(len, meta=(None, np.int64)).compute().to_numpy()
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+
+    def numbered(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
+        start = 0 if partition_info is None else int(offsets[partition_info["number"]])
+        return part.assign(**{name: np.arange(start, start + len(part), dtype=np.int64)})
+
+    return frame.map_partitions(numbered, meta=numbered(make_meta(frame)))
+
+
+def by_groups(
+    frame: dd.DataFrame, key: str, func: Callable[..., pd.DataFrame], *tables: Any
+) -> pd.DataFrame:
+    """``func`` applied to partitions each holding whole groups of rows sharing a value of
+    ``key`` (Dask shuffles the rows on it), with ``tables`` (as :func:`each_partition`
+    takes them), and the results gathered (computed)."""
+    return each_partition(frame.shuffle(on=key), func, *tables).compute()
+
+
+def key_divisions(parts: int) -> np.ndarray:
+    """Divisions of [0, 1] into at least ``parts`` equal parts, a power of two of them: each
+    bound is exact in floating point, so a key's part is the same wherever it is computed
+    (``np.searchsorted(divisions, key, side="right") - 1``, as Dask computes it)."""
+    count = 1 << max(parts - 1, 0).bit_length()
+    return np.arange(count + 1, dtype=float) / count
+
+
+def sorted_by(
+    frame: dd.DataFrame, key: str, divisions: np.ndarray, counts: np.ndarray
+) -> dd.DataFrame:
+    """``frame`` in the order of its ``key`` column (values in [0, 1)), with a new index
+    numbering the rows 0, 1, ... in that order, and without the key, lazily. ``counts``:
+    the rows whose key falls in each part of ``divisions`` (:func:`key_divisions`), known
+    beforehand, so that numbering costs no pass."""
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    # moved by tasks: Dask's P2P shuffle converts partitions to Arrow, which refuses a
+    # column holding numbers and text (a release's "*" among its numbers)
+    ordered = frame.set_index(key, divisions=list(divisions), sorted=False, shuffle_method="tasks")
+
+    def numbered(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
+        start = 0 if partition_info is None else int(offsets[partition_info["number"]])
+        part = part.sort_index(kind="stable")
+        return part.set_axis(pd.RangeIndex(start, start + len(part)))
+
+    return ordered.map_partitions(numbered, meta=numbered(make_meta(ordered)))
+
+
+def compute(*collections: Any) -> tuple:
+    """Several Dask collections computed in one pass."""
+    return dask.compute(*collections)
 
 
 def alone_counts(
