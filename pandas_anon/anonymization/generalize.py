@@ -15,7 +15,13 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.recoding import SpecValue, resolve_spec, spec_columns
+from pandas_anon.anonymization.recoding import (
+    SpecValue,
+    read_beside,
+    resolve_spec,
+    spec_columns,
+    spec_sources,
+)
 from pandas_anon.anonymization.reports import GeneralizationReport, attach, report_of
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.detect.figures import singletons
@@ -52,7 +58,8 @@ def generalize(
     columns = spec_columns(frame, spec)
     if is_dask(frame):  # decided on the digest of the columns and the selection
         flagged = frame.assign(**{_SELECTED: _dask_selection(frame, rows, qid)})
-        digest = dask_backend().digest(flagged, [*columns, _SELECTED])
+        beside = read_beside(frame, spec_sources(spec))  # what plugins' factories read
+        digest = dask_backend().digest(flagged, [*columns, *beside, _SELECTED])
         local, weights = digest.frame, digest.counts
         selected = local[_SELECTED].to_numpy(dtype=bool)
         n_rows, touched = digest.n_rows, int(weights[selected].sum())

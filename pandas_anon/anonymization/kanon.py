@@ -19,7 +19,13 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Algorithm, Problem, get_algorithm
-from pandas_anon.anonymization.recoding import KEEP, HierarchyLike, hierarchy_for, recode
+from pandas_anon.anonymization.recoding import (
+    KEEP,
+    HierarchyLike,
+    hierarchy_for,
+    read_beside,
+    recode,
+)
 from pandas_anon.anonymization.reports import AnonymizationReport, column_keys
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.anonymization.utility import measure
@@ -139,7 +145,9 @@ def anonymize(
     if is_dask(frame):  # decided on the digest: every figure weighs the rows of a combination
         if read is None:
             read = [c for c in candidate_columns(frame, None) if c not in _columns(found)]
-        digest = dask_backend().digest(frame, read)
+        given = hierarchies or {}
+        sources = {c: given[c] if c in given else _claimed(c) for c in read}
+        digest = dask_backend().digest(frame, [*read, *read_beside(frame, sources)])
         local, weights = digest.frame, digest.counts
         _rows_for(k, digest.n_rows)
     request = _Request(
@@ -203,6 +211,15 @@ def kanon(
     """
     one_of(suppress, "suppress", ("mask", "drop"))
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
+
+
+def _claimed(column: Hashable) -> str | None:
+    """The hierarchy claiming ``column``, if one does (several: none here, the search says
+    so when it builds the column's hierarchy)."""
+    try:
+        return claimed_hierarchy(column)
+    except HierarchyError:
+        return None
 
 
 def _rows_for(k: int, rows: int) -> None:

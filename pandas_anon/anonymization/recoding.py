@@ -202,6 +202,30 @@ def _resolve_entry(
     return hierarchy, level
 
 
+def read_beside(frame: Labelled, sources: Mapping[Hashable, object]) -> list[Hashable]:
+    """The other columns of ``frame`` that the hierarchies of ``sources`` (a column -> what
+    builds its hierarchy: a registered name, a hierarchy, a builder) read to be built: what
+    a registered factory taking ``frame=`` names in its ``reads``
+    (:func:`~pandas_anon.plugins.registry.columns_read`). A Dask frame's digest holds them
+    too, so that such a factory reads them there as it reads them in a pandas frame."""
+    from pandas_anon.plugins.registry import columns_read  # plugins load on first use only
+
+    found: list[Hashable] = []
+    for column, source in sources.items():
+        for other in columns_read(source, column, list(frame.columns)):
+            if other not in sources and other not in found:
+                found.append(other)
+    return found
+
+
+def spec_sources(spec: Mapping[Hashable, SpecValue]) -> dict[Hashable, object]:
+    """What builds each column's hierarchy in a spec (its entry, less the level)."""
+    return {
+        column: entry[0] if isinstance(entry, tuple) and len(entry) == 2 else entry
+        for column, entry in spec.items()
+    }
+
+
 def hierarchy_for(
     series: pd.Series, source: HierarchyLike, frame: pd.DataFrame | None = None
 ) -> Hierarchy:

@@ -52,7 +52,12 @@ def register_hierarchies(register: Register) -> None:
       used: with the column's data (to match its spellings, or to cover its values), or with
       ``None`` for the canonical hierarchy. A factory that also takes the keyword ``frame``
       gets the frame holding the column whenever the caller has it (``kanon``,
-      ``generalize``): it may read another column of the row, such as its province.
+      ``generalize``): it may read another column of the row, such as its province. Such a
+      factory names those columns in an attribute ``reads``, a function
+      ``reads(columns, column) -> iterable`` of the frame's column labels and the column the
+      hierarchy is for: on a Dask frame, the frame the factory gets holds the distinct
+      combinations of the columns the method reads and of those (the rows are not
+      gathered), so a column it reads without naming it is missing there.
       Results are not cached. Errors it raises are reported as
       :class:`~pandas_anon.errors.HierarchyError` naming the plugin; a factory that cannot
       place some values of the column raises ``HierarchyError(message, unmatched=n)``, so

@@ -113,6 +113,32 @@ def get_hierarchy(
     return built
 
 
+def columns_read(
+    source: object, column: Hashable, columns: Sequence[Hashable]
+) -> tuple[Hashable, ...]:
+    """The other columns of a frame (labelled ``columns``) that the factory registered as
+    ``source`` reads to build the hierarchy of ``column``: what its ``reads`` attribute names
+    (:mod:`~pandas_anon.plugins.hookspecs`) among ``columns``; none for anything else (a
+    hierarchy object, a builder, a name unknown or registered twice, whose errors come when
+    the hierarchy is built)."""
+    if not isinstance(source, str):
+        return ()
+    found = _registry().names.get(source, [])
+    if len(found) != 1 or isinstance(found[0].hierarchy, Hierarchy):
+        return ()
+    reads = getattr(found[0].hierarchy, "reads", None)
+    if not callable(reads) or not _takes_frame(found[0].hierarchy):
+        return ()
+    try:
+        named = list(reads(list(columns), column))
+    except Exception as error:  # a plugin must not break the core, whatever it raises
+        raise HierarchyError(
+            f"hierarchy {source!r} of {found[0].origin}: its reads() failed: "
+            f"{plugins.one_line(error)}"
+        ) from error
+    return tuple(c for c in columns if c in named and c != column)
+
+
 def claimed_hierarchy(column: Hashable) -> str | None:
     """The name of the hierarchy claiming ``column`` (compared as in :func:`normalize`), or
     ``None``; :class:`HierarchyError` when several names claim it."""

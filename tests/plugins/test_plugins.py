@@ -20,6 +20,7 @@ from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.hookspecs import hookimpl
 from pandas_anon.plugins.registry import (
     claimed_hierarchy,
+    columns_read,
     get_hierarchy,
     hierarchies,
     normalize,
@@ -528,3 +529,34 @@ def test_plugins_command_json(capsys, pm):
         "description": "ages in decades",
         "claims": ["Age", "eta"],
     }
+
+
+def test_a_factory_names_the_columns_it_reads_beside_its_own(pm):
+    """A factory taking ``frame=`` names what else it reads (``reads``): those columns of the
+    frame, never the column itself nor one the frame lacks; a factory without ``frame=``,
+    a hierarchy object or a builder reads none; a failing ``reads`` names the plugin."""
+
+    def by_region(data, *, frame=None):
+        return Hierarchy(data.drop_duplicates(), [["*"] * data.nunique()])
+
+    by_region.reads = lambda columns, column: ["region", column, "absent"]
+
+    def failing(data, *, frame=None):
+        return by_region(data)
+
+    failing.reads = lambda columns, column: 1 / 0
+
+    def register(register):
+        register("test.region", by_region)
+        register("test.failing", failing)
+        register("test.plain", lambda data: by_region(data))
+
+    pm.register(plugin(register), name="regions")
+    columns = ["town", "region", "sex"]
+    assert columns_read("test.region", "town", columns) == ("region",)
+    assert columns_read("test.plain", "town", columns) == ()
+    assert columns_read(by_region, "town", columns) == ()
+    with pytest.raises(
+        HierarchyError, match=r"'test.failing' of plugin regions .*reads\(\) failed"
+    ):
+        columns_read("test.failing", "town", columns)

@@ -261,3 +261,31 @@ def test_the_frames_province_column_is_used_without_configuration():
     assert out.anon.report().columns[COMUNE]["hierarchy"] == (
         "it.comune (matched within the provinces of column 'provincia_residenza')"
     )
+
+
+@pytest.mark.parametrize("method", ["generalize", "kanon"])
+def test_on_a_dask_frame_the_province_column_is_read_too(method):
+    """The factory names the province column it reads (``reads``), so a Dask frame's digest
+    holds it: CASTRO in Lecce rows resolves as on pandas, the report naming the column, and
+    the output equals pandas's."""
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame(
+        {
+            "comune_residenza": ["CASTRO", "CASTRO", "AOSTA", "AOSTA"] * 3,
+            "provincia_residenza": ["LECCE", "LECCE", "AOSTA", "AOSTA"] * 3,
+            "anno": [1950, 1960, 1970, 1980] * 3,
+        }
+    )
+    assert italy.frame_hierarchy.reads(list(frame.columns), COMUNE) == ["provincia_residenza"]
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+
+    def run(data):
+        if method == "generalize":
+            return data.anon.generalize({COMUNE: ("it.comune", 1)})
+        return data.anon.kanon(3, qid=[COMUNE, "anno"], hierarchies={COMUNE: "it.comune"})
+
+    expected, out = run(ddf.compute()), run(ddf)
+    pd.testing.assert_frame_equal(out.compute(), expected)
+    described = "it.comune (matched within the provinces of column 'provincia_residenza')"
+    report = out.anon.report()
+    assert described in str(report.to_dict()) and described in str(expected.anon.report().to_dict())

@@ -165,6 +165,17 @@ def frame_hierarchy(data: pd.Series | None, *, frame: pd.DataFrame | None = None
     return hierarchy
 
 
+def _reads(columns: Sequence[Hashable], column: Hashable) -> list[Hashable]:
+    """The columns :func:`frame_hierarchy` reads besides the comune column ``column``: its
+    province column, if the frame's ``columns`` hold one (a Dask frame's digest then holds
+    it too)."""
+    found = province_column(pd.DataFrame(columns=pd.Index(list(columns), dtype=object)), column)
+    return [] if found is None else [found]
+
+
+frame_hierarchy.reads = _reads  # type: ignore[attr-defined]
+
+
 def province_column(frame: pd.DataFrame, comune: Hashable) -> Hashable | None:
     """The column of ``frame`` giving each row's province for the comune column ``comune``:
     the one column named ``provincia...`` or ``sigla_provincia...`` (any case), or, when
