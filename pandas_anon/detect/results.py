@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon import formatting as fmt
+from pandas_anon import plotting
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.backends.pandas import Tabulation
 
@@ -59,6 +60,29 @@ class Singletons:
         if not isinstance(self.mask, pd.Series):
             return self._frame[self.mask]
         return self._frame.loc[self.mask.to_numpy()]
+
+    def plot(self, axes: Any = None) -> Any:
+        """The rows by the size of their class (1, 2, 3-4, 5-9, 10-99, 100+), the singletons'
+        bar highlighted; needs matplotlib (``pip install 'pandas-anon[plot]'``). Draws on
+        ``axes`` (default: new ones) and returns them.
+
+        Examples
+        --------
+        >>> df.anon.singletons(["anno_nascita", "comune_residenza", "sesso"]).plot()  # doctest: +SKIP
+        """
+        table = class_size_table(self.class_sizes)
+        ax = plotting.axes_for(axes, (6.4, 3.6))
+        colours = [plotting.HIGHLIGHT] + [plotting.REST] * (len(table) - 1)
+        bars = ax.bar(table["class size"], table["rows"], color=colours)
+        plotting.label_bars(ax, bars, table["rows"].tolist())
+        ax.set_xlabel("rows in the class (class size)")
+        ax.set_ylabel("rows")
+        ax.set_title(
+            f"{self.count:,} singletons ({fmt.percent(self.fraction, 2)}) on "
+            f"{fmt.columns(self.qid)}",
+            fontsize="medium",
+        )
+        return ax
 
     def to_dict(self) -> dict:
         return {
@@ -118,6 +142,30 @@ class BestQID:
     def fraction(self) -> float:
         """Singletons over rows examined."""
         return self.singletons / self.examined
+
+    def plot(self, axes: Any = None, *, top: int = 15) -> Any:
+        """The column subsets counted with the most singletons (rows in classes below k for
+        k > 2), at most ``top`` of them, the elected one highlighted; needs matplotlib
+        (``pip install 'pandas-anon[plot]'``). Draws on ``axes`` (default: new ones) and
+        returns them.
+
+        Examples
+        --------
+        >>> df.anon.best_qid(["anno_nascita", "comune_residenza", "sesso"]).plot()  # doctest: +SKIP
+        """
+        table = self.table.sort_values("singletons", ascending=False, kind="stable").head(top)
+        table = table.iloc[::-1]  # the largest at the top
+        ax = plotting.axes_for(axes, (7.2, 0.9 + 0.32 * len(table)))
+        names = [", ".join(map(str, columns)) for columns in table["columns"]]
+        colours = [
+            plotting.HIGHLIGHT if tuple(columns) == tuple(self.columns) else plotting.REST
+            for columns in table["columns"]
+        ]
+        bars = ax.barh(names, table["singletons"], color=colours)
+        plotting.label_bars(ax, bars, table["singletons"].tolist())
+        ax.set_xlabel("singletons" if self.k == 2 else f"rows in classes below k={self.k}")
+        ax.set_title(f"elected: {fmt.columns(self.columns)}", fontsize="medium")
+        return ax
 
     def to_dict(self) -> dict:
         return {

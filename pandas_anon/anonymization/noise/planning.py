@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon import formatting
+from pandas_anon import formatting, plotting
 from pandas_anon.anonymization.noise.ke import NoisePlan, confidence, ke_decide
 from pandas_anon.anonymization.noise.sources import SeededLaplace
 from pandas_anon.engine.backends import is_dask
-from pandas_anon.errors import InvalidParameterError, MissingDependencyError
+from pandas_anon.errors import InvalidParameterError
 from pandas_anon.params import real, whole
 from pandas_anon.progress import Progress
 
@@ -102,15 +102,8 @@ class KEPlanning:
         """The grid as three panels against ε (log scale), one line per k: predicted loss,
         linking risk, α-confident suppression. Needs matplotlib (``pip install
         'pandas-anon[plot]'``); returns the array of axes."""
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as error:
-            raise MissingDependencyError(
-                "plot() draws with matplotlib, which is not installed; "
-                "pip install 'pandas-anon[plot]' (or matplotlib)"
-            ) from error
         if axes is None:
-            _, axes = plt.subplots(1, 3, figsize=(13, 3.8), constrained_layout=True)
+            _, axes = plotting.pyplot().subplots(1, 3, figsize=(13, 3.8), constrained_layout=True)
         panels = (
             ("predicted_loss", "relative error (predicted)"),
             ("linking_risk", "linking risk"),

@@ -1,0 +1,34 @@
+"""Draw the docs' figures of results on the bundled Valle d'Aosta licence file:
+``python docs/figures/draw_results.py`` (from the repository root; needs the plot extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas_anon  # noqa: E402,F401  (registers df.anon)
+from pandas_anon.datasets import load_driver_licenses  # noqa: E402
+
+HERE = Path(__file__).parent
+QID = ["anno_nascita", "comune_residenza", "sesso"]
+
+
+def main() -> None:
+    frame = load_driver_licenses()
+    drawn = {
+        "singletons_class_sizes.png": frame.anon.singletons(QID).plot(),
+        "best_qid_subsets.png": frame.anon.best_qid([*QID, "provincia_residenza"]).plot(),
+        "study_tradeoff.png": frame.anon.study(
+            year="anno_nascita", sex="sesso", place="comune_residenza"
+        ).plot()[0],
+    }
+    for name, axes in drawn.items():
+        axes.figure.savefig(HERE / name, dpi=110)
+        print(f"wrote {HERE / name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""The figures of results: each ``.plot()`` draws what the result says (the bars and points
+carry its counts, checked against plain pandas where the result comes from data), on the
+axes given or new ones, and returns them; without matplotlib, the error says what to
+install. Figures show counts and column names, never a value of the data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")  # no display: drawn in memory
+import matplotlib.pyplot as plt  # noqa: E402
+
+SEED_QID = ["anno_nascita", "comune_residenza", "sesso"]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def texts(ax) -> str:
+    """Every text a figure shows: titles, labels, tick labels, annotations."""
+    found = [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+    found += [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    found += [t.get_text() for t in ax.texts]
+    return "\n".join(found)
+
+
+def test_singletons_plot_shows_the_rows_by_class_size(licences):
+    found = licences.anon.singletons(SEED_QID)
+    ax = found.plot()
+    heights = [int(bar.get_height()) for bar in ax.patches]
+    sizes = licences.dropna(subset=SEED_QID).groupby(SEED_QID, observed=True).size()
+    expected = [
+        int(sizes[(sizes >= low) & (sizes <= high)].sum())
+        for low, high in [(1, 1), (2, 2), (3, 4), (5, 9), (10, 99), (100, np.inf)]
+    ]
+    assert heights == expected and heights[0] == 1_684
+    assert ax.patches[0].get_facecolor() != ax.patches[1].get_facecolor()  # singletons apart
+    assert "1,684 singletons" in ax.get_title()
+
+
+def test_best_qid_plot_shows_the_subsets_and_the_elected_one(licences):
+    personal = [*SEED_QID, "provincia_residenza"]
+    found = licences.anon.best_qid(personal)
+    ax = found.plot(top=5)
+    widths = [int(bar.get_width()) for bar in ax.patches]
+    best = found.table.sort_values("singletons", ascending=False, kind="stable").head(5)
+    assert widths == best["singletons"].tolist()[::-1]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    elected = labels.index(", ".join(found.columns))
+    colours = [bar.get_facecolor() for bar in ax.patches]
+    assert colours.count(colours[elected]) == 1  # only the elected subset highlighted
+
+
+def test_study_plot_places_each_strategy(licences):
+    found = licences.anon.study(year="anno_nascita", sex="sesso", place="comune_residenza")
+    fig, given = plt.subplots(1, 2)
+    left, right = found.plot(given)
+    assert (left, right) == tuple(given)
+    table = found.table.iloc[::-1]
+    assert [int(bar.get_width()) for bar in left.patches] == table["singletons"].tolist()
+    assert [int(bar.get_width()) for bar in right.patches] == table["modified"].tolist()
+    labels = [t.get_text() for t in left.get_yticklabels()]
+    assert labels == [str(name) for name in table.index]
+    colours = [bar.get_facecolor() for bar in left.patches]
+    best = labels.index(found.best)
+    assert colours.count(colours[best]) == 1  # only the best strategy highlighted
+
+
+def test_figures_name_columns_and_counts_never_values(licences):
+    """No value of a quasi-identifier of a singleton row appears in any figure."""
+    found = licences.anon.singletons(SEED_QID)
+    shown = "\n".join(
+        texts(ax)
+        for ax in (
+            found.plot(),
+            licences.anon.best_qid(SEED_QID).plot(),
+        )
+    )
+    risky = found.rows[["comune_residenza"]].astype(str).stack().unique()
+    assert not [value for value in risky if value in shown]
+
+
+def test_without_matplotlib_the_error_says_what_to_install():
+    code = (
+        "import sys\nsys.modules['matplotlib'] = None\nsys.modules['matplotlib.pyplot'] = None\n"
+        "import pandas as pd, pandas_anon\n"
+        "pd.DataFrame({'a': [1, 1, 2]}).anon.singletons(['a']).plot()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "pip install 'pandas-anon[plot]'" in done.stderr
+    assert "MissingDependencyError" in done.stderr
