@@ -1,19 +1,22 @@
-"""Progress feedback for long searches, on stderr, only where a person is watching.
+"""Progress feedback for long work, only where a person is watching: a tqdm bar.
 
-``enabled=None`` (the default everywhere) shows progress only when stderr is a terminal, so
-scripts, notebooks' captured output and CI logs stay quiet; ``True``/``False`` force it.
+``enabled=None`` (the default everywhere) shows progress only when stderr is a terminal or
+the code runs in a Jupyter notebook, so scripts, captured output and CI logs stay quiet;
+``True``/``False`` force it. tqdm (a small, pure-Python, widely used library) draws the bar,
+its rate and time left in a terminal, and a widget in a notebook where ipywidgets is
+installed (its text bar otherwise), rather than a counter of our own. What a bar shows
+beside the count (the step's ``detail``) is a count or a level, never a value of the data.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
 
 class Progress:
-    """A one-line counter: ``label: unit 2/4 (detail) 0.3 s``, redrawn in place."""
+    """A progress bar: ``label: 2/4 size [00:01<00:01, detail]``, redrawn in place."""
 
     def __init__(
         self,
@@ -25,24 +28,31 @@ class Progress:
         stream: TextIO | None = None,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = enabled if enabled is not None else _is_terminal(self.stream)
+        notebook = stream is None and _in_notebook()
+        self.enabled = enabled if enabled is not None else (_is_terminal(self.stream) or notebook)
         self.label, self.total, self.unit = label, total, unit
         self.done = 0
-        self._start = time.perf_counter()
+        self._bar: Any = None
+        if self.enabled:
+            self._bar = _bar_class(notebook)(
+                total=total,
+                desc=label,
+                unit=f" {unit}",
+                file=None if notebook else self.stream,
+                leave=True,
+                dynamic_ncols=True,
+            )
 
     def __enter__(self) -> Progress:
         return self
 
     def advance(self, detail: str = "") -> None:
-        """Count one step and redraw the line."""
+        """Count one step (``detail``: what it did, shown beside the count)."""
         self.done += 1
-        if self.enabled:
-            elapsed = time.perf_counter() - self._start
-            extra = f" ({detail})" if detail else ""
-            self.stream.write(
-                f"\r{self.label}: {self.unit} {self.done}/{self.total}{extra} {elapsed:.1f} s"
-            )
-            self.stream.flush()
+        if self._bar is not None:
+            if detail:
+                self._bar.set_postfix_str(detail, refresh=False)
+            self._bar.update(1)
 
     def __exit__(
         self,
@@ -50,9 +60,8 @@ class Progress:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self.enabled and self.done:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -60,3 +69,31 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _in_notebook() -> bool:
+    """Whether the code runs in a Jupyter kernel (IPython's ZMQ shell)."""
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    try:
+        found = shell.get_ipython()
+    except AttributeError:
+        return False
+    return type(found).__name__ == "ZMQInteractiveShell"
+
+
+def _bar_class(notebook: bool) -> Any:
+    """tqdm's notebook widget in a notebook where ipywidgets is installed, else its text
+    bar."""
+    if notebook:
+        try:
+            import ipywidgets  # noqa: F401  (the widget tqdm.notebook draws with)
+            from tqdm.notebook import tqdm as widget
+        except ImportError:
+            pass
+        else:
+            return widget
+    from tqdm.std import tqdm as text
+
+    return text

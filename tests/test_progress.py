@@ -15,13 +15,17 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_writes_one_redrawn_line_when_enabled():
+def test_progress_draws_a_bar_redrawn_in_place_when_enabled():
+    """tqdm's bar: the label, the count out of the total, the unit, the last detail; redrawn
+    with carriage returns, and one line left when done."""
     stream = io.StringIO()
     with Progress("search", total=3, unit="size", enabled=True, stream=stream) as bar:
         bar.advance("4 subsets")
-        bar.advance()
+        bar.advance("6 subsets")
     text = stream.getvalue()
-    assert text.startswith("\rsearch: size 1/3 (4 subsets)") and "\rsearch: size 2/3 " in text
+    last = text.rstrip("\n").split("\r")[-1]
+    assert last.startswith("search:") and "2/3" in last and "size" in last
+    assert "6 subsets" in last
     assert text.endswith("\n") and text.count("\n") == 1
 
 
@@ -35,6 +39,21 @@ def test_progress_follows_the_terminal_by_default():
 def test_best_qid_reports_each_size_on_stderr_when_asked(licences, capsys):
     pandas_anon.best_qid(licences, PERSONAL, progress=True)
     err = capsys.readouterr().err
-    assert "best_qid: size 1/4 (4 subsets)" in err and "size 3/4" in err
+    last = err.rstrip("\n").split("\r")[-1]
+    assert last.startswith("best_qid:") and "/4" in last and "size" in last
     pandas_anon.best_qid(licences, PERSONAL)  # not a terminal: silent
     assert capsys.readouterr().err == ""
+
+
+def test_a_notebook_gets_progress_by_default(monkeypatch, capsys):
+    """In a Jupyter kernel (IPython's ZMQ shell) progress shows without asking: tqdm's
+    widget with ipywidgets, its text bar on stderr without."""
+    import sys
+    import types
+
+    shell = type("ZMQInteractiveShell", (), {})()
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # not installed: the text bar
+    with Progress("search", total=2, unit="size") as bar:
+        bar.advance()
+    assert bar.enabled and "search:" in capsys.readouterr().err
