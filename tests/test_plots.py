@@ -98,3 +98,16 @@ def test_without_matplotlib_the_error_says_what_to_install():
     assert done.returncode == 1
     assert "pip install 'pandas-anon[plot]'" in done.stderr
     assert "MissingDependencyError" in done.stderr
+
+
+def test_an_anonymization_report_plots_each_columns_cost(licences):
+    out = licences.anon.kanon(5, qid=SEED_QID, max_suppression=0.02)
+    report = out.anon.report()
+    ax = report.plot()
+    widths = [bar.get_width() for bar in ax.patches]
+    assert widths == [report.ncp[c] for c in SEED_QID[::-1]]
+    notes = [t.get_text() for t in ax.texts]
+    assert notes == [
+        f"level {report.levels[c]}, {report.changed[c]:,} rows changed" for c in SEED_QID[::-1]
+    ]
+    assert f"{report.suppressed:,} of 87,642 rows suppressed" in ax.get_title()

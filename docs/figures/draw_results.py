@@ -24,6 +24,9 @@ def main() -> None:
         "study_tradeoff.png": frame.anon.study(
             year="anno_nascita", sex="sesso", place="comune_residenza"
         ).plot()[0],
+        "kanon_cost_by_column.png": frame.anon.kanon(5, qid=QID, max_suppression=0.02)
+        .anon.report()
+        .plot(),
     }
     for name, axes in drawn.items():
         axes.figure.savefig(HERE / name, dpi=110)
