@@ -94,26 +94,190 @@ def anonymize(
     identifiers: str = "drop",
     progress: bool | None = None,
 ) -> Transformation:
-    """Choose the transformation (the recoding of each combination, the suppressed ones)
-    and its report, without writing a row (:meth:`Transformation.apply` writes them).
+    """Decide a k-anonymization of ``frame`` and report it, without writing a row.
 
-    ``l``: distinct l-diversity of ``sensitive`` for a number, or an :class:`LDiversity`
-    (``LDiversity(3, "entropy")``, ``LDiversity(3, "recursive", c=2)``); ``t``: t-closeness,
-    with the ordered distance when ``sensitive`` is numeric and the equal distance otherwise,
-    or a :class:`TCloseness` choosing it. ``max_suppression`` and ``t`` are fractions from 0
-    to 1, or text as on the command line (``"5%"``, ``"0.05"``).
-
-    ``identifiers``: what :func:`kanon` does with the direct identifier columns outside the
-    QID (:func:`pandas_anon.detect.exposure.direct_identifiers`: a column on which nearly every row
-    is alone): ``"drop"`` them (the default), ``"hash"`` them (a keyed hash whose key is
-    never stored) or ``"keep"`` them (with an :class:`IdentifierWarning`); the report lists
-    each.
+    Choose the transformation (the recoding of each combination of quasi-identifier values,
+    and the combinations suppressed) and its report, without writing a row:
+    :meth:`Transformation.apply` writes them, and gives the frame :func:`kanon` returns. The
+    frame is read once into its frequency set, the distinct combinations of the
+    quasi-identifier with their rows [2]_; the algorithm ``algo`` decides on that set which
+    transformation satisfies the privacy models (k-anonymity [1]_, and l-diversity [4]_ or
+    t-closeness [5]_ of ``sensitive`` when asked) with at most ``max_suppression`` of the rows
+    suppressed. The full-domain searches write each quasi-identifier at one level of its
+    hierarchy on every row (a node of the generalization lattice [1]_; ``"ola"`` returns the
+    node of smallest ``metric``, as OLA does [2]_); ``"mondrian"`` cuts the values into
+    multidimensional partitions [3]_; ``"local"`` recodes only the rows of the classes that
+    break the models [6]_.
 
     Without ``qid`` (zero configuration) every released column may identify: the QID is
-    elected by the gate's rule (:mod:`pandas_anon.detect.exposure`, as ``pandas-anon check`` elects
-    it), the search runs, the rule is applied to the output, and the most exposed column set
-    left joins the QID until the output passes the rule (``report.exposure``), so that
-    ``pandas-anon check --k K`` accepts what ``kanon(K)`` releases.
+    elected by the gate's rule (:mod:`pandas_anon.detect.exposure`, as ``pandas-anon check``
+    elects it), the search runs, the rule is applied to the output, and the most exposed
+    column set left joins the QID until the output passes the rule (``report.exposure``), so
+    that ``pandas-anon check --k K`` accepts what ``kanon(K)`` releases. The direct
+    identifier columns (:func:`pandas_anon.detect.exposure.direct_identifiers`: a column on
+    which nearly every row is alone) are found among the columns outside the QID, given or
+    not, and treated as ``identifiers`` says; the report lists each.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or dask.dataframe.DataFrame
+        The table to anonymize. It is not modified.
+    k : int
+        The smallest class size: a whole number of at least 1 (Python or numpy; not
+        ``True``, not ``"5"``) and at most the number of rows.
+    qid : sequence of hashable, optional
+        The quasi-identifier columns (the report lists them in the frame's column order).
+        Default None: zero configuration elects them (see above).
+    hierarchies : mapping, optional
+        ``{column: hierarchy}`` for some or all QID columns: a
+        :class:`~pandas_anon.hierarchy.Hierarchy`, a registered name (``"it.comune"``) or a
+        builder called with the column (as in a :func:`~pandas_anon.generalize` spec). A QID
+        column left out gets the registered hierarchy that claims its name, else one built
+        from its data (``auto``: intervals, dates or suppression); an algorithm that needs
+        no hierarchy (``"mondrian"``, ``"tree"``) writes such a column by its values.
+        Default None: none given.
+    algo : str or Algorithm, default "ola"
+        A registered algorithm's name: ``"ola"`` (optimal), ``"incognito"`` (optimal),
+        ``"samarati"``, ``"datafly"``, ``"exhaustive"`` (every node: the reference),
+        ``"mondrian"`` (multidimensional partitions, no suppression), ``"local"`` (local
+        recoding), ``"tree"`` (Lan et al.'s decision-tree reinforcement, which needs
+        ``sensitive``), or one a plugin registers; or an algorithm object such as
+        ``pandas_anon.Mondrian(relaxed=True)``.
+    max_suppression : float or str, default 0.0
+        The largest share of the rows that may be suppressed: a fraction from 0 to 1, or text
+        as on the command line (``"5%"``, ``"0.05"``).
+    metric : {"precision", "dm"} or callable, default "precision"
+        What the search minimizes: precision, discernibility, or a function taking a node's
+        statistics (``NodeStats``) and returning a number.
+    l : int or LDiversity, optional
+        A whole number: distinct l-diversity of ``sensitive`` (each class holds at least
+        ``l`` distinct values); or an :class:`LDiversity` (``LDiversity(3, "entropy")``,
+        ``LDiversity(3, "recursive", c=2)``). Default None: no l-diversity.
+    t : float, str or TCloseness, optional
+        t-closeness of ``sensitive``: a fraction from 0 to 1, or text as on the command line
+        (``"20%"``, ``"0.2"``), with the ordered distance when ``sensitive`` is numeric and
+        the equal distance otherwise; or a :class:`TCloseness` choosing the distance. Default
+        None: no t-closeness.
+    sensitive : hashable, optional
+        The sensitive column that ``l`` and ``t`` read; it must not be in ``qid``, and zero
+        configuration leaves it out of the QID. Default None.
+    identifiers : {"drop", "hash", "keep"}, default "drop"
+        What :func:`kanon` does with the direct identifier columns outside the QID:
+        ``"drop"`` them, ``"hash"`` them (a keyed hash whose key is never stored; ``salt=``
+        of :meth:`Transformation.apply` gives one) or ``"keep"`` them (with an
+        :class:`IdentifierWarning`).
+    progress : bool, optional
+        A progress line on stderr during long searches (lattices above 2,000 nodes). Default
+        None: shown only when stderr is a terminal; True or False force it.
+
+    Returns
+    -------
+    Transformation
+        The decision: ``tabulation`` (the frequency set, and the combination of each row),
+        ``recodings`` (how each quasi-identifier is written for each combination),
+        ``suppressed`` (the combinations suppressed), the direct ``identifiers`` and their
+        ``treatment``, and ``report``, an
+        :class:`~pandas_anon.anonymization.reports.AnonymizationReport` (``levels``,
+        ``suppressed``, ``classes``, ``k_reached``, ``metrics``, ``risk``, ``choices``,
+        ``exposure`` in zero configuration...) whose ``modified`` is None, since nothing was
+        written.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an argument is out of range: ``k`` not a whole number of at least 1, or above
+        the number of rows; ``algo`` neither a registered name nor an algorithm;
+        ``max_suppression`` or ``t`` not a fraction from 0 to 1; an unknown ``metric``; an
+        invalid ``l``; ``l`` or ``t`` without ``sensitive``; ``identifiers`` not one of its
+        three values; ``hierarchies`` not a mapping, or naming columns outside the QID (in
+        zero configuration: columns that are no candidates for it).
+    InvalidQIDError
+        When ``qid`` is empty or names a column twice, when ``sensitive`` is in ``qid``, or
+        when zero configuration finds no column left to anonymize (every column holding a
+        value is the sensitive column or a direct identifier).
+    ColumnNotFoundError
+        When a column of ``qid``, or ``sensitive``, is not in the frame.
+    DuplicateColumnsError
+        When a column named labels several columns of the frame.
+    EmptyDataError
+        When the frame has no column, or (a pandas frame) no row.
+    AllMissingColumnError
+        When a QID or sensitive column holds only missing values.
+    UnhashableValueError
+        When a column read holds values that cannot be compared (lists, dicts).
+    HierarchyError
+        When a hierarchy given in ``hierarchies`` is malformed, cannot be built, or lacks a
+        value of its column (the message quotes those values).
+    UnknownNameError
+        When ``hierarchies`` names a hierarchy that is not registered.
+    InfeasibleError
+        When no transformation satisfies the privacy models with at most
+        ``max_suppression`` of the rows suppressed, or only suppressing every row would (a
+        release of no row is no result).
+
+    Warns
+    -----
+    OneClassWarning
+        When the result is one class: every kept row is alike on the QID.
+    IdentifierWarning
+        When ``identifiers="keep"`` releases direct identifier columns.
+    HierarchyFallbackWarning
+        When a registered hierarchy claims a QID column but does not cover it, so a
+        hierarchy built from the column's data is used instead.
+
+    See Also
+    --------
+    kanon : The same decision, written: a k-anonymous copy of the frame.
+    pandas_anon.compare : Several algorithms on one table, side by side.
+    pandas_anon.ke_decide : The (k, ε) plan, whose k-quasis this function k-anonymizes.
+    pandas_anon.reinforce : Lan et al.'s reinforcement (``algo="tree"``) as a call.
+
+    Notes
+    -----
+    On a Dask frame the decision is taken on the frame's digest: one distributed pass
+    reduces it to the distinct combinations of the columns read (the QID and the sensitive
+    column; in zero configuration every column holding a value, less the direct identifiers),
+    with the rows of each, and every figure weighs each combination by its rows.
+    ``apply`` then writes the Dask frame lazily (docs/dask.md).
+
+    References
+    ----------
+    .. [1] Saroha, "Survey of k-Anonymity", 2014, sections 2.2 (k-anonymity) and 2.3 to 2.5
+       (generalization, suppression, the domain generalization lattice).
+    .. [2] K. El Emam, F. K. Dankar et al., "A Globally Optimal k-Anonymity Method for the
+       De-Identification of Health Data", JAMIA, 2009, section 3 (the frequency set), and
+       its OLA search (predictive tagging).
+    .. [3] K. LeFevre, D. J. DeWitt and R. Ramakrishnan, "Mondrian Multidimensional
+       k-Anonymity", ICDE 2006, section 4.
+    .. [4] A. Machanavajjhala, D. Kifer, J. Gehrke and M. Venkitasubramaniam, "l-Diversity:
+       Privacy Beyond k-Anonymity", ACM TKDD, 2007.
+    .. [5] N. Li, T. Li and S. Venkatasubramanian, "t-Closeness: Privacy Beyond
+       k-Anonymity and l-Diversity", ICDE 2007.
+    .. [6] M. Pastore, M. A. Pellegrino and V. Scarano, "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020, section 3.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> df = pd.DataFrame({
+    ...     "age": [21, 22, 23, 24, 25, 26, 27, 88],
+    ...     "sex": ["F", "M", "F", "M", "F", "M", "F", "M"],
+    ... })
+    >>> decades = Hierarchy(df["age"], [["20-29"] * 7 + ["80-89"]])
+    >>> decision = pandas_anon.anonymize(
+    ...     df, 2, qid=["age", "sex"], hierarchies={"age": decades}, max_suppression=0.2
+    ... )
+    >>> decision.report.levels
+    {'age': 1, 'sex': 0}
+    >>> decision.report.suppressed, decision.report.k_reached, decision.report.modified
+    (1, 3, None)
+
+    Nothing is written until the decision is applied:
+
+    >>> decision.apply(df)["age"].tolist()
+    ['20-29', '20-29', '20-29', '20-29', '20-29', '20-29', '20-29', '*']
     """
     started = time.perf_counter()
     k = whole(k, "k", example=5)  # as KAnonymity parses it: a plain int
@@ -200,14 +364,147 @@ def kanon(
     salt: bytes | str | None = None,
     **options: Any,
 ) -> pd.DataFrame:
-    """A k-anonymous copy of ``frame`` (same index and column order, less the direct
-    identifier columns it drops; with ``suppress="drop"`` the suppressed rows are left out).
-    Options as :func:`anonymize`; the report: ``out.anon.report()``.
+    """Return a k-anonymous copy of ``frame``.
 
-    Suppressed rows hold :data:`~pandas_anon.detect.exposure.SUPPRESSED` (``*``) in every QID
-    column, which the gate and the pandera checks recognise (such a row is in no class).
-    ``salt``: the key of ``identifiers="hash"`` (default: a random one, never stored, so the
-    tokens of two calls cannot be linked; give one to get the same tokens again).
+    :func:`anonymize` decides the transformation with the same ``k`` and ``**options``
+    (by default the optimal full-domain generalization with suppression [1]_, searched on the
+    frequency set [2]_; Mondrian partitions [3]_ with ``algo="mondrian"``), then it is
+    written to a copy of the frame: same index and column order, less the direct identifier
+    columns it drops; with ``suppress="drop"`` the suppressed rows are left out.
+    Every quasi-identifier (QID) column holds the labels it is generalized to; suppressed rows
+    hold :data:`~pandas_anon.detect.exposure.SUPPRESSED` (``*``) in every QID column, which
+    the gate and the pandera checks recognise (such a row is in no class). The input is not
+    modified. The report travels with the output: ``out.anon.report()``.
+
+    With nothing but ``k`` (zero configuration) every released column may identify: direct
+    identifiers are dropped, and the QID is elected and widened until the output passes the
+    rule of ``pandas-anon check --k K`` (see :func:`anonymize`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or dask.dataframe.DataFrame
+        The table to anonymize.
+    k : int
+        The smallest class size: a whole number of at least 1 and at most the number of rows.
+    suppress : {"mask", "drop"}, default "mask"
+        ``"mask"``: the suppressed rows keep their place, with ``*`` in every QID column;
+        ``"drop"``: they are left out.
+    salt : bytes or str, optional
+        The key of ``identifiers="hash"``. Default None: a random one, never stored, so the
+        tokens of two calls cannot be linked; give one to get the same tokens again.
+    **options
+        The options of :func:`anonymize`, passed to it unchanged (details there):
+
+        - ``qid`` (sequence of hashable, default None): the quasi-identifier columns; None
+          elects them (zero configuration).
+        - ``hierarchies`` (mapping, default None): ``{column: hierarchy}``, each a
+          ``Hierarchy``, a registered name (``"it.comune"``) or a builder; a QID column
+          left out gets the registered hierarchy claiming it, else one built from its data.
+        - ``algo`` (str or algorithm object, default ``"ola"``): ``"ola"``,
+          ``"incognito"``, ``"samarati"``, ``"datafly"``, ``"exhaustive"``,
+          ``"mondrian"``, ``"local"``, ``"tree"``, a plugin's name, or an object such as
+          ``pandas_anon.Mondrian(relaxed=True)``.
+        - ``max_suppression`` (float or str, default 0.0): the largest share of the rows
+          that may be suppressed, from 0 to 1 (``0.05``, ``"5%"``).
+        - ``metric`` (``"precision"``, ``"dm"`` or callable, default ``"precision"``): what
+          the search minimizes.
+        - ``l`` (int or ``LDiversity``, default None): l-diversity of ``sensitive``.
+        - ``t`` (float, str or ``TCloseness``, default None): t-closeness of ``sensitive``.
+        - ``sensitive`` (hashable, default None): the column ``l`` and ``t`` read, outside
+          the QID.
+        - ``identifiers`` (``"drop"``, ``"hash"`` or ``"keep"``, default ``"drop"``): what
+          becomes of the direct identifier columns outside the QID.
+        - ``progress`` (bool, default None): a progress line on stderr for long searches;
+          None shows it only when stderr is a terminal.
+
+    Returns
+    -------
+    pandas.DataFrame or dask.dataframe.DataFrame
+        The k-anonymous copy, its report attached (``out.anon.report()``, an
+        :class:`~pandas_anon.anonymization.reports.AnonymizationReport`: the levels, the rows
+        suppressed and modified, the classes, the smallest class, information loss, risk,
+        and each choice made). On a Dask frame: a lazy Dask frame, each partition's rows
+        written as their combination is decided, and its report computed.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``suppress`` is neither ``"mask"`` nor ``"drop"``, and for every argument
+        :func:`anonymize` refuses (``k``, ``algo``, ``max_suppression``, ``metric``, ``l``,
+        ``t``, ``identifiers``, ``hierarchies``).
+    InvalidQIDError, ColumnNotFoundError, DuplicateColumnsError
+        When ``qid`` or ``sensitive`` do not name columns of the frame once each, as in
+        :func:`anonymize`.
+    EmptyDataError, AllMissingColumnError, UnhashableValueError
+        When the frame has nothing to anonymize, or a column read cannot tell rows apart,
+        as in :func:`anonymize`.
+    HierarchyError, UnknownNameError
+        When a hierarchy given does not fit its column or is not registered.
+    InfeasibleError
+        When no transformation satisfies the privacy models within ``max_suppression``.
+
+    Warns
+    -----
+    OneClassWarning, IdentifierWarning, HierarchyFallbackWarning
+        As :func:`anonymize`: one class left, identifiers kept, a claiming hierarchy
+        replaced.
+
+    See Also
+    --------
+    anonymize : The decision alone, without writing a row.
+    pandas_anon.generalize : Generalize chosen columns, on every row or on chosen rows.
+    pandas_anon.ke_anon : (k, ε)-anonymity: k-anonymity plus noise on numeric columns.
+    pandas_anon.compare : Several algorithms on one table, side by side.
+
+    References
+    ----------
+    .. [1] Saroha, "Survey of k-Anonymity", 2014, sections 2.2 to 2.5.
+    .. [2] K. El Emam, F. K. Dankar et al., "A Globally Optimal k-Anonymity Method for the
+       De-Identification of Health Data", JAMIA, 2009, section 3.
+    .. [3] K. LeFevre, D. J. DeWitt and R. Ramakrishnan, "Mondrian Multidimensional
+       k-Anonymity", ICDE 2006, section 4.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> df = pd.DataFrame({
+    ...     "age": [21, 22, 23, 24, 25, 26, 27, 88],
+    ...     "sex": ["F", "M", "F", "M", "F", "M", "F", "M"],
+    ... })
+    >>> decades = Hierarchy(df["age"], [["20-29"] * 7 + ["80-89"]])
+    >>> out = pandas_anon.kanon(
+    ...     df, 2, qid=["age", "sex"], hierarchies={"age": decades}, max_suppression=0.2
+    ... )
+    >>> out["age"].tolist()
+    ['20-29', '20-29', '20-29', '20-29', '20-29', '20-29', '20-29', '*']
+    >>> report = out.anon.report()
+    >>> report.levels, report.suppressed, report.k_reached
+    ({'age': 1, 'sex': 0}, 1, 3)
+
+    The suppressed row left out instead of masked:
+
+    >>> len(pandas_anon.kanon(
+    ...     df, 2, qid=["age", "sex"], hierarchies={"age": decades}, max_suppression="20%",
+    ...     suppress="drop",
+    ... ))
+    7
+
+    Zero configuration: the ``id`` column, unique on every row, is dropped, and the QID is
+    elected among the other columns:
+
+    >>> people = pd.DataFrame({
+    ...     "id": [11, 12, 13, 14, 15, 16],
+    ...     "age": [30, 30, 40, 40, 50, 50],
+    ...     "sex": ["F", "M", "F", "M", "F", "M"],
+    ... })
+    >>> out = people.anon.kanon(2)
+    >>> list(out.columns)
+    ['age', 'sex']
+    >>> report = out.anon.report()
+    >>> report.identifiers, report.levels, report.exposure["passes"]
+    ({'id': 'dropped'}, {'age': 0, 'sex': 1}, True)
     """
     one_of(suppress, "suppress", ("mask", "drop"))
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)

@@ -42,6 +42,16 @@ def best_qid(
 ) -> BestQID:
     """Elect the smallest column subset exposing the most singletons.
 
+    This is the best quasi-identifier of Pastore et al. [1]_, "the minimum number of
+    columns/attributes that leads to the disclosure of the highest number of singletons".
+    Among the column subsets of up to ``max_size`` candidate columns, the subset with the
+    most singletons wins; among subsets with the same count, the one with the fewest
+    columns; subsets still tied (same count, same size) are listed in ``ties``, the first of
+    them in the candidates' column order being elected. Identifiers (column sets whose rows
+    are all distinct) and their supersets cannot be elected, as the paper separates IDs from
+    QIDs: they are listed in ``identifiers``. ``df.anon.best_qid(columns, ...)`` is the same
+    function as an accessor.
+
     ``columns`` are the candidates (default: every column holding a value); with ``dropna``
     rows missing a candidate value are dropped first, as the seed paper does.
     ``k`` above 2 ranks subsets by the rows in classes of fewer than ``k`` rows instead of
@@ -49,6 +59,119 @@ def best_qid(
     ``progress`` reports each subset size on stderr (default: only on a terminal).
     ``weights``: people per row of an aggregated table (a count column, left out of the
     candidates, or one count per row), as :func:`pandas_anon.singletons` takes them.
+
+    The frame is read once. Adding a column never removes a singleton (nor takes a row out
+    of a class below ``k``), so no subset exposes more than all the candidates together
+    (identifier columns left out): once a subset reaches that count (``upper_bound`` in the
+    result), larger subsets can at best tie with more columns, and the search stops after
+    that size.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table, never modified (a Dask DataFrame is accepted too).
+    columns : label, iterable of labels or None, default None
+        The candidate columns. None: every column of the frame holding at least one value,
+        less the count column ``weights`` names.
+    max_size : int or None, default None
+        The most columns in a subset examined, a whole number of at least 1 (capped at the
+        number of candidates). None: every size. The subsets grow fast in number: 14 columns
+        give 469 subsets of up to 3 columns.
+    dropna : bool, default True
+        Leave out the rows missing a value in any candidate column (the same rows for every
+        subset). False: a missing value is a value of its own.
+    k : int, default 2
+        Rank subsets by the rows in classes of fewer than ``k`` rows; 2 ranks them by their
+        singletons. A whole number of at least 2.
+    exhaustive : bool, default False
+        Visit every size up to ``max_size`` even after the winner is known, to fill the
+        result's ``table``; the winner is the same.
+    progress : bool or None, default None
+        Show a progress bar on stderr, advanced at each subset size. None: only when stderr
+        is a terminal or the code runs in a Jupyter notebook.
+    weights : label, sequence of int, numpy.ndarray or pandas.Series, optional
+        The people each row of an aggregated table stands for: the label of a count column
+        (left out of the candidates) or one count per row, as
+        :func:`pandas_anon.singletons` takes them. Default None: each row is one person.
+
+    Returns
+    -------
+    BestQID
+        ``columns`` (the elected subset, in the frame's column order), ``singletons``,
+        ``fraction`` (singletons / examined) and ``distinct`` (its classes), ``at_risk``
+        (rows in classes below ``k``), ``examined`` and ``dropped`` (rows counted and rows
+        left out), ``ties``, ``identifiers`` (the minimal identifier column sets found),
+        ``candidates``, ``max_size``, ``upper_bound`` and ``table`` (every subset visited,
+        the most exposed first).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``max_size`` is not a whole number of at least 1, or ``k`` one of at least 2 (a bool
+        or text is refused); ``weights`` is not one count per row, or a count is not a whole
+        number from 0 to 2**53; or ``weights`` is given with a Dask frame.
+    InvalidQIDError
+        ``columns`` is empty, names a column twice or holds the count column ``weights``
+        names; ``columns`` being None, no column holds a value; or every candidate column is
+        an identifier, so that no subset is left to elect.
+    ColumnNotFoundError
+        A column of ``columns``, or the count column ``weights`` names, is not in the frame.
+    DuplicateColumnsError
+        A candidate column (named in ``columns``, or any column when it is None) shares its
+        name with another column of the frame.
+    EmptyDataError
+        The frame has no rows or no columns; with ``dropna=True``, every row misses a value
+        in some candidate column; with ``weights``, every row counts nobody.
+    AllMissingColumnError
+        A column named in ``columns`` holds only missing values.
+    UnhashableValueError
+        A candidate column holds values that cannot be compared for equality (lists, dicts,
+        sets).
+
+    Warns
+    -----
+    IncompleteRowsWarning
+        With ``dropna=True``, fewer than half of the rows (people, with ``weights``) are
+        complete on the candidates; the message names the emptiest columns.
+
+    See Also
+    --------
+    pandas_anon.singletons : The singletons of one quasi-identifier.
+    pandas_anon.identifiers : The identifier column sets alone.
+    pandas_anon.risk : Risk figures of the elected quasi-identifier.
+    pandas_anon.kanon : Make every class hold at least k rows.
+
+    References
+    ----------
+    .. [1] Pastore, Pellegrino and Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797,
+       paper 32), introduction and section 3.1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame(
+    ...     {
+    ...         "id": [1, 2, 3, 4, 5],
+    ...         "year": [1980, 1980, 1991, 1991, 1975],
+    ...         "sex": ["f", "m", "f", "f", "m"],
+    ...         "town": ["a", "a", "b", "b", "c"],
+    ...     }
+    ... )
+    >>> best = pandas_anon.best_qid(df)
+    >>> best.columns, best.singletons
+    (('year', 'sex'), 3)
+    >>> best.ties, best.identifiers
+    ((('sex', 'town'),), (('id',),))
+
+    One column at most, or ranked by the rows in classes of fewer than 3 rows:
+
+    >>> df.anon.best_qid(max_size=1).columns
+    ('year',)
+    >>> below_3 = pandas_anon.best_qid(df, ["year", "sex", "town"], k=3)
+    >>> below_3.columns, below_3.at_risk
+    (('year',), 5)
     """
     check_max_size(max_size)
     k = whole(k, "k", low=2, example=5)

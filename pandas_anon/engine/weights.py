@@ -133,17 +133,74 @@ def melt_counts(
     dimension: Hashable = "category",
     count: Hashable = "count",
 ) -> pd.DataFrame:
-    """The long form of a table with one count column per category: one row per (row,
-    count column), the other columns repeated, ``dimension`` naming the category (the count
+    """Turn a table with one count column per category into its long form, one count column.
+
+    The long form of a table with one count column per category: one row per (row, count
+    column), the other columns repeated, ``dimension`` naming the category (the count
     column's label, as a categorical in the columns' order) and ``count`` its count (as
-    given: :func:`read_weights` checks it).
+    given: :func:`read_weights` checks it). The rows come in blocks, every row of the table
+    for the first count column, then every row for the next, under a new default index.
+
+    A wide count table (``m`` and ``f`` columns of people per area) describes people by its
+    rows *and* by its count columns; in long form the category is a column like the others,
+    so that a quasi-identifier can hold it and the count column can be given as
+    ``weights=`` to :func:`pandas_anon.singletons`, :func:`pandas_anon.risk` or
+    :func:`pandas_anon.best_qid`.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The wide table, never modified.
+    counts : sequence of labels
+        The count columns, one per category (one label alone is taken as a list of one).
+        They come out in the frame's column order, whatever their order here.
+    dimension : label, default "category"
+        The name of the new column naming the category. Its values are the count columns'
+        labels as text, the categories of a categorical in the frame's column order.
+    count : label, default "count"
+        The name of the new column holding the counts, copied as they are (missing counts
+        stay missing).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``len(frame) * len(counts)`` rows: the columns of ``frame`` other than ``counts``,
+        then ``dimension``, then ``count``.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A label of ``counts`` is not a column of the frame.
+    InvalidQIDError
+        ``counts`` is empty or names a column twice.
+    DuplicateColumnsError
+        A label of ``counts`` names several columns of the frame.
+    InvalidParameterError
+        ``dimension`` or ``count`` is the name of a column of the frame other than a count
+        column, or ``dimension`` equals ``count``.
+
+    See Also
+    --------
+    pandas_anon.singletons : Count the singletons of a count table (``weights=``).
+    pandas_anon.risk : Risk figures of a count table (``weights=``).
+    pandas.DataFrame.melt : The general unpivot of pandas.
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon import melt_counts
     >>> wide = pd.DataFrame({"area": ["north", "south"], "m": [4, 0], "f": [1, 7]})
     >>> long = melt_counts(wide, ["m", "f"], dimension="sex", count="n")
     >>> long.to_dict("list")
     {'area': ['north', 'south', 'north', 'south'], 'sex': ['m', 'm', 'f', 'f'], 'n': [4, 0, 1, 7]}
+    >>> list(melt_counts(wide, ["f", "m"])["category"].cat.categories)
+    ['m', 'f']
+
+    One woman lives in the north: she is a singleton of the long form.
+
+    >>> pandas_anon.singletons(long, ["area", "sex"], weights="n").count
+    1
     """
     counts = list(resolve_columns(frame, as_label_list(counts, frame.columns)))
     for name, option in ((dimension, "dimension"), (count, "count")):

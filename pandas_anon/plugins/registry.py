@@ -59,10 +59,40 @@ class Registration:
 
 
 def hierarchies() -> pd.DataFrame:
-    """Every hierarchy usable by name: ``name``, ``kind`` (``hierarchy`` or ``factory``),
-    ``plugin``, ``source`` (``built-in`` or the distribution and its version),
-    ``description`` and ``claims`` (the column names it claims). Names in collision are left
-    out: :func:`plugin_status` lists them."""
+    """List every hierarchy usable by name, the built-in ones and those of the plugins.
+
+    Names in collision (registered by two plugins) are left out: :func:`plugin_status` lists
+    them. The plugins are loaded on first use, those the ``PANDAS_ANON_PLUGINS`` allowlist
+    lets through when it is set; a broken plugin contributes nothing, and is warned about
+    rather than raised. ``pandas-anon plugins`` lists them too.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per hierarchy, sorted by name, with the columns ``name``, ``kind``
+        (``hierarchy`` or ``factory``), ``plugin``, ``source`` (``built-in`` or the
+        distribution and its version), ``description`` and ``claims`` (a tuple of the column
+        names it claims).
+
+    Warns
+    -----
+    AnonWarning
+        When the plugins are loaded, as :func:`plugin_status` says.
+
+    See Also
+    --------
+    get_hierarchy : Build the hierarchy registered under a name.
+    plugin_status : Every plugin, and what is wrong with it.
+
+    Examples
+    --------
+    >>> import pandas_anon
+    >>> table = pandas_anon.hierarchies()
+    >>> list(table.columns)
+    ['name', 'kind', 'plugin', 'source', 'description', 'claims']
+    >>> table.set_index("name").loc["builtin.mask", ["kind", "plugin", "source"]].tolist()
+    ['factory', 'builtin', 'built-in']
+    """
     rows = [
         (r.name, r.kind, r.plugin, r.source, r.description, r.columns)
         for found in _registry().names.values()
@@ -74,8 +104,49 @@ def hierarchies() -> pd.DataFrame:
 
 
 def plugin_status() -> pd.DataFrame:
-    """Every plugin with ``name``, ``source``, ``status`` (``ok``, ``broken``, ``disabled``,
-    ``not installed``) and ``problem``: why it is broken, or the collisions it is part of."""
+    """List every plugin with its status, and why it is not working when it is not.
+
+    The plugins are loaded on first use. A plugin is ``broken`` when it fails to load or
+    when its hook raises (none of its hierarchies is kept), ``disabled`` when the
+    ``PANDAS_ANON_PLUGINS`` allowlist leaves it out, ``not installed`` when the allowlist
+    names it but no installed package provides it. A plugin that works may still be part of
+    a collision: a name it registers is also registered by another plugin (the name cannot
+    be used), or a column it claims is claimed by another name (the column has no default
+    hierarchy). ``pandas-anon plugins`` prints the same table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plugin: the built-in one first, then the installed ones by name, then
+        those the allowlist names that are not installed, then those registered at run
+        time. Columns ``name``, ``source`` (``built-in``, the distribution and its version,
+        or ``registered at run time``), ``status`` (``ok``, ``broken``, ``disabled``,
+        ``not installed``) and ``problem``: why it is broken (or disabled, or not
+        installed), or the collisions it is part of, separated by semicolons (empty when
+        there is nothing to say).
+
+    Warns
+    -----
+    AnonWarning
+        When the plugins are loaded (on first use, and again after they change): for each
+        plugin that fails to load or whose hook raises (it is skipped, the others are
+        unaffected), each plugin named by ``PANDAS_ANON_PLUGINS`` that is not installed, and
+        each collision.
+
+    See Also
+    --------
+    hierarchies : The hierarchies usable by name.
+    get_hierarchy : Build the hierarchy registered under a name.
+
+    Examples
+    --------
+    >>> import pandas_anon
+    >>> status = pandas_anon.plugin_status()
+    >>> list(status.columns)
+    ['name', 'source', 'status', 'problem']
+    >>> status.iloc[0].tolist()
+    ['builtin', 'built-in', 'ok', '']
+    """
     registry = _registry()
     rows = []
     for record in plugins.records():
@@ -92,11 +163,78 @@ def plugin_status() -> pd.DataFrame:
 def get_hierarchy(
     name: str, data: pd.Series | None = None, *, frame: pd.DataFrame | None = None
 ) -> Hierarchy:
-    """The hierarchy registered as ``name``; a factory is called with ``data`` (the column
-    the hierarchy is for, or ``None`` for the canonical hierarchy), and with ``frame=`` (the
-    frame holding the column, when known) if it takes that keyword: a factory may read
-    another column of the frame, such as each row's province. An unnamed hierarchy is named
-    ``name``."""
+    """Build the hierarchy registered as ``name`` by a plugin (or by pandas-anon itself).
+
+    A plugin registers either a :class:`~pandas_anon.Hierarchy`, returned as it is, or a
+    factory, called at each call (its results are not cached). A factory is called with
+    ``data`` (the column the hierarchy is for, or ``None`` for the canonical hierarchy), and
+    with ``frame=`` (the frame holding the column, when known) if it takes that keyword: a
+    factory may read another column of the frame, such as each row's province. ``frame`` is
+    passed only together with ``data``. An unnamed hierarchy is named ``name``.
+
+    The names usable are those :func:`hierarchies` lists; the specs of
+    :func:`pandas_anon.generalize` and the ``hierarchies`` of :func:`pandas_anon.kanon` take
+    them as well.
+
+    Parameters
+    ----------
+    name : str
+        The registered name, such as ``"builtin.mask"`` or ``"it.comune"``.
+    data : pandas.Series or None, default None
+        The column the hierarchy is for, handed to a factory (which may match its spellings
+        or cover its values). None: the canonical hierarchy, for the factories that have one
+        (the built-in ones are built from a column and need it). Unused for a registered
+        Hierarchy.
+    frame : pandas.DataFrame or None, default None
+        The frame holding ``data``, handed as ``frame=`` to a factory that takes that
+        keyword, when ``data`` is given too.
+
+    Returns
+    -------
+    Hierarchy
+        The hierarchy; its name, when it had none, is ``name``.
+
+    Raises
+    ------
+    UnknownNameError
+        No hierarchy is registered as ``name``; the message lists the valid names.
+    HierarchyError
+        ``name`` is registered by several plugins (the message names them and how to keep
+        one); the factory raised (the message names the plugin and the error, and a
+        factory's ``HierarchyError`` passes on its ``unmatched``), as the built-in factories
+        do without ``data``; or the factory returned something other than a Hierarchy.
+    UnhashableValueError
+        The factory failed on ``data`` holding values that cannot be compared for equality
+        (lists, dicts, sets).
+
+    Warns
+    -----
+    AnonWarning
+        When the plugins are loaded, as :func:`plugin_status` says.
+
+    See Also
+    --------
+    hierarchies : The hierarchies usable by name.
+    plugin_status : Every plugin, and what is wrong with it.
+    pandas_anon.generalize : Replace values by their labels at a level of a hierarchy.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> zips = pd.Series(["11058", "11059", "20100"], name="zip")
+    >>> masked = pandas_anon.get_hierarchy("builtin.mask", zips)
+    >>> masked.generalize(zips, 2).tolist()
+    ['110**', '110**', '201**']
+    >>> masked.name
+    'zip'
+    >>> pandas_anon.get_hierarchy("builtin.suppress", pd.Series(["a", "b"])).name
+    'builtin.suppress'
+    >>> pandas_anon.get_hierarchy("builtin.zip")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    pandas_anon.errors.UnknownNameError: unknown hierarchy name 'builtin.zip'; valid ...
+    """
     found = _registry().names.get(name, [])
     if not found:
         raise UnknownNameError(name, hierarchies()["name"], kind="hierarchy name")

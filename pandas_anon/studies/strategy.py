@@ -138,12 +138,106 @@ def study(
 ) -> Study:
     """Run the paper's comparison of generalization strategies.
 
-    ``hierarchy`` generalizes ``place`` (a Hierarchy, a registered name such as
-    ``"it.comune"``, or a builder); ``level`` is the level M raises places to (1: the
-    province). Y_ran groups the distinct years ``year_groups`` at a time; Y_avg cuts the
-    rows into ``year_groups`` equal runs (see :func:`paper_year_average`). Rows missing a
-    value of ``qid`` (by default the year, place and sex) are removed first and counted in
-    ``removed`` of ``original``.
+    For the quasi-identifier (year of birth, place, sex), Pastore et al. compare fourteen
+    ways of generalizing [1]_: sex suppressed (S), place raised to its parent level (M),
+    years grouped into ranges (Y_ran) or replaced by a representative year (Y_avg), each
+    globally (every row) or, for S and M, locally (``_loc``: only the rows that are
+    singletons), and their combinations. Each row of the result gives the singletons left,
+    the rows modified and the distinct combinations; the best strategy has the fewest
+    singletons, then the fewest modified rows.
+
+    Rows missing a value of ``qid`` (by default the year, place and sex) are removed first
+    and counted in ``removed`` of ``original``. Everything is computed on integer codes:
+    each column is recoded once per variant, and each strategy is one grouping of the code
+    arrays.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table to study. It is not modified.
+    qid : sequence of hashable, optional
+        The quasi-identifier: it must hold ``year``, ``sex`` and ``place``, and may hold
+        other columns, which no strategy changes. Default None: ``[year, place, sex]``.
+    year : hashable
+        The year-of-birth column, which Y_ran and Y_avg generalize.
+    sex : hashable
+        The sex column, which S suppresses.
+    place : hashable
+        The place column, which M raises along ``hierarchy``.
+    hierarchy : Hierarchy, str or callable, optional
+        The hierarchy of ``place``: a :class:`~pandas_anon.hierarchy.Hierarchy`, a
+        registered name such as ``"it.comune"``, or a builder called with the column.
+        Default None: the registered hierarchy that claims the place column.
+    level : int, default 1
+        The level M raises places to (1: the parent level, the province for
+        ``"it.comune"``).
+    year_groups : int, default 4
+        Y_ran groups the distinct years ``year_groups`` at a time; Y_avg cuts the rows into
+        ``year_groups`` equal runs (see :func:`paper_year_average`). A whole number of at
+        least 1.
+
+    Returns
+    -------
+    Study
+        ``table``: one row per strategy, in the order of the paper's Table 1
+        (``"original"``, ``"S_loc"``, ``"M_loc"``, ``"S, M_loc"``, ``"S"``, ``"M"``,
+        ``"Y_ran"``, ``"Y_avg"``, then the global combinations), with the columns
+        ``singletons`` (rows unique on the QID), ``singletons_pct`` (their percentage of
+        the complete rows), ``modified`` (rows whose values changed), ``touched`` (rows
+        selected for recoding), ``removed`` (incomplete rows, on ``"original"``) and
+        ``distinct`` (combinations); ``best``, the strategy elected; ``qid``; and
+        ``hierarchies``, the names of the place, Y_ran and Y_avg hierarchies. ``plot()``
+        draws the trade-off.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``year_groups`` or ``level`` is not a whole number, ``year``, ``sex`` or
+        ``place`` is not in ``qid``, no ``hierarchy`` is given and no registered one claims
+        the place column, or the complete rows are fewer than ``year_groups``.
+    ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
+        When ``qid`` (or the year, place and sex columns) name a column that is not in the
+        frame, name one twice, or name a label several columns share.
+    EmptyDataError
+        When no row is complete on ``qid``.
+    HierarchyError
+        When ``level`` is above the top of the place hierarchy, a place is missing from it
+        (the message quotes those values), or it cannot be built.
+    UnknownNameError
+        When ``hierarchy`` names a hierarchy that is not registered.
+
+    See Also
+    --------
+    pandas_anon.generalize : One strategy, written to the frame.
+    pandas_anon.best_qid : Elect the quasi-identifier exposing the most singletons.
+    pandas_anon.compare : k-anonymity methods side by side.
+
+    References
+    ----------
+    .. [1] M. Pastore, M. A. Pellegrino and V. Scarano, "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797),
+       section 3.2 and Table 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> df = pd.DataFrame({
+    ...     "year": [1950, 1950, 1960, 1960, 1970, 1970, 1980, 1980],
+    ...     "town": ["Aosta", "Aosta", "Aosta", "Nus", "Fenis", "Aosta", "Ivrea", "Turin"],
+    ...     "province": ["AO", "AO", "AO", "AO", "AO", "AO", "TO", "TO"],
+    ...     "sex": ["F", "F", "M", "M", "M", "F", "F", "F"],
+    ... })
+    >>> towns = Hierarchy.from_columns(df, ["town", "province"])
+    >>> result = pandas_anon.study(df, year="year", sex="sex", place="town", hierarchy=towns)
+    >>> result.best
+    'S, M_loc'
+    >>> result.table.loc[["original", "M_loc", "S, M_loc"], ["singletons", "modified"]]
+              singletons  modified
+    original           6         0
+    M_loc              2         6
+    S, M_loc           0         6
     """
     whole(year_groups, "year_groups", example=4)
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])

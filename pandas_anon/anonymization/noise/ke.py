@@ -359,14 +359,122 @@ def ke_decide(
     identifiers: str = "drop",
     progress: bool | None = None,
 ) -> NoisePlan:
-    """The (k, ε) plan of ``frame``: the k-quasis k-anonymized, each class's diameter and
-    noise scale, before any noise (:meth:`NoisePlan.predicted_loss` is exact already).
+    """Decide the (k, ε)-anonymization of ``frame``, before any noise is drawn.
 
-    ``qid``: the quasi-identifiers, k-quasis and ε-quasis together (default: the gate's rule
-    elects them, as ``kanon`` does); ``eps_quasi``: the numeric ones to noise (default: every
-    numeric quasi-identifier, which the plan's ``choices`` say). ``algo``, ``hierarchies``,
-    ``max_suppression``, ``identifiers``: the k-anonymization of the other
-    quasi-identifiers, as :func:`~pandas_anon.anonymization.kanon.anonymize` takes them.
+    The quasi-identifiers are split in two [1]_: the k-quasis are k-anonymized
+    (:func:`~pandas_anon.anonymization.kanon.anonymize`; Mondrian [2]_ by default), which
+    groups the rows in equivalence classes of at least k; the ε-quasis, numeric, are to be
+    noised in each class C with Laplace noise of scale b_C = Δ_C / ε, Δ_C being the class's
+    L1 diameter (the sum over ε-quasis of max - min in C; missing values left out). The plan
+    holds the k-anonymization, each row's class, and each class's diameter and noise scale;
+    :meth:`NoisePlan.predicted_loss` is exact already (section V-A of [1]_), and
+    :meth:`NoisePlan.apply` draws the noise and writes the release (what :func:`ke_anon`
+    does).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or dask.dataframe.DataFrame
+        The table to plan for. It is not modified.
+    k : int
+        The smallest class of the k-quasis: a whole number of at least 1.
+    eps : float
+        ε, a finite number above 0: a class's noise scale is its diameter over ε (smaller ε,
+        more noise).
+    qid : sequence of hashable, optional
+        The quasi-identifiers, k-quasis and ε-quasis together. Default None: the gate's
+        rule elects them, as ``kanon`` does (with the ε-quasis given, if any), and the plan's
+        ``choices`` say so.
+    eps_quasi : sequence of hashable, optional
+        The numeric quasi-identifiers to noise, all in ``qid``; the others are the k-quasis.
+        Default None: every numeric (not boolean) quasi-identifier, which the plan's
+        ``choices`` say.
+    algo : str or Algorithm, default "mondrian"
+        The k-anonymization of the k-quasis: ``"mondrian"``, ``"ola"`` (the optimal
+        full-domain search), or any algorithm ``anonymize`` takes.
+    hierarchies : mapping, optional
+        ``{column: hierarchy}`` for k-quasis, as ``anonymize`` takes them; an ε-quasi takes
+        none. Default None.
+    max_suppression : float or str, default 0.0
+        The share of the rows the k-anonymization may suppress, as ``anonymize`` takes it.
+    identifiers : {"drop", "hash", "keep"}, default "drop"
+        What becomes of the direct identifier columns outside ``qid``, as ``anonymize``
+        takes it.
+    progress : bool, optional
+        A progress line on stderr during a long k-anonymization search. Default None: only
+        when stderr is a terminal.
+
+    Returns
+    -------
+    NoisePlan
+        ``transformation`` (the k-anonymization of the k-quasis), ``k``, ``eps``,
+        ``k_quasi`` and ``eps_quasi``, ``row_class`` (each row's class, -1 for a suppressed
+        row), ``original`` (the ε-quasis as floats, NaN where missing), ``diameter`` (each
+        class's Δ_C), ``scale`` (each class's b_C) and ``choices`` (what zero configuration
+        chose, and why). ``with_eps(eps)`` gives the same classes with another ε, without
+        k-anonymizing again.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``k`` or ``eps`` is out of range, or ``eps`` is so small that a class's scale
+        Δ/ε overflows floating point; an ε-quasi is not in ``qid``, does not hold numbers or
+        is named ``"mean"``; every quasi-identifier is an ε-quasi (no column is left to
+        k-anonymize); no quasi-identifier is numeric (with ``eps_quasi=None``); a hierarchy
+        is given for an ε-quasi; and for the arguments ``anonymize`` refuses (``algo``,
+        ``hierarchies``, ``max_suppression``, ``identifiers``).
+    AllMissingColumnError
+        When an ε-quasi, or a k-quasi, holds only missing values.
+    ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
+        When ``qid`` or ``eps_quasi`` name a column that is not in the frame, name one
+        twice, are empty, or name a label several columns share.
+    EmptyDataError
+        When the frame has no column, or (a pandas frame) no row.
+    HierarchyError, UnknownNameError, InfeasibleError
+        From the k-anonymization of the k-quasis, as :func:`anonymize` raises them.
+
+    Warns
+    -----
+    OneClassWarning, IdentifierWarning, HierarchyFallbackWarning
+        From the k-anonymization of the k-quasis, as :func:`anonymize` warns.
+
+    See Also
+    --------
+    ke_anon : Decide and release at once.
+    pandas_anon.ke_plan : The figures of a grid of (k, ε) before publishing.
+    pandas_anon.anonymize : The k-anonymization of the k-quasis.
+
+    Notes
+    -----
+    On a Dask frame the k-quasis are k-anonymized on the frame's digest, and the plan keeps
+    the frame's rows lazily (``plan.rows``): each row's class is joined to them where the
+    partitions are, and each class's diameter is counted there (docs/dask.md).
+
+    References
+    ----------
+    .. [1] N. Holohan, S. Antonatos, S. Braghin and P. Mac Aonghusa, "(k, ε)-Anonymity:
+       k-Anonymity with ε-Differential Privacy", IBM Research, 2017, sections IV and V-A.
+    .. [2] K. LeFevre, D. J. DeWitt and R. Ramakrishnan, "Mondrian Multidimensional
+       k-Anonymity", ICDE 2006.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame({
+    ...     "sex": ["F", "F", "F", "M", "M", "M"],
+    ...     "height": [160.0, 165.0, 170.0, 175.0, 180.0, 185.0],
+    ... })
+    >>> plan = pandas_anon.ke_decide(df, 3, 1.0, qid=["sex", "height"])
+    >>> plan.k_quasi, plan.eps_quasi
+    (('sex',), ('height',))
+    >>> plan.row_class.tolist()
+    [0, 0, 0, 1, 1, 1]
+    >>> plan.diameter.tolist(), plan.scale.tolist()
+    ([10.0, 10.0], [10.0, 10.0])
+    >>> round(plan.predicted_loss()["height"], 4)
+    0.0581
+    >>> plan.with_eps(10).scale.tolist()
+    [1.0, 1.0]
     """
     if is_dask(frame):
         require_columns(frame)  # its rows are counted as it is read
@@ -444,24 +552,130 @@ def ke_anon(
     salt: bytes | str | None = None,
     **options: Any,
 ) -> Any:
-    """A (k, ε)-anonymous copy of ``frame`` (see the module): the k-quasis k-anonymous, the
-    ε-quasis noised in each class, the rows shuffled with a new index (``shuffle=False``
-    keeps the order and index: an order may tell which record is which). The report:
-    ``out.anon.report()``.
+    """Return a (k, ε)-anonymous copy of ``frame``.
 
-    ``alpha``: α-confident k-anonymity (Holohan et al. 2017, section V-C), a confidence
-    such as 0.99: records that an interval of that confidence around their noisy values
-    tells apart among fewer than k originals of their class are suppressed, then the classes
-    left with fewer than k records. ``seed``: reproducible research noise (numpy Philox, each row's draws
-    at its position: the same noise however the frame is cut into pieces);
-    ``secure=True``: OpenDP's floating-point-safe sampler, for a release
-    (:mod:`~pandas_anon.anonymization.noise.sources`). ``salt``: the key of
-    ``identifiers="hash"``. Other options: :func:`ke_decide`.
+    The quasi-identifiers are split in two [1]_ (see the module): the k-quasis are made
+    k-anonymous (:func:`ke_decide`), and the ε-quasis, numeric, are noised in each class C
+    with Laplace noise of scale Δ_C / ε, Δ_C being the class's L1 diameter (a class whose
+    ε-quasis do not vary gets none). The rows are then shuffled, with a new index
+    (``shuffle=False`` keeps the order and index: an order may tell which record is which).
+    The report travels with the output: ``out.anon.report()``, with the information loss
+    predicted before the noise and measured after it, and the linking risk (sections V-A and
+    V-B of [1]_).
 
+    Missing ε-quasi values stay missing and get no noise. Suppressed rows (by the
+    k-anonymity step, or by α-confident k-anonymity) have their k-quasis written ``*`` and
+    their ε-quasis missing; ε-quasis come out as floats.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or dask.dataframe.DataFrame
+        The table to release. It is not modified.
+    k : int
+        The smallest class of the k-quasis: a whole number of at least 1.
+    eps : float
+        ε, a finite number above 0: the noise of a class is its diameter over ε.
+    alpha : float or str, optional
+        α-confident k-anonymity (section V-C of [1]_): a confidence strictly between 0 and 1
+        such as 0.99 (or text such as ``"99%"``). Records that an interval of that
+        confidence around their noisy values tells apart among fewer than k originals of
+        their class are suppressed, then the classes left with fewer than k records.
+        Default None: none.
+    seed : int, optional
+        Reproducible research noise: numpy's Philox generator, each row's draws at its
+        position (the same noise however the frame is cut into pieces). A whole number of at
+        least 0. Default None: fresh entropy. Excludes ``secure=True``.
+    secure : bool, default False
+        True: OpenDP's floating-point-safe sampler, for a release [2]_ [3]_
+        (:mod:`~pandas_anon.anonymization.noise.sources`; ``pip install 'pandas-anon[dp]'``).
+    shuffle : bool, default True
+        Whether to shuffle the rows and give them a new index ``0, 1, ...``.
+    suppress : {"mask", "drop"}, default "mask"
+        ``"mask"``: suppressed rows stay in the output (k-quasis ``*``, ε-quasis missing);
+        ``"drop"``: they are left out.
+    salt : bytes or str, optional
+        The key of ``identifiers="hash"``. Default None: a random one, never stored.
+    **options
+        The options of :func:`ke_decide`, passed to it: ``qid``, ``eps_quasi``, ``algo``
+        (default ``"mondrian"``), ``hierarchies``, ``max_suppression``, ``identifiers`` and
+        ``progress``.
+
+    Returns
+    -------
+    pandas.DataFrame or dask.dataframe.DataFrame
+        The release, its report attached (``out.anon.report()``, a
+        :class:`~pandas_anon.anonymization.reports.KEAnonymizationReport`: the k-quasis and
+        ε-quasis, the classes, the diameters and noise scales, the predicted and measured
+        relative errors, the linking risk, the α-confident suppressions, the random source
+        (never a seed) and the k-anonymization's own report). On a Dask frame: a lazy Dask
+        frame, its report computed.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``alpha`` is not a confidence strictly between 0 and 1, ``shuffle`` or
+        ``secure`` is not True or False, ``suppress`` is neither ``"mask"`` nor ``"drop"``,
+        ``seed`` is not a whole number of at least 0 or comes with ``secure=True``; and for
+        every argument :func:`ke_decide` refuses (``k``, ``eps``, ``qid``, ``eps_quasi``,
+        the k-anonymization's options).
+    MissingDependencyError
+        When ``secure=True`` and OpenDP is not installed.
+    AllMissingColumnError, ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError,
+    EmptyDataError, HierarchyError, UnknownNameError, InfeasibleError
+        As :func:`ke_decide` raises them (the plan is decided first).
+
+    Warns
+    -----
+    OneClassWarning, IdentifierWarning, HierarchyFallbackWarning
+        As :func:`ke_decide` warns.
+
+    See Also
+    --------
+    ke_decide : The plan alone, before any noise.
+    pandas_anon.ke_plan : The figures of a grid of (k, ε) before publishing.
+    pandas_anon.kanon : k-anonymity alone, every quasi-identifier generalized.
+
+    Notes
+    -----
     On a Dask frame the output is a lazy Dask frame (the report computed) equal to the
-    pandas path's on the same rows: the classes are decided on the frame's digest, the
-    noise is drawn where the partitions are, and linking and α-confidence compare the
-    records of each class after a shuffle on the class (:mod:`.partitioned`).
+    pandas path's on the same rows: the classes are decided on the frame's digest, the noise
+    is drawn where the partitions are, and linking and α-confidence compare the records of
+    each class after a shuffle on the class (:mod:`.partitioned`).
+
+    No report records the seed; seeded noise is for research and tests, not for a release:
+    someone holding the original values can try seeds until the release comes out again.
+    Publish with ``secure=True``.
+
+    References
+    ----------
+    .. [1] N. Holohan, S. Antonatos, S. Braghin and P. Mac Aonghusa, "(k, ε)-Anonymity:
+       k-Anonymity with ε-Differential Privacy", IBM Research, 2017, sections IV and V.
+    .. [2] I. Mironov, "On Significance of the Least Significant Bits for Differential
+       Privacy", CCS 2012.
+    .. [3] N. Holohan and S. Braghin, "Secure Random Sampling in Differential Privacy",
+       ESORICS 2021.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame({
+    ...     "sex": ["F", "F", "F", "M", "M", "M"],
+    ...     "height": [160.0, 165.0, 170.0, 175.0, 180.0, 185.0],
+    ... })
+    >>> out = pandas_anon.ke_anon(df, 3, 1.0, qid=["sex", "height"], seed=0)
+    >>> len(out), sorted(out["sex"])
+    (6, ['F', 'F', 'F', 'M', 'M', 'M'])
+    >>> report = out.anon.report()
+    >>> report.k_quasi, report.eps_quasi, report.classes
+    (['sex'], ['height'], 2)
+    >>> report.scale
+    {'min': 10.0, 'median': 10.0, 'max': 10.0}
+
+    The same seed gives the same release:
+
+    >>> out.equals(pandas_anon.ke_anon(df, 3, 1.0, qid=["sex", "height"], seed=0))
+    True
     """
     level = _release_options(alpha, shuffle, suppress)  # refused before the long step
     source = noise_source(seed, secure)

@@ -71,8 +71,57 @@ Utility = Callable[[Mate], float]
 
 
 def paper_utility(mate: Mate) -> float:
-    """Lan et al.'s utility (section IV): 1 / (records x distance sum of the singular
-    paths); infinite for a mate whose paths no longer differ."""
+    """Score a candidate mate by Lan et al.'s utility: higher is better.
+
+    Lan et al.'s utility (section IV of [1]_) is 1 / (records x distance sum of the
+    singular paths), the distance of two paths being the number of columns in which their
+    records differ; it is infinite for a mate whose paths no longer differ. It is the
+    default utility of the decision-tree reinforcement (``algo="tree"``, ``reinforce``),
+    which computes it on arrays; a utility of one's own takes a :class:`Mate` and returns a
+    number alike, and is called once per candidate mate, which is slower.
+
+    Parameters
+    ----------
+    mate : Mate
+        The candidate mate: ``rows``, the records of its singular paths; ``paths``, how many
+        paths it merges; ``differing``, per column not masked yet, the pairs of paths whose
+        records differ there (their sum is ``mate.distance``).
+
+    Returns
+    -------
+    float
+        ``1 / (mate.rows * mate.distance)``, or ``inf`` when ``mate.distance`` is 0.
+
+    Raises
+    ------
+    ZeroDivisionError
+        When ``mate.rows`` is 0 while its paths still differ (a mate the mating forms
+        always holds records). It raises none of pandas-anon's own errors.
+
+    See Also
+    --------
+    Mate : What a utility function reads.
+    Mate.masking : The mate once a column is masked on its records.
+    pandas_anon.reinforce : The reinforcement that mates singular paths by a utility.
+
+    References
+    ----------
+    .. [1] Lan, Huang, Chen, Chung, Grandison and Tseng, "A Privacy Reinforcement Approach
+       against De-identified Dataset", IBM, section IV (utility) and section III (mates).
+
+    Examples
+    --------
+    >>> from pandas_anon import Mate, paper_utility
+    >>> mate = Mate(rows=4, paths=2, differing={"age": 1, "zip": 1})
+    >>> mate.distance
+    2
+    >>> paper_utility(mate)
+    0.125
+    >>> paper_utility(mate.masking("age"))
+    0.25
+    >>> paper_utility(mate.masking("age").masking("zip"))
+    inf
+    """
     distance = mate.distance
     return float("inf") if distance == 0 else 1.0 / (mate.rows * distance)
 
