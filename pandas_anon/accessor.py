@@ -4,6 +4,10 @@ pandas creates a new accessor object on every ``df.anon`` access, so nothing is 
 here: each method forwards to the function of the same name with the frame as first
 argument. The functions work without the accessor.
 
+Every method spells out the parameters of its function, with the same names, defaults and
+types (none hides behind ``**options``: tests/test_accessor_signatures.py checks that a new
+option of a function reaches its method), and passes them on by keyword.
+
 Importing this module registers the accessor and imports nothing of the library: each method
 imports the module of its function when it is called, so that ``import pandas_anon`` stays
 cheap.
@@ -11,19 +15,22 @@ cheap.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 if TYPE_CHECKING:
+    from pandas_anon.anonymization.algorithms import Algorithm
     from pandas_anon.anonymization.generalize import Rows
     from pandas_anon.anonymization.noise.planning import KEPlanning
     from pandas_anon.anonymization.recoding import HierarchyLike, SpecValue
+    from pandas_anon.anonymization.reinforcement.mates import Utility
     from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
     from pandas_anon.detect.results import BestQID, Risk, Singletons
     from pandas_anon.engine.weights import Weights
+    from pandas_anon.privacy.models import LDiversity, PrivacyModel, TCloseness
     from pandas_anon.studies.compare import Comparison
     from pandas_anon.studies.strategy import Study
 
@@ -38,8 +45,37 @@ class _Exposure:
     def singletons(
         self, qid: QID, *, dropna: bool = True, weights: Weights | None = None
     ) -> Singletons:
-        """Rows unique on ``qid`` (people, with the ``weights`` of an aggregated table); see
-        :func:`pandas_anon.singletons`."""
+        """``DataFrame.anon.singletons``: the rows unique on ``qid``.
+
+        Calls :func:`pandas_anon.singletons` with this frame (also ``ddf.anon.singletons``
+        on a Dask frame); see it for the full details of each parameter.
+
+        Parameters
+        ----------
+        qid : hashable or sequence of hashable
+            The quasi-identifier columns.
+        dropna : bool, default True
+            Whether rows missing a value of ``qid`` are left out (False: missing is a value).
+        weights : hashable or array-like, optional
+            The people each row stands for (an aggregated table's count column).
+
+        Returns
+        -------
+        Singletons
+            The count of singletons, the row mask and the figures behind them.
+
+        See Also
+        --------
+        pandas_anon.singletons : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"year": [1980, 1980, 1991, 1991], "sex": ["f", "m", "f", "f"]})
+        >>> df.anon.singletons(["year", "sex"]).count
+        2
+        """
         from pandas_anon.detect import figures as detect
 
         return detect.singletons(self._frame, qid, dropna=dropna, weights=weights)
@@ -47,7 +83,35 @@ class _Exposure:
     def identifiers(
         self, columns: QID | None = None, *, max_size: int = 1
     ) -> list[tuple[Hashable, ...]]:
-        """Column sets whose values are all distinct; see :func:`pandas_anon.identifiers`."""
+        """``DataFrame.anon.identifiers``: the column sets whose values are all distinct.
+
+        Calls :func:`pandas_anon.identifiers` with this frame (also ``ddf.anon.identifiers``
+        on a Dask frame); see it for the full details of each parameter.
+
+        Parameters
+        ----------
+        columns : hashable or sequence of hashable, optional
+            The columns to examine. Default None: every column.
+        max_size : int, default 1
+            The largest column set examined.
+
+        Returns
+        -------
+        list of tuple
+            The identifying column sets, smallest first.
+
+        See Also
+        --------
+        pandas_anon.identifiers : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"id": [4, 3, 2, 1], "sex": ["f", "m", "f", "m"]})
+        >>> df.anon.identifiers()
+        [('id',)]
+        """
         from pandas_anon.detect import figures as detect
 
         return detect.identifiers(self._frame, columns, max_size=max_size)
@@ -63,8 +127,47 @@ class _Exposure:
         k: int = 2,
         weights: Weights | None = None,
     ) -> BestQID:
-        """The smallest column subset exposing the most singletons; see
-        :func:`pandas_anon.best_qid`."""
+        """``DataFrame.anon.best_qid``: the smallest column subset exposing most singletons.
+
+        Calls :func:`pandas_anon.best_qid` with this frame (also ``ddf.anon.best_qid`` on a
+        Dask frame); see it for the full details of each parameter.
+
+        Parameters
+        ----------
+        columns : hashable or sequence of hashable, optional
+            The candidate columns. Default None: every column.
+        max_size : int, optional
+            The largest subset examined. Default None: chosen by the function.
+        dropna : bool, default True
+            Whether rows missing a value are left out of each subset's count.
+        exhaustive : bool, default False
+            Whether every subset is examined, instead of the pruned search.
+        progress : bool, optional
+            A progress bar on stderr. Default None: only when stderr is a terminal.
+        k : int, default 2
+            Subsets are ranked by the rows in classes of fewer than ``k`` rows.
+        weights : hashable or array-like, optional
+            The people each row stands for (an aggregated table's count column).
+
+        Returns
+        -------
+        BestQID
+            The elected columns, their singletons, the ties and the identifiers found.
+
+        See Also
+        --------
+        pandas_anon.best_qid : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame(
+        ...     {"year": [1980, 1980, 1991, 1991, 1975], "sex": ["f", "m", "f", "f", "m"]}
+        ... )
+        >>> df.anon.best_qid().columns
+        ('year', 'sex')
+        """
         from pandas_anon.detect import best_qid as election
 
         return election.best_qid(
@@ -79,7 +182,37 @@ class _Exposure:
         )
 
     def risk(self, qid: QID, *, dropna: bool = True, weights: Weights | None = None) -> Risk:
-        """Risk figures of ``qid``; see :func:`pandas_anon.risk`."""
+        """``DataFrame.anon.risk``: the re-identification risk figures of ``qid``.
+
+        Calls :func:`pandas_anon.risk` with this frame (also ``ddf.anon.risk`` on a Dask
+        frame); see it for the full details of each parameter.
+
+        Parameters
+        ----------
+        qid : hashable or sequence of hashable
+            The quasi-identifier columns.
+        dropna : bool, default True
+            Whether rows missing a value of ``qid`` are left out (False: missing is a value).
+        weights : hashable or array-like, optional
+            The people each row stands for (an aggregated table's count column).
+
+        Returns
+        -------
+        Risk
+            Sample uniques, classes, prosecutor risk and each column's contribution.
+
+        See Also
+        --------
+        pandas_anon.risk : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"year": [1980, 1980, 1991, 1991], "sex": ["f", "m", "f", "f"]})
+        >>> df.anon.risk(["year", "sex"]).sample_uniques
+        2
+        """
         from pandas_anon.detect import figures as detect
 
         return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
@@ -91,34 +224,262 @@ class _Exposure:
         rows: Rows = "all",
         qid: Sequence[Hashable] | None = None,
     ) -> Any:
-        """A new frame with the ``spec`` columns generalized; see
-        :func:`pandas_anon.generalize`. Its change summary: ``out.anon.report()`` (on a
-        Dask frame: a lazy Dask frame, its report computed)."""
+        """``DataFrame.anon.generalize``: a copy with the ``spec`` columns generalized.
+
+        Calls :func:`pandas_anon.generalize` with this frame (also ``ddf.anon.generalize``
+        on a Dask frame: a lazy Dask frame, its report computed); see it for the full
+        details of each parameter. The change summary: ``out.anon.report()``.
+
+        Parameters
+        ----------
+        spec : mapping
+            ``{column: hierarchy}`` or ``{column: (hierarchy, level)}``.
+        rows : {"all", "singletons"} or boolean mask, default "all"
+            The rows generalized: every row (global recoding) or some (local recoding).
+        qid : sequence of hashable, optional
+            The quasi-identifier whose singletons ``rows="singletons"`` generalizes.
+
+        Returns
+        -------
+        pandas.DataFrame or dask.dataframe.DataFrame
+            The generalized copy, its report attached.
+
+        See Also
+        --------
+        pandas_anon.generalize : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> from pandas_anon.hierarchy import Hierarchy
+        >>> df = pd.DataFrame({"town": ["Aosta", "Nus", "Ivrea"], "province": ["AO", "AO", "TO"]})
+        >>> towns = Hierarchy.from_columns(df, ["town", "province"])
+        >>> df.anon.generalize({"town": towns})["town"].tolist()
+        ['AO', 'AO', 'TO']
+        """
         from pandas_anon.anonymization import generalize as generalization
 
         return generalization.generalize(self._frame, spec, rows=rows, qid=qid)
 
-    def kanon(self, k: int, *, suppress: str = "mask", **options: Any) -> Any:
-        """A k-anonymous copy of the frame; see :func:`pandas_anon.kanon` for the options
-        (qid, hierarchies, algo, max_suppression, metric, l, t, sensitive).
-        Its report: ``out.anon.report()`` (on a Dask frame: a lazy Dask frame, its report
-        computed)."""
+    def kanon(
+        self,
+        k: int,
+        *,
+        suppress: str = "mask",
+        salt: bytes | str | None = None,
+        qid: Sequence[Hashable] | None = None,
+        hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
+        algo: str | Algorithm = "ola",
+        max_suppression: float | str = 0.0,
+        metric: str | Callable = "precision",
+        l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
+        t: float | str | TCloseness | None = None,
+        sensitive: Hashable | None = None,
+        identifiers: str = "drop",
+        progress: bool | None = None,
+    ) -> Any:
+        """``DataFrame.anon.kanon``: a k-anonymous copy of the frame.
+
+        Calls :func:`pandas_anon.kanon` with this frame (also ``ddf.anon.kanon`` on a Dask
+        frame: a lazy Dask frame, its report computed); see it and
+        :func:`pandas_anon.anonymize` for the full details of each parameter. The report:
+        ``out.anon.report()``.
+
+        Parameters
+        ----------
+        k : int
+            The smallest class size.
+        suppress : {"mask", "drop"}, default "mask"
+            Whether suppressed rows keep their place (``*`` in every QID column) or are left
+            out.
+        salt : bytes or str, optional
+            The key of ``identifiers="hash"``. Default None: a random one, never stored.
+        qid : sequence of hashable, optional
+            The quasi-identifier columns. Default None: elected (zero configuration).
+        hierarchies : mapping, optional
+            ``{column: hierarchy}`` for some or all QID columns.
+        algo : str or Algorithm, default "ola"
+            The search: ``"ola"``, ``"mondrian"``, ``"local"``, ... or an algorithm object.
+        max_suppression : float or str, default 0.0
+            The largest share of the rows that may be suppressed (``0.05``, ``"5%"``).
+        metric : str or callable, default "precision"
+            What the search minimizes.
+        l : float or LDiversity, optional
+            l-diversity of ``sensitive``.
+        t : float, str or TCloseness, optional
+            t-closeness of ``sensitive``.
+        sensitive : hashable, optional
+            The column ``l`` and ``t`` read, outside the QID.
+        identifiers : {"drop", "hash", "keep"}, default "drop"
+            What becomes of the direct identifier columns outside the QID.
+        progress : bool, optional
+            A progress line on stderr. Default None: only when stderr is a terminal.
+
+        Returns
+        -------
+        pandas.DataFrame or dask.dataframe.DataFrame
+            The k-anonymous copy, its report attached.
+
+        See Also
+        --------
+        pandas_anon.kanon : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"age": [30, 30, 40, 40], "sex": ["F", "M", "F", "M"]})
+        >>> out = df.anon.kanon(2, qid=["age", "sex"])
+        >>> out["sex"].tolist(), out.anon.report().k_reached
+        (['*', '*', '*', '*'], 2)
+        """
         from pandas_anon.anonymization import kanon as k_anonymity
 
-        return k_anonymity.kanon(self._frame, k, suppress=suppress, **options)
+        return k_anonymity.kanon(
+            self._frame,
+            k,
+            suppress=suppress,
+            salt=salt,
+            qid=qid,
+            hierarchies=hierarchies,
+            algo=algo,
+            max_suppression=max_suppression,
+            metric=metric,
+            l=l,
+            t=t,
+            sensitive=sensitive,
+            identifiers=identifiers,
+            progress=progress,
+        )
 
-    def ke_anon(self, k: int, eps: float, **options: Any) -> Any:
-        """A (k, ε)-anonymous copy of the frame: the k-quasis k-anonymized, the numeric
-        ε-quasis noised per class; see :func:`pandas_anon.ke_anon` for the options (qid,
-        eps_quasi, algo, alpha, seed, secure, shuffle). Its report: ``out.anon.report()``
-        (on a Dask frame: a lazy Dask frame, its report computed)."""
+    def ke_anon(
+        self,
+        k: int,
+        eps: float,
+        *,
+        alpha: float | str | None = None,
+        seed: int | None = None,
+        secure: bool = False,
+        shuffle: bool = True,
+        suppress: str = "mask",
+        salt: bytes | str | None = None,
+        qid: Sequence[Hashable] | None = None,
+        eps_quasi: Sequence[Hashable] | None = None,
+        algo: Any = "mondrian",
+        hierarchies: Mapping[Any, Any] | None = None,
+        max_suppression: float | str = 0.0,
+        identifiers: str = "drop",
+        progress: bool | None = None,
+    ) -> Any:
+        """``DataFrame.anon.ke_anon``: a (k, ε)-anonymous copy of the frame.
+
+        The k-quasis are k-anonymized, the numeric ε-quasis noised per class. Calls
+        :func:`pandas_anon.ke_anon` with this frame (also ``ddf.anon.ke_anon`` on a Dask
+        frame: a lazy Dask frame, its report computed); see it and
+        :func:`pandas_anon.ke_decide` for the full details of each parameter. The report:
+        ``out.anon.report()``.
+
+        Parameters
+        ----------
+        k : int
+            The smallest class of the k-quasis.
+        eps : float
+            ε: a class's noise scale is its diameter over ε.
+        alpha : float or str, optional
+            α-confident k-anonymity's confidence. Default None: none.
+        seed : int, optional
+            Reproducible research noise. Default None: fresh entropy.
+        secure : bool, default False
+            OpenDP's floating-point-safe sampler, for a release.
+        shuffle : bool, default True
+            Whether to shuffle the rows and give them a new index.
+        suppress : {"mask", "drop"}, default "mask"
+            Whether suppressed rows stay in the output or are left out.
+        salt : bytes or str, optional
+            The key of ``identifiers="hash"``. Default None: a random one, never stored.
+        qid : sequence of hashable, optional
+            The quasi-identifiers, k-quasis and ε-quasis together. Default None: elected.
+        eps_quasi : sequence of hashable, optional
+            The numeric quasi-identifiers to noise. Default None: every numeric one.
+        algo : str or Algorithm, default "mondrian"
+            The k-anonymization of the k-quasis.
+        hierarchies : mapping, optional
+            ``{column: hierarchy}`` for k-quasis.
+        max_suppression : float or str, default 0.0
+            The share of the rows the k-anonymization may suppress.
+        identifiers : {"drop", "hash", "keep"}, default "drop"
+            What becomes of the direct identifier columns outside ``qid``.
+        progress : bool, optional
+            A progress line on stderr. Default None: only when stderr is a terminal.
+
+        Returns
+        -------
+        pandas.DataFrame or dask.dataframe.DataFrame
+            The release, its report attached.
+
+        See Also
+        --------
+        pandas_anon.ke_anon : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({
+        ...     "sex": ["F", "F", "F", "M", "M", "M"],
+        ...     "height": [160.0, 165.0, 170.0, 175.0, 180.0, 185.0],
+        ... })
+        >>> out = df.anon.ke_anon(3, 1.0, qid=["sex", "height"], seed=0)
+        >>> sorted(out["sex"]), out.anon.report().classes
+        (['F', 'F', 'F', 'M', 'M', 'M'], 2)
+        """
         from pandas_anon.anonymization.noise import ke
 
-        return ke.ke_anon(self._frame, k, eps, **options)
+        return ke.ke_anon(
+            self._frame,
+            k,
+            eps,
+            alpha=alpha,
+            seed=seed,
+            secure=secure,
+            shuffle=shuffle,
+            suppress=suppress,
+            salt=salt,
+            qid=qid,
+            eps_quasi=eps_quasi,
+            algo=algo,
+            hierarchies=hierarchies,
+            max_suppression=max_suppression,
+            identifiers=identifiers,
+            progress=progress,
+        )
 
     def report(self) -> Report:
-        """The report this frame carries, if pandas-anon produced it
-        (:mod:`pandas_anon.anonymization.reports`)."""
+        """``DataFrame.anon.report``: the report this frame carries, if pandas-anon made it.
+
+        Calls :func:`pandas_anon.anonymization.reports.report_of` with this frame (also
+        ``ddf.anon.report`` on a Dask frame); see it for the full details.
+
+        Returns
+        -------
+        Report
+            The report of the call that produced this frame (``kanon``, ``ke_anon``,
+            ``generalize``, ``reinforce``...).
+
+        See Also
+        --------
+        pandas_anon.anonymization.reports.report_of : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"age": [30, 30, 40, 40], "sex": ["F", "M", "F", "M"]})
+        >>> report = df.anon.kanon(2, qid=["age", "sex"]).anon.report()
+        >>> report.levels, report.suppressed
+        ({'age': 0, 'sex': 1}, 0)
+        """
         from pandas_anon.anonymization.reports import report_of
 
         return report_of(self._frame)
@@ -131,12 +492,87 @@ class AnonAccessor(_Exposure):
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def compare(self, k: int, **options: Any) -> Comparison:
-        """Several anonymization methods side by side (global, Mondrian, local recoding by
-        default); see :func:`pandas_anon.compare` for the options."""
+    def compare(
+        self,
+        k: int,
+        *,
+        methods: Sequence[Any] = ("ola", "mondrian", "local"),
+        qid: Sequence[Hashable] | None = None,
+        hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
+        max_suppression: float | str = 0.0,
+        metric: str | Callable = "precision",
+        l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
+        t: float | str | TCloseness | None = None,
+        sensitive: Hashable | None = None,
+        identifiers: str = "drop",
+        progress: bool | None = None,
+    ) -> Comparison:
+        """``DataFrame.anon.compare``: several anonymization methods side by side.
+
+        Calls :func:`pandas_anon.compare` with this frame; see it and
+        :func:`pandas_anon.anonymize` for the full details of each parameter.
+
+        Parameters
+        ----------
+        k : int
+            The smallest class size, for every method.
+        methods : sequence of str or Algorithm, default ("ola", "mondrian", "local")
+            The methods, each once.
+        qid : sequence of hashable, optional
+            The quasi-identifier columns. Default None: elected by the first method.
+        hierarchies : mapping, optional
+            ``{column: hierarchy}`` for some or all QID columns.
+        max_suppression : float or str, default 0.0
+            The largest share of the rows that may be suppressed.
+        metric : str or callable, default "precision"
+            What the searches minimize.
+        l : float or LDiversity, optional
+            l-diversity of ``sensitive``.
+        t : float, str or TCloseness, optional
+            t-closeness of ``sensitive``.
+        sensitive : hashable, optional
+            The column ``l`` and ``t`` read, outside the QID.
+        identifiers : {"drop", "hash", "keep"}, default "drop"
+            What becomes of the direct identifier columns outside the QID.
+        progress : bool, optional
+            A progress line on stderr. Default None: only when stderr is a terminal.
+
+        Returns
+        -------
+        Comparison
+            ``table``: one row per method with the same utility and risk figures.
+
+        See Also
+        --------
+        pandas_anon.compare : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({
+        ...     "age": [21, 21, 22, 22, 35, 36, 37, 38],
+        ...     "sex": ["F", "F", "M", "M", "F", "M", "F", "M"],
+        ... })
+        >>> df.anon.compare(2, qid=["age", "sex"]).table["smallest class"].to_dict()
+        {'ola': 4, 'mondrian': 2, 'local': 2}
+        """
         from pandas_anon.studies import compare
 
-        return compare.compare(self._frame, k, **options)
+        return compare.compare(
+            self._frame,
+            k,
+            methods=methods,
+            qid=qid,
+            hierarchies=hierarchies,
+            max_suppression=max_suppression,
+            metric=metric,
+            l=l,
+            t=t,
+            sensitive=sensitive,
+            identifiers=identifiers,
+            progress=progress,
+        )
 
     def study(
         self,
@@ -149,8 +585,52 @@ class AnonAccessor(_Exposure):
         level: int = 1,
         year_groups: int = 4,
     ) -> Study:
-        """The seed paper's comparison of generalization strategies; see
-        :func:`pandas_anon.study`."""
+        """``DataFrame.anon.study``: the seed paper's comparison of generalization strategies.
+
+        Calls :func:`pandas_anon.study` with this frame; see it for the full details of each
+        parameter.
+
+        Parameters
+        ----------
+        qid : sequence of hashable, optional
+            The quasi-identifier. Default None: ``[year, place, sex]``.
+        year : hashable
+            The year-of-birth column.
+        sex : hashable
+            The sex column.
+        place : hashable
+            The place column.
+        hierarchy : Hierarchy, str or callable, optional
+            The hierarchy of ``place``. Default None: the registered one claiming it.
+        level : int, default 1
+            The level places are raised to.
+        year_groups : int, default 4
+            How many years a range groups, and how many runs the average cuts.
+
+        Returns
+        -------
+        Study
+            One row per strategy (singletons, rows modified, combinations) and the best.
+
+        See Also
+        --------
+        pandas_anon.study : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> from pandas_anon.hierarchy import Hierarchy
+        >>> df = pd.DataFrame({
+        ...     "year": [1950, 1950, 1960, 1960, 1970, 1970, 1980, 1980],
+        ...     "town": ["Aosta", "Aosta", "Aosta", "Nus", "Fenis", "Aosta", "Ivrea", "Turin"],
+        ...     "province": ["AO", "AO", "AO", "AO", "AO", "AO", "TO", "TO"],
+        ...     "sex": ["F", "F", "M", "M", "F", "M", "F", "M"],
+        ... })
+        >>> towns = Hierarchy.from_columns(df, ["town", "province"])
+        >>> df.anon.study(year="year", sex="sex", place="town", hierarchy=towns).best
+        'S, M_loc'
+        """
         from pandas_anon.studies import strategy as strategy_study
 
         return strategy_study.study(
@@ -164,23 +644,183 @@ class AnonAccessor(_Exposure):
             year_groups=year_groups,
         )
 
-    def reinforce(self, goal: Any, *, sensitive: Hashable, **options: Any) -> pd.DataFrame:
-        """A copy meeting ``goal`` (``KAnonymity(k)``, ``LDiversity(l)``, ``TCloseness(t)``
-        or a list of them) in which only the records at risk are masked: Lan et al.'s
-        decision-tree privacy reinforcement; see :func:`pandas_anon.reinforce` for the
-        options (qid, hierarchies, utility, max_depth). Its report: ``out.anon.report()``."""
+    def reinforce(
+        self,
+        goal: PrivacyModel | Sequence[PrivacyModel],
+        *,
+        sensitive: Hashable,
+        qid: Sequence[Hashable] | None = None,
+        hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
+        utility: Utility | None = None,
+        max_depth: int | None = None,
+        max_suppression: float | str = 0.0,
+        suppress: str = "mask",
+        salt: bytes | str | None = None,
+        metric: str | Callable = "precision",
+        identifiers: str = "drop",
+        progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """``DataFrame.anon.reinforce``: a copy meeting ``goal``, only the records at risk masked.
+
+        Lan et al.'s decision-tree privacy reinforcement. Calls :func:`pandas_anon.reinforce`
+        with this frame; see it and :func:`pandas_anon.kanon` for the full details of each
+        parameter. The report: ``out.anon.report()``.
+
+        Parameters
+        ----------
+        goal : PrivacyModel or sequence of PrivacyModel
+            ``KAnonymity(k)``, ``LDiversity(l)``, ``TCloseness(t)``, or a list of them.
+        sensitive : hashable
+            The sensitive column: the decision trees' label.
+        qid : sequence of hashable, optional
+            The quasi-identifier. Default None: elected as ``kanon`` elects it.
+        hierarchies : mapping, optional
+            Per column, a hierarchy to mask it along.
+        utility : callable, optional
+            The utility of a mate. Default None: Lan et al.'s.
+        max_depth : int, optional
+            The deepest the decision trees grow. Default None: no limit.
+        max_suppression : float or str, default 0.0
+            The share of rows that may be suppressed instead of masked.
+        suppress : {"mask", "drop"}, default "mask"
+            Whether suppressed rows keep their place or are left out.
+        salt : bytes or str, optional
+            The key of ``identifiers="hash"``. Default None: a random one, never stored.
+        metric : str or callable, default "precision"
+            The information loss measure of the search.
+        identifiers : {"drop", "hash", "keep"}, default "drop"
+            What becomes of the direct identifier columns outside the QID.
+        progress : bool, optional
+            A progress line on stderr. Default None: only when stderr is a terminal.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The reinforced copy, its report attached.
+
+        See Also
+        --------
+        pandas_anon.reinforce : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({
+        ...     "sex": ["F", "F", "M", "M", "F", "M"],
+        ...     "age": [30, 31, 30, 31, 50, 50],
+        ...     "disease": ["flu", "cold", "flu", "cold", "flu", "cold"],
+        ... })
+        >>> out = df.anon.reinforce(
+        ...     pandas_anon.LDiversity(2), sensitive="disease", qid=["sex", "age"]
+        ... )
+        >>> out["sex"].tolist()
+        ['*', 'F', 'M', 'M', 'F', '*']
+        """
         from pandas_anon.anonymization.reinforcement import reinforce
 
-        return reinforce.reinforce(self._frame, goal, sensitive=sensitive, **options)
+        return reinforce.reinforce(
+            self._frame,
+            goal,
+            sensitive=sensitive,
+            qid=qid,
+            hierarchies=hierarchies,
+            utility=utility,
+            max_depth=max_depth,
+            max_suppression=max_suppression,
+            suppress=suppress,
+            salt=salt,
+            metric=metric,
+            identifiers=identifiers,
+            progress=progress,
+        )
 
     def ke_plan(
-        self, k_values: Iterable[int], eps_values: Iterable[float], **options: Any
+        self,
+        k_values: Iterable[int],
+        eps_values: Iterable[float],
+        *,
+        alpha: float | str = 0.99,
+        runs: int = 5,
+        seed: int = 0,
+        progress: bool | None = None,
+        qid: Sequence[Hashable] | None = None,
+        eps_quasi: Sequence[Hashable] | None = None,
+        algo: Any = "mondrian",
+        hierarchies: Mapping[Any, Any] | None = None,
+        max_suppression: float | str = 0.0,
+        identifiers: str = "drop",
     ) -> KEPlanning:
-        """The predicted information loss, linking risk and α-confident suppression of
-        (k, ε)-anonymity over a grid, before publishing; see :func:`pandas_anon.ke_plan`."""
+        """``DataFrame.anon.ke_plan``: what (k, ε)-anonymity would cost and risk, over a grid.
+
+        The predicted information loss, linking risk and α-confident suppression, before
+        publishing. Calls :func:`pandas_anon.ke_plan` with this frame; see it and
+        :func:`pandas_anon.ke_decide` for the full details of each parameter.
+
+        Parameters
+        ----------
+        k_values : iterable of int
+            The k of the grid.
+        eps_values : iterable of float
+            The ε of the grid.
+        alpha : float or str, default 0.99
+            The confidence of the α-confident k-anonymity estimated.
+        runs : int, default 5
+            The noise draws per pair for the estimates.
+        seed : int, default 0
+            Where the draws come from.
+        progress : bool, optional
+            A progress bar on stderr. Default None: only when stderr is a terminal.
+        qid : sequence of hashable, optional
+            The quasi-identifiers. Default None: elected with the smallest k.
+        eps_quasi : sequence of hashable, optional
+            The numeric quasi-identifiers to noise. Default None: every numeric one.
+        algo : str or Algorithm, default "mondrian"
+            The k-anonymization of the k-quasis.
+        hierarchies : mapping, optional
+            ``{column: hierarchy}`` for k-quasis.
+        max_suppression : float or str, default 0.0
+            The share of the rows the k-anonymization may suppress.
+        identifiers : {"drop", "hash", "keep"}, default "drop"
+            What becomes of the direct identifier columns outside ``qid``.
+
+        Returns
+        -------
+        KEPlanning
+            ``table``: one row per (k, ε) with its figures; ``smallest_eps``, ``plot``.
+
+        See Also
+        --------
+        pandas_anon.ke_plan : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({
+        ...     "sex": ["F", "F", "F", "M", "M", "M"],
+        ...     "height": [160.0, 165.0, 170.0, 175.0, 180.0, 185.0],
+        ... })
+        >>> df.anon.ke_plan([2, 3], [1, 10], qid=["sex", "height"]).smallest_eps(max_loss=0.05)
+        {2: 10.0, 3: 10.0}
+        """
         from pandas_anon.anonymization.noise import planning
 
-        return planning.ke_plan(self._frame, k_values, eps_values, **options)
+        return planning.ke_plan(
+            self._frame,
+            k_values,
+            eps_values,
+            alpha=alpha,
+            runs=runs,
+            seed=seed,
+            progress=progress,
+            qid=qid,
+            eps_quasi=eps_quasi,
+            algo=algo,
+            hierarchies=hierarchies,
+            max_suppression=max_suppression,
+            identifiers=identifiers,
+        )
 
 
 class DaskAnonAccessor(_Exposure):

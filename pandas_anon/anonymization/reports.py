@@ -68,8 +68,66 @@ def column_keys(columns: Sequence[Hashable]) -> dict[Hashable, str]:
 
 @dataclass(frozen=True, repr=False)
 class GeneralizationReport(Report):
-    """What a generalization changed: rows selected (touched), rows whose value changed in a
-    generalized column (modified), rows removed, and each column's hierarchy and level."""
+    """What a generalization changed, attached to its output.
+
+    What a generalization changed: rows selected (touched), rows whose value changed in a
+    generalized column (modified), rows removed, and each column's hierarchy and level.
+    ``touched`` and ``modified`` differ when a selected row's label equals its value.
+    Selecting the singletons only is the seed paper's local recoding [1]_. The report
+    travels in the output's ``DataFrame.attrs`` (``out.anon.report()`` reads it back), prints
+    as tables, converts to a JSON-able dict with ``to_dict()`` (its ``kind`` is
+    ``"generalize"``) and back with ``from_dict``; it names columns, levels and counts, never
+    the values of rows.
+
+    Attributes
+    ----------
+    rows : int
+        Rows of the frame.
+    selection : str
+        How the rows were selected: ``"all"``, ``"singletons"`` or ``"mask"``.
+    qid : list of str or None
+        The ``qid`` given (its columns as text), or None.
+    touched : int
+        Rows selected for recoding.
+    modified : int
+        Rows where at least one generalized column now holds a different value.
+    removed : int
+        Rows removed: always 0, since ``generalize`` never removes a row.
+    columns : dict of str to dict
+        Per generalized column: its ``hierarchy`` (the name a report gives it), its
+        ``level`` and the rows whose value changed (``modified``).
+    kind : str
+        ``"generalize"``, the key of the kind in ``to_dict()`` (a class attribute).
+
+    See Also
+    --------
+    pandas_anon.generalize : The function whose output carries it.
+    AnonymizationReport : The report of a k-anonymization.
+
+    References
+    ----------
+    .. [1] M. Pastore, M. A. Pellegrino and V. Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020, section 3.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> df = pd.DataFrame({
+    ...     "town": ["Aosta", "Aosta", "Ivrea", "Turin", "Turin"],
+    ...     "sex": ["F", "F", "M", "M", "F"],
+    ... })
+    >>> towns = Hierarchy(["Aosta", "Ivrea", "Turin"], [["AO", "TO", "TO"]], name="towns")
+    >>> out = pandas_anon.generalize(
+    ...     df, {"town": towns}, rows="singletons", qid=["town", "sex"]
+    ... )
+    >>> report = out.anon.report()
+    >>> report.rows, report.selection, report.touched, report.modified, report.removed
+    (5, 'singletons', 3, 3, 0)
+    >>> report.columns
+    {'town': {'hierarchy': 'towns', 'level': 1, 'modified': 3}}
+    """
 
     rows: int
     selection: str
@@ -107,8 +165,123 @@ class GeneralizationReport(Report):
 
 @dataclass(frozen=True, repr=False)
 class AnonymizationReport(Report):
-    """What a k-anonymization chose and what it cost: the node (a level per column), rows
-    suppressed and modified, the privacy reached, information loss and search statistics."""
+    """What a k-anonymization chose and what it cost, attached to its output.
+
+    What a k-anonymization chose and what it cost: the node (a level per column), rows
+    suppressed and modified, the privacy reached, information loss and search statistics.
+    The figures are measured by :mod:`pandas_anon.anonymization.utility`, the same for every
+    algorithm: precision [1]_, discernibility [2]_, C_avg [3]_, the normalized and global
+    certainty penalties [4]_ [5]_, and the prosecutor risk left [6]_. Each column is named by
+    ``str(label)``, or by ``repr(label)`` when two columns of the QID share their ``str``.
+    The report travels in the output's ``DataFrame.attrs`` (``out.anon.report()`` reads it
+    back), prints as tables, converts to a JSON-able dict with ``to_dict()`` (its ``kind`` is
+    ``"kanon"``) and back with ``from_dict``, and ``plot()`` draws each quasi-identifier's
+    cost; it names columns, levels and counts, never the values of rows.
+
+    Attributes
+    ----------
+    algorithm : str
+        The algorithm (``"ola"``, ``"mondrian"``, ``"local"``...).
+    qid : list of str
+        The quasi-identifier, in the frame's column order.
+    levels : dict of str to int
+        The level of each column written at one level on the kept rows.
+    hierarchies : dict of str to str
+        The name of each QID column's hierarchy (``"none (written by value)"`` without one).
+    models : list of str
+        The privacy models, as text (``"5-anonymity"``).
+    rows : int
+        Rows of the input.
+    suppressed : int
+        Rows suppressed.
+    max_suppression : float
+        The limit on suppressed rows, a fraction of the rows.
+    classes : int
+        Equivalence classes kept.
+    k_reached : int
+        The size of the smallest kept class.
+    metrics : dict of str to float
+        ``precision`` (only when every column is written along a hierarchy), ``dm``,
+        ``c_avg`` and ``gcp`` (the global certainty penalty).
+    risk : dict of str to float
+        ``prosecutor_max``, ``prosecutor_avg`` and ``sample_uniques``, after anonymization.
+    search : dict of str to float
+        The search's statistics (``lattice_size`` and ``evaluated`` for the lattice
+        searches, the algorithm's own counters otherwise), ``seconds`` (the whole decision)
+        and ``generalized_columns``.
+    choices : dict of str to str
+        What zero configuration chose (``qid``, ``hierarchy <column>``); empty when
+        everything was given.
+    modified : int or None, default None
+        Rows modified, filled in when the output is written (None in the report of
+        :func:`pandas_anon.anonymize`'s decision).
+    privacy : dict of str to float
+        The level each privacy model reaches on the kept classes: ``k`` (the smallest
+        class), ``distinct l``, ``entropy l``, ``recursive c (l=...)`` or ``t``.
+    identifiers : dict of str to str
+        Direct identifier columns found outside the QID and what became of each
+        (``"dropped"``, ``"hashed"`` or ``"kept"``), never their values.
+    rows_by_level : dict of str to dict of int to int
+        The columns written at several levels (local recoding): the kept rows at each level.
+    changed : dict of str to int
+        Rows whose value changed, per quasi-identifier (filled in when the output is
+        written).
+    ncp : dict of str to float
+        Each quasi-identifier's normalized certainty penalty, the mean over its cells
+        (``metrics["gcp"]`` is their mean).
+    exposure : dict or None, default None
+        The gate's rule measured on the released columns (zero configuration only): the
+        most exposed column set (``columns``), ``k``, its rows in classes below k
+        (``rows_below_k``), ``max_size`` and whether it ``passes``.
+    kind : str
+        ``"kanon"``, the key of the kind in ``to_dict()`` (a class attribute).
+
+    See Also
+    --------
+    pandas_anon.kanon : The function whose output carries it.
+    pandas_anon.anonymize : The decision alone, its ``report`` without ``modified``.
+    pandas_anon.reinforce : Privacy reinforcement, whose output carries one too.
+    pandas_anon.compare : Several methods' reports side by side.
+
+    References
+    ----------
+    .. [1] L. Sweeney (2002), "Achieving k-Anonymity Privacy Protection Using
+       Generalization and Suppression", section 4.
+    .. [2] R. J. Bayardo and R. Agrawal (2005), "Data Privacy through Optimal
+       k-Anonymization", ICDE 2005.
+    .. [3] K. LeFevre, D. J. DeWitt and R. Ramakrishnan (2006), "Mondrian Multidimensional
+       k-Anonymity", ICDE 2006.
+    .. [4] J. Xu et al. (2006), "Utility-Based Anonymization Using Local Recoding", KDD 2006.
+    .. [5] G. Ghinita, P. Karras, P. Kalnis and N. Mamoulis (2007), "Fast Data Anonymization
+       with Low Information Loss", VLDB 2007.
+    .. [6] K. El Emam et al. (2009), "A Globally Optimal k-Anonymity Method for the
+       De-Identification of Health Data", section 2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> df = pd.DataFrame({
+    ...     "age": [21, 21, 22, 22, 35, 36, 37, 38],
+    ...     "sex": ["F", "F", "M", "M", "F", "M", "F", "M"],
+    ... })
+    >>> decades = Hierarchy([21, 22, 35, 36, 37, 38], [["20-29"] * 2 + ["30-39"] * 4])
+    >>> out = pandas_anon.kanon(df, 2, qid=["age", "sex"], hierarchies={"age": decades})
+    >>> report = out.anon.report()
+    >>> report.algorithm, report.models, report.levels
+    ('ola', ['2-anonymity'], {'age': 1, 'sex': 0})
+    >>> report.suppressed, report.classes, report.k_reached, report.modified, report.changed
+    (0, 4, 2, 8, {'age': 8, 'sex': 0})
+
+    Local recoding writes ``age`` at two levels:
+
+    >>> local = pandas_anon.kanon(
+    ...     df, 2, qid=["age", "sex"], hierarchies={"age": decades}, algo="local"
+    ... )
+    >>> local.anon.report().rows_by_level
+    {'age': {0: 4, 1: 4}}
+    """
 
     algorithm: str
     qid: list[str]
@@ -260,10 +433,98 @@ class AnonymizationReport(Report):
 
 @dataclass(frozen=True, repr=False)
 class KEAnonymizationReport(Report):
-    """What a (k, ε)-anonymization did: the k-quasis' classes (``kanon``: their own report),
-    the noise (per-class diameters and scales, smallest / median / largest), the
+    """What a (k, ε)-anonymization did, attached to its output.
+
+    What a (k, ε)-anonymization [1]_ did: the k-quasis' classes (``kanon``: their own
+    report), the noise (per-class diameters and scales, smallest / median / largest), the
     information loss predicted before the noise and measured after it, the linking risk,
-    the α-confident suppressions and where the randomness came from (never a seed)."""
+    the α-confident suppressions and where the randomness came from (never a seed). The
+    report travels in the output's ``DataFrame.attrs`` (``out.anon.report()`` reads it back),
+    prints as tables, converts to a JSON-able dict with ``to_dict()`` (its ``kind`` is
+    ``"ke-anon"``) and back with ``from_dict``.
+
+    Attributes
+    ----------
+    k : int
+        The smallest class size on the k-quasis.
+    eps : float
+        The privacy budget ε of the noise.
+    k_quasi : list of str
+        The quasi-identifiers k-anonymized (the k-quasis).
+    eps_quasi : list of str
+        The numeric quasi-identifiers noised (the ε-quasis).
+    algorithm : str
+        The algorithm that k-anonymized the k-quasis.
+    rows : int
+        Rows of the input.
+    classes : int
+        Equivalence classes of the k-quasis.
+    suppressed : int
+        Rows suppressed by the k-anonymization.
+    diameter : dict of str to float
+        The classes' diameters Δ, their ``min``, ``median`` and ``max``.
+    scale : dict of str to float
+        The classes' noise scales Δ/ε, their ``min``, ``median`` and ``max``.
+    noiseless_classes : int
+        Classes whose ε-quasis do not vary (Δ = 0): no noise.
+    predicted_loss : dict of str to float
+        The relative error predicted before the noise, per ε-quasi and ``"mean"``.
+    relative_error : dict of str to float
+        The relative error measured on the rows released, per ε-quasi and ``"mean"``.
+    linking_risk : float
+        The share of records an attacker holding the originals links to their noisy record,
+        measured before α-confidence suppresses anything.
+    alpha : float or None
+        The confidence of α-confident k-anonymity; None when not asked.
+    alpha_suppressed : int
+        Rows α-confidence suppressed.
+    alpha_suppressed_classes : int
+        Classes α-confidence suppressed whole (left with fewer than k rows).
+    random_source : str
+        Where the randomness came from (never a seed).
+    shuffled : bool
+        Whether the rows were shuffled, with a new index.
+    kanon : dict
+        The k-anonymization's own report, as :meth:`AnonymizationReport.to_dict` gives it.
+    choices : dict of str to str
+        What was chosen for the caller (``qid``, ``eps_quasi``); empty when everything was
+        given.
+    seconds : float
+        Seconds the release of the decided plan took (the decision not included).
+    modified : int or None, default None
+        Rows modified: suppressed, or changed in a k-quasi or an ε-quasi.
+    kind : str
+        ``"ke-anon"``, the key of the kind in ``to_dict()`` (a class attribute).
+
+    See Also
+    --------
+    pandas_anon.ke_anon : The function whose output carries it.
+    pandas_anon.ke_plan : The figures of a grid of (k, ε) before publishing.
+    AnonymizationReport : The k-anonymization's report (``kanon``).
+
+    References
+    ----------
+    .. [1] N. Holohan, S. Antonatos, S. Braghin and P. Mac Aonghusa (2017), "(k,
+       ε)-Anonymity: k-Anonymity with ε-Differential Privacy", IBM Research, sections IV
+       and V.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame({
+    ...     "sex": ["F"] * 4 + ["M"] * 4,
+    ...     "height": [160.0, 162.0, 165.0, 170.0, 175.0, 178.0, 180.0, 185.0],
+    ... })
+    >>> out = pandas_anon.ke_anon(df, 2, 1.0, qid=["sex", "height"], eps_quasi=["height"], seed=7)
+    >>> report = out.anon.report()
+    >>> report.k_quasi, report.eps_quasi, report.classes, report.noiseless_classes
+    (['sex'], ['height'], 2, 0)
+    >>> report.diameter
+    {'min': 10.0, 'median': 10.0, 'max': 10.0}
+    >>> report.alpha, report.shuffled, report.kanon["kind"]
+    (None, True, 'kanon')
+    """
 
     k: int
     eps: float

@@ -26,7 +26,66 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, repr=False)
 class Singletons:
-    """Rows that are alone in their combination of quasi-identifier values."""
+    """Rows that are alone in their combination of quasi-identifier values.
+
+    A *singleton* is a row whose combination of values on the quasi-identifier (QID) occurs
+    once: the seed paper's measure of exposure [1]_. The figures come from the QID's
+    frequency set (a singleton is a combination of count 1, the class sizes are the counts);
+    the rows are reached again only when :attr:`mask` or :attr:`rows` is asked for. The result
+    prints as a table and converts with ``to_dict()`` (JSON-able: counts, fractions, column
+    names); ``plot()`` draws the rows by the size of their class.
+
+    Attributes
+    ----------
+    qid : tuple of hashable
+        The quasi-identifier columns, in the frame's column order.
+    count : int
+        The singletons: rows alone in their combination (people, with ``weights``).
+    distinct : int
+        The distinct combinations of the QID (its equivalence classes).
+    examined : int
+        The rows counted (people, with ``weights``).
+    dropped : int
+        The rows left out for a missing QID value (people, with ``weights``; 0 with
+        ``dropna=False``).
+    fraction : float
+        Singletons over rows examined (``count / examined``).
+    class_sizes : numpy.ndarray
+        Rows in each equivalence class (classes in no particular order): the counts of the
+        QID's frequency set.
+    mask : pandas.Series
+        Boolean Series aligned to the input, named ``singleton``: True on singleton rows
+        (False on dropped rows); of a Dask frame, a lazy Dask Series. Computed when first
+        read, then kept.
+    rows : pandas.DataFrame
+        The singleton rows (every column) as a new DataFrame (of a Dask frame, lazy).
+
+    See Also
+    --------
+    pandas_anon.singletons : The function that returns it.
+    pandas_anon.risk : The risk figures of a QID (its ``uniques`` is this result).
+
+    References
+    ----------
+    .. [1] Pastore, Pellegrino and Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797,
+       paper 32), section 3.1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame(
+    ...     {"year": [1980, 1980, 1991, 1991, 1975], "sex": ["f", "f", "m", "f", "m"]}
+    ... )
+    >>> found = pandas_anon.singletons(df, ["year", "sex"])
+    >>> found.count, found.distinct, found.examined, found.dropped, found.fraction
+    (3, 4, 5, 0, 0.6)
+    >>> found.mask.tolist()
+    [False, False, True, True, True]
+    >>> found.rows.index.tolist()
+    [2, 3, 4]
+    """
 
     qid: tuple[Hashable, ...]
     count: int
@@ -111,8 +170,79 @@ class Singletons:
 
 @dataclass(frozen=True, repr=False)
 class BestQID:
-    """The seed paper's best quasi-identifier: most singletons, then fewest columns (with
-    ``k`` above 2: most rows in classes of fewer than ``k`` rows, ``at_risk``)."""
+    """The best quasi-identifier elected among column subsets, with every subset counted.
+
+    The seed paper's best quasi-identifier [1]_: most singletons, then fewest columns (with
+    ``k`` above 2: most rows in classes of fewer than ``k`` rows, ``at_risk``). Subsets still
+    tied are listed in ``ties``; identifiers (column sets whose rows are all distinct) and
+    their supersets cannot be elected and are listed in ``identifiers``. The result prints
+    as a table (the figures, then the ten most exposed subsets), converts with ``to_dict()``
+    and draws the subsets with ``plot()``.
+
+    Attributes
+    ----------
+    columns : tuple of hashable
+        The elected subset, in the frame's column order.
+    singletons : int
+        The elected subset's singletons.
+    fraction : float
+        Singletons over rows examined (``singletons / examined``).
+    distinct : int
+        The elected subset's distinct combinations (its equivalence classes).
+    examined : int
+        The rows counted (people, with ``weights``).
+    dropped : int
+        The rows left out for a missing candidate value.
+    ties : tuple of tuple of hashable
+        The other subsets with the same count and the same size as the elected one.
+    identifiers : tuple of tuple of hashable
+        The minimal identifier column sets found, never elected.
+    candidates : tuple of hashable
+        The candidate columns.
+    table : pandas.DataFrame
+        Every subset counted: its ``columns``, ``size``, ``singletons``, ``fraction`` (with
+        ``k`` above 2, ``rows below k=<k>``), ``distinct`` classes and ``status``
+        (``"counted"``, ``"derived"`` or ``"identifier"``), the most exposed first. Built
+        when it is first read (the gate's election never reads it), then kept.
+    table_of : callable
+        What builds :attr:`table` when it is first read.
+    max_size : int, default 0
+        The most columns in a subset examined.
+    upper_bound : int or None, default None
+        The most rows at risk any subset can have; None when not computed (the gate's rule
+        on a large table of nearly distinct rows, searched row by row).
+    k : int, default 2
+        Subsets are ranked by the rows in classes of fewer than ``k`` rows (2: the
+        singletons).
+    at_risk : int, default 0
+        The elected subset's rows in classes below ``k`` (``k=2``: the singletons).
+    pruned : int, default 0
+        Subsets of the largest size left uncounted: they could not win.
+
+    See Also
+    --------
+    pandas_anon.best_qid : The function that returns it.
+    pandas_anon.singletons : The singletons of one quasi-identifier.
+
+    References
+    ----------
+    .. [1] Pastore, Pellegrino and Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797,
+       paper 32), introduction and section 3.1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame(
+    ...     {"year": [1980, 1980, 1991, 1991, 1975], "sex": ["f", "f", "m", "f", "m"]}
+    ... )
+    >>> best = pandas_anon.best_qid(df, ["year", "sex"])
+    >>> best.columns, best.singletons, best.fraction, best.ties, best.identifiers
+    (('year', 'sex'), 3, 0.6, (), ())
+    >>> best.table[["size", "singletons", "status"]].values.tolist()
+    [[2, 3, 'counted'], [1, 1, 'counted'], [1, 0, 'counted']]
+    """
 
     columns: tuple[Hashable, ...]
     singletons: int
@@ -210,11 +340,75 @@ class BestQID:
 class Risk:
     """Re-identification risk of a quasi-identifier, measured on its equivalence classes.
 
-    ``uniques`` is the :class:`Singletons` result of the same QID (its ``.mask`` locates the
-    sample uniques). Without a population model the sample is taken as the population: prosecutor risk of a
-    row is 1 / (size of its class); the average prosecutor risk and the marketer risk (the
-    expected share of rows an attacker linking everyone re-identifies) are both
-    classes / rows.
+    ``uniques`` is the :class:`Singletons` result of the same QID [1]_ (its ``.mask`` locates
+    the sample uniques). Without a population model the sample is taken as the population
+    [2]_: prosecutor risk of a row is 1 / (size of its class); the average prosecutor risk
+    and the marketer risk (the expected share of rows an attacker linking everyone
+    re-identifies) are both classes / rows. The result prints as tables and converts with
+    ``to_dict()``.
+
+    Attributes
+    ----------
+    uniques : Singletons
+        The singletons of the same QID; its ``mask`` locates the sample uniques.
+    qid : tuple of hashable
+        The quasi-identifier columns (``uniques.qid``).
+    examined : int
+        The rows counted (``uniques.examined``).
+    dropped : int
+        The rows left out for a missing QID value (``uniques.dropped``).
+    classes : int
+        The equivalence classes (``uniques.distinct``).
+    sample_uniques : int
+        The rows alone in their class (``uniques.count``).
+    sample_uniques_fraction : float
+        Sample uniques over rows examined.
+    smallest_class : int
+        The size of the smallest class.
+    prosecutor_max : float
+        The highest prosecutor risk of a row: 1 / ``smallest_class``.
+    prosecutor_avg : float
+        The prosecutor risk averaged over the rows: ``classes / examined``.
+    marketer : float
+        Expected share of rows re-identified by matching every row: the same figure as the
+        average prosecutor risk on the sample itself.
+    highest_risk_records : int
+        The rows in classes of the smallest size.
+    highest_risk_fraction : float
+        Those rows over rows examined.
+    class_sizes : pandas.DataFrame
+        The ``classes`` and ``rows`` per ``class size`` bucket: 1, 2, 3-4, 5-9, 10-99, 100+.
+    contributions : pandas.DataFrame
+        For each QID ``column``, the ``singletons without it`` and the ``singletons
+        removed`` by dropping it.
+
+    See Also
+    --------
+    pandas_anon.risk : The function that returns it.
+    pandas_anon.singletons : The singletons alone, and the rows holding them.
+
+    References
+    ----------
+    .. [1] Pastore, Pellegrino and Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020 (CEUR-WS Vol-2797,
+       paper 32), section 3.1.
+    .. [2] El Emam et al. (2009), "A Globally Optimal k-Anonymity Method for the
+       De-Identification of Health Data", section 2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> df = pd.DataFrame(
+    ...     {"year": [1980, 1980, 1991, 1991, 1975], "sex": ["f", "f", "m", "f", "m"]}
+    ... )
+    >>> r = pandas_anon.risk(df, ["year", "sex"])
+    >>> r.classes, r.sample_uniques, r.smallest_class, r.highest_risk_records
+    (4, 3, 1, 3)
+    >>> r.prosecutor_max, r.prosecutor_avg, r.marketer
+    (1.0, 0.8, 0.8)
+    >>> r.contributions["singletons removed"].tolist()
+    [3, 2]
     """
 
     uniques: Singletons

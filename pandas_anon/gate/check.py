@@ -251,6 +251,7 @@ class JsonReporter:
             if result.election is not None:
                 out["election"] = election_figures(result.election)
             out["limits"] = asdict(result.limits)
+        if result.status in ("pass", "fail"):  # checked: what fails it (identifiers included)
             out["problems"] = result.problems
         if result.warnings:
             out["warnings"] = result.warnings

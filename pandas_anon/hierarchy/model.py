@@ -31,15 +31,86 @@ _LISTED = 10
 class Hierarchy:
     """Levels of generalization for one column.
 
+    Level 0 holds the original values, each higher level a coarser label for every value
+    (municipality -> province -> region) [1]_ [2]_, and the top level a single value.
     ``values`` are the level-0 values; ``levels`` gives, for each level above 0, the label
     of every value (same order and length as ``values``). Exact duplicate rows are merged;
     a value listed twice with different labels, a missing label, or a label that splits
     again at a higher level (one province in two regions) raises :class:`HierarchyError`.
-    When the last level has more than one label, a top level ``*`` is added.
+    When the last level has more than one label (or there is no level above 0), a top level
+    ``*`` is added. Builders: :meth:`from_frame`, :meth:`from_columns`, :meth:`from_csv`,
+    :meth:`from_arx_csv`, and those of :mod:`pandas_anon.hierarchy`.
 
     ``note``: what a report using the hierarchy should say about how it was built, in counts
     (a builder that could not place some values of the column says how many, never which):
     reports show it after the name (:meth:`described`).
+
+    Parameters
+    ----------
+    values : sequence of hashable, pandas.Index or pandas.Series
+        The level-0 values (those of the column).
+    levels : sequence of (sequence of hashable, pandas.Index or pandas.Series), default ()
+        For each level above 0, the label of every value, in the order of ``values`` and of
+        its length. Default (): no level but the top ``*``.
+    name : str, optional
+        The hierarchy's name, as errors and reports give it. Default None: unnamed.
+    level_names : sequence of str, optional
+        A name for each level, from level 0 up, at most one per level (the top ``*`` added
+        included); levels without one are called ``level_<n>``, and two levels may not share
+        a name. Default None: ``level_0``, ``level_1``...
+    note : str, optional
+        What a report should say about how the hierarchy was built, in counts, never values.
+        Default None: nothing.
+
+    Attributes
+    ----------
+    name, note : str or None
+        As given.
+    level_names : tuple of str
+        The name of every level, level 0 and the top included.
+    values : pandas.Index
+        The level-0 values, each once.
+    n_levels : int
+        Number of levels, level 0 and the top level included.
+    height : int
+        Index of the top level (``n_levels - 1``).
+
+    Raises
+    ------
+    HierarchyError
+        When a level's length differs from that of ``values``, a value is listed with
+        different labels, a label is missing or falls under several labels of the next
+        level, or ``level_names`` has more names than levels or repeats a name.
+    UnhashableValueError
+        When a value or label cannot be compared (lists, dicts).
+
+    See Also
+    --------
+    pandas_anon.generalize : Generalize columns along hierarchies.
+    pandas_anon.kanon : k-anonymity by generalization along hierarchies.
+    pandas_anon.get_hierarchy : A hierarchy registered by a plugin, by name.
+
+    References
+    ----------
+    .. [1] Saroha (2014), "Survey of k-Anonymity", sections 2.3 to 2.5 (generalization,
+       suppression, the domain generalization lattice).
+    .. [2] M. Pastore, M. A. Pellegrino and V. Scarano (2020), "Detecting and Generalizing
+       Quasi-Identifiers by Affecting Singletons", CeDEM/EGOV 2020, section 3.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> towns = Hierarchy(
+    ...     ["Aosta", "Ivrea", "Turin"], [["AO", "TO", "TO"]],
+    ...     name="towns", level_names=["comune", "provincia"],
+    ... )
+    >>> towns
+    Hierarchy(towns: 3 levels, labels 3 -> 2 -> 1)
+    >>> towns.level_names, towns.height
+    (('comune', 'provincia', 'level_2'), 2)
+    >>> towns.generalize(pd.Series(["Turin", "Aosta"]), 1).tolist()
+    ['TO', 'AO']
     """
 
     def __init__(

@@ -95,7 +95,51 @@ def merge_safe(models: Sequence[PrivacyModel]) -> bool:
 
 @dataclass(frozen=True)
 class KAnonymity:
-    """k-anonymity: every class holds at least ``k`` rows."""
+    """k-anonymity: every class holds at least ``k`` rows.
+
+    A class of fewer than ``k`` rows violates the model; "k-anonymity states that there
+    should be at least k tuples having the same quasi-identifier values" [1]_. The model is
+    monotone under merging classes (``merge_safe``), so Incognito and Samarati prune on it.
+    :func:`pandas_anon.kanon` always enforces it (``KAnonymity(k)``); give it to
+    :func:`pandas_anon.reinforce` as the privacy goal. A report names it ``"<k>-anonymity"``
+    and gives the smallest kept class as the level reached (``"k"``).
+
+    Parameters
+    ----------
+    k : int
+        The smallest class size: a whole number of at least 1 (Python or numpy integer, not
+        a bool or text); anything else raises
+        :class:`~pandas_anon.errors.InvalidParameterError`.
+
+    Attributes
+    ----------
+    merge_safe : bool
+        True: a class made of several classes, one of which holds ``k`` rows, holds ``k``.
+    reads_sensitive, reads_order : bool
+        False: the model reads no sensitive column.
+
+    See Also
+    --------
+    pandas_anon.kanon : k-anonymity by generalization and suppression (its ``k``).
+    pandas_anon.reinforce : Privacy reinforcement towards a model such as this one.
+    LDiversity, TCloseness : The models of the sensitive column.
+
+    References
+    ----------
+    .. [1] Saroha (2014), "Survey of k-Anonymity", section 2.2; after L. Sweeney (2002),
+       "k-Anonymity: A Model for Protecting Privacy".
+
+    Examples
+    --------
+    >>> from pandas_anon import KAnonymity
+    >>> model = KAnonymity(5)
+    >>> str(model), model.k, model.merge_safe
+    ('5-anonymity', 5, True)
+    >>> KAnonymity(0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pandas_anon.errors.InvalidParameterError: k must be a whole number of at least 1 ...
+    """
 
     k: int
     merge_safe: ClassVar[bool] = True
@@ -118,8 +162,78 @@ class KAnonymity:
 
 @dataclass(frozen=True)
 class LDiversity:
-    """l-diversity of the sensitive column, in one of three ``variant``s (``"distinct"``,
-    ``"entropy"``, ``"recursive"`` with its ``c``)."""
+    """l-diversity of the sensitive column, in one of three variants.
+
+    l-diversity of the sensitive column [1]_, in one of three ``variant``s (``"distinct"``,
+    ``"entropy"``, ``"recursive"`` with its ``c``): *distinct*: at least ``l`` sensitive
+    values per class; *entropy*: the entropy of the class's sensitive values is at least
+    log(``l``); *recursive (c, l)*: the most frequent value occurs fewer than ``c`` times the
+    total of the values from the ``l``-th most frequent on. A row missing its sensitive value
+    counts in its class's size but is never one of its values; a class whose sensitive values
+    are all missing violates every variant (even ``l = 1``). Only distinct l-diversity is
+    monotone under merging classes (``merge_safe``); entropy and recursive (c, l) can turn bad
+    when a good class merges with a bad one. Give it as ``l=`` to :func:`pandas_anon.kanon`
+    (with ``sensitive=``), or as the goal of :func:`pandas_anon.reinforce`.
+
+    Parameters
+    ----------
+    l : int or float
+        The diversity asked for. Distinct and recursive l count values: a whole number of
+        at least 1; the entropy's ``l`` may be fractional: a finite number of at least 1.
+    variant : {"distinct", "entropy", "recursive"}, default "distinct"
+        Which l-diversity.
+    c : float, default 1.0
+        The constant of recursive (c, l)-diversity, a finite number above 0 (read by the
+        ``"recursive"`` variant only).
+
+    Attributes
+    ----------
+    merge_safe : bool
+        True for ``"distinct"`` only: a union has at least the distinct values of any part.
+    reads_sensitive : bool
+        True: the model reads the sensitive column.
+    reads_order : bool
+        False: the order of the sensitive values does not matter.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``variant`` is not one of the three, ``l`` is not as above or ``c`` is not a
+        finite number above 0.
+
+    See Also
+    --------
+    pandas_anon.kanon : k-anonymity, with l-diversity of ``sensitive`` (its ``l``).
+    pandas_anon.reinforce : Privacy reinforcement towards a model such as this one.
+    KAnonymity, TCloseness : The other privacy models.
+
+    References
+    ----------
+    .. [1] A. Machanavajjhala, D. Kifer, J. Gehrke and M. Venkitasubramaniam (2007),
+       "l-Diversity: Privacy Beyond k-Anonymity", ACM TKDD, section 4 (the principle, entropy
+       and recursive (c, l)-diversity).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon import LDiversity
+    >>> from pandas_anon.hierarchy import Hierarchy
+    >>> str(LDiversity(3, "recursive", c=2)), LDiversity(2.5, "entropy").merge_safe
+    ('recursive l-diversity (c=2, l=3)', False)
+    >>> df = pd.DataFrame({
+    ...     "age": [21, 21, 22, 22, 35, 36, 37, 38],
+    ...     "sex": ["F", "F", "M", "M", "F", "M", "F", "M"],
+    ...     "disease": ["flu", "cold", "flu", "flu", "cold", "flu", "hiv", "flu"],
+    ... })
+    >>> decades = Hierarchy([21, 22, 35, 36, 37, 38], [["20-29"] * 2 + ["30-39"] * 4])
+    >>> out = pandas_anon.kanon(
+    ...     df, 2, qid=["age", "sex"], hierarchies={"age": decades},
+    ...     l=LDiversity(2), sensitive="disease",
+    ... )
+    >>> out.anon.report().privacy
+    {'k': 4.0, 'distinct l': 2.0}
+    """
 
     l: float
     variant: str = "distinct"  # distinct | entropy | recursive
@@ -209,7 +323,73 @@ class LDiversity:
 
 @dataclass(frozen=True)
 class TCloseness:
-    """t-closeness of the sensitive column: equal distance, or ``ordered`` distance."""
+    """t-closeness of the sensitive column: equal distance, or ``ordered`` distance.
+
+    A class violates t-closeness [1]_ when the Earth Mover's Distance between its sensitive
+    distribution and the whole table's exceeds ``t``. The equal distance between categories
+    is half the sum of the absolute differences; the ordered distance, for numbers, walks
+    the m distinct values present in the whole table, sorted (as pandas sorts the column),
+    neighbours 1/(m-1) apart, as ARX and Li et al. define it (values no row holds are not
+    walked). Distributions are compared over the known values only; a class whose sensitive
+    values are all missing is at distance 1 (violating any ``t`` < 1). The model is not
+    monotone under merging classes once rows can be suppressed, so the searches check every
+    candidate for it. Give it as ``t=`` to :func:`pandas_anon.kanon` (with ``sensitive=``; a
+    number there picks the ordered distance for a numeric column), or as the goal of
+    :func:`pandas_anon.reinforce`.
+
+    Parameters
+    ----------
+    t : float or str
+        The largest distance allowed: a fraction from 0 to 1, or text holding a percentage
+        (``"20%"``) or a decimal.
+    ordered : bool, default False
+        Use the ordered distance (True) rather than the equal distance; True or False only.
+
+    Attributes
+    ----------
+    merge_safe : bool
+        False: a merge of classes may break the model.
+    reads_sensitive : bool
+        True: the model reads the sensitive column.
+    reads_order : bool
+        ``ordered``: the ordered distance walks the sensitive values in sorted order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``t`` is not a fraction from 0 to 1, or ``ordered`` not True or False.
+
+    See Also
+    --------
+    pandas_anon.kanon : k-anonymity, with t-closeness of ``sensitive`` (its ``t``).
+    pandas_anon.reinforce : Privacy reinforcement towards a model such as this one.
+    KAnonymity, LDiversity : The other privacy models.
+
+    References
+    ----------
+    .. [1] N. Li, T. Li and S. Venkatasubramanian (2007), "t-Closeness: Privacy Beyond
+       k-Anonymity and l-Diversity", ICDE 2007, sections 3 (the model) and 4 (the Earth
+       Mover's Distance, equal and ordered).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> from pandas_anon import TCloseness
+    >>> model = TCloseness("20%", ordered=True)
+    >>> str(model), model.t, model.reads_order
+    ('ordered-distance t-closeness (t=0.2)', 0.2, True)
+    >>> df = pd.DataFrame({
+    ...     "age": [21, 21, 22, 22, 35, 36, 37, 38],
+    ...     "sex": ["F", "F", "M", "M", "F", "M", "F", "M"],
+    ...     "disease": ["flu", "cold", "flu", "flu", "cold", "flu", "hiv", "flu"],
+    ... })
+    >>> out = pandas_anon.kanon(
+    ...     df, 2, qid=["age", "sex"], t=TCloseness(0.5), sensitive="disease"
+    ... )
+    >>> out.anon.report().privacy
+    {'k': 4.0, 't': 0.375}
+    """
 
     t: float
     ordered: bool = False

@@ -576,3 +576,14 @@ def test_every_error_line_names_its_file(capsys, tmp_path, monkeypatch):
         line.startswith("pandas-anon: error: a: column 'x' holds only missing")
         for line in err.splitlines()
     ), err
+
+
+def test_the_json_report_lists_the_problems_of_a_file_of_identifiers_only(tmp_path, capsys):
+    """A file whose every column identifies people (no QID left to measure) fails, and its
+    JSON entry says why, as the table report does."""
+    path = tmp_path / "ids.csv"
+    path.write_text("town,sex\na,a\nb,b\n", encoding="utf-8")
+    code, found = report(capsys, str(path))
+    entry = found["ids.csv"]
+    assert code == 1 and entry["status"] == "fail"
+    assert [p.split(" (")[0] for p in entry["problems"]] == ["'town'", "'sex'"]
