@@ -295,26 +295,8 @@ class _Exposure:
             out.
         salt : bytes or str, optional
             The key of ``identifiers="hash"``. Default None: a random one, never stored.
-        qid : sequence of hashable, optional
-            The quasi-identifier columns. Default None: elected (zero configuration).
-        hierarchies : mapping, optional
-            ``{column: hierarchy}`` for some or all QID columns.
-        algo : str or Algorithm, default "ola"
-            The search: ``"ola"``, ``"mondrian"``, ``"local"``, ... or an algorithm object.
-        max_suppression : float or str, default 0.0
-            The largest share of the rows that may be suppressed (``0.05``, ``"5%"``).
-        metric : str or callable, default "precision"
-            What the search minimizes.
-        l : float or LDiversity, optional
-            l-diversity of ``sensitive``.
-        t : float, str or TCloseness, optional
-            t-closeness of ``sensitive``.
-        sensitive : hashable, optional
-            The column ``l`` and ``t`` read, outside the QID.
-        identifiers : {"drop", "hash", "keep"}, default "drop"
-            What becomes of the direct identifier columns outside the QID.
-        progress : bool, optional
-            A progress line on stderr. Default None: only when stderr is a terminal.
+        qid, hierarchies, algo, max_suppression, metric, l, t, sensitive, identifiers, progress
+            As :func:`pandas_anon.anonymize` takes them (details there).
 
         Returns
         -------
@@ -398,20 +380,8 @@ class _Exposure:
             Whether suppressed rows stay in the output or are left out.
         salt : bytes or str, optional
             The key of ``identifiers="hash"``. Default None: a random one, never stored.
-        qid : sequence of hashable, optional
-            The quasi-identifiers, k-quasis and ε-quasis together. Default None: elected.
-        eps_quasi : sequence of hashable, optional
-            The numeric quasi-identifiers to noise. Default None: every numeric one.
-        algo : str or Algorithm, default "mondrian"
-            The k-anonymization of the k-quasis.
-        hierarchies : mapping, optional
-            ``{column: hierarchy}`` for k-quasis.
-        max_suppression : float or str, default 0.0
-            The share of the rows the k-anonymization may suppress.
-        identifiers : {"drop", "hash", "keep"}, default "drop"
-            What becomes of the direct identifier columns outside ``qid``.
-        progress : bool, optional
-            A progress line on stderr. Default None: only when stderr is a terminal.
+        qid, eps_quasi, algo, hierarchies, max_suppression, identifiers, progress
+            As :func:`pandas_anon.ke_decide` takes them (details there).
 
         Returns
         -------
@@ -520,22 +490,8 @@ class AnonAccessor(_Exposure):
             The methods, each once.
         qid : sequence of hashable, optional
             The quasi-identifier columns. Default None: elected by the first method.
-        hierarchies : mapping, optional
-            ``{column: hierarchy}`` for some or all QID columns.
-        max_suppression : float or str, default 0.0
-            The largest share of the rows that may be suppressed.
-        metric : str or callable, default "precision"
-            What the searches minimize.
-        l : float or LDiversity, optional
-            l-diversity of ``sensitive``.
-        t : float, str or TCloseness, optional
-            t-closeness of ``sensitive``.
-        sensitive : hashable, optional
-            The column ``l`` and ``t`` read, outside the QID.
-        identifiers : {"drop", "hash", "keep"}, default "drop"
-            What becomes of the direct identifier columns outside the QID.
-        progress : bool, optional
-            A progress line on stderr. Default None: only when stderr is a terminal.
+        hierarchies, max_suppression, metric, l, t, sensitive, identifiers, progress
+            As :func:`pandas_anon.anonymize` takes them (details there).
 
         Returns
         -------
@@ -682,16 +638,8 @@ class AnonAccessor(_Exposure):
             The deepest the decision trees grow. Default None: no limit.
         max_suppression : float or str, default 0.0
             The share of rows that may be suppressed instead of masked.
-        suppress : {"mask", "drop"}, default "mask"
-            Whether suppressed rows keep their place or are left out.
-        salt : bytes or str, optional
-            The key of ``identifiers="hash"``. Default None: a random one, never stored.
-        metric : str or callable, default "precision"
-            The information loss measure of the search.
-        identifiers : {"drop", "hash", "keep"}, default "drop"
-            What becomes of the direct identifier columns outside the QID.
-        progress : bool, optional
-            A progress line on stderr. Default None: only when stderr is a terminal.
+        suppress, salt, metric, identifiers, progress
+            As :func:`pandas_anon.kanon` takes them (details there).
 
         Returns
         -------
@@ -771,18 +719,8 @@ class AnonAccessor(_Exposure):
             Where the draws come from.
         progress : bool, optional
             A progress bar on stderr. Default None: only when stderr is a terminal.
-        qid : sequence of hashable, optional
-            The quasi-identifiers. Default None: elected with the smallest k.
-        eps_quasi : sequence of hashable, optional
-            The numeric quasi-identifiers to noise. Default None: every numeric one.
-        algo : str or Algorithm, default "mondrian"
-            The k-anonymization of the k-quasis.
-        hierarchies : mapping, optional
-            ``{column: hierarchy}`` for k-quasis.
-        max_suppression : float or str, default 0.0
-            The share of the rows the k-anonymization may suppress.
-        identifiers : {"drop", "hash", "keep"}, default "drop"
-            What becomes of the direct identifier columns outside ``qid``.
+        qid, eps_quasi, algo, hierarchies, max_suppression, identifiers
+            As :func:`pandas_anon.ke_decide` takes them (details there).
 
         Returns
         -------
