@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
     from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
     from pandas_anon.studies.compare import Comparison, compare
+    from pandas_anon.studies.handover import RiskReport, report_html, risk_report
     from pandas_anon.studies.strategy import Study, study
 
 __version__ = "0.1.0"
@@ -98,6 +99,9 @@ _LAZY = {
     "identifiers": "pandas_anon.detect.figures",
     "risk": "pandas_anon.detect.figures",
     "singletons": "pandas_anon.detect.figures",
+    "RiskReport": "pandas_anon.studies.handover",
+    "report_html": "pandas_anon.studies.handover",
+    "risk_report": "pandas_anon.studies.handover",
     "BestQID": "pandas_anon.detect.results",
     "AnonymizationReport": "pandas_anon.anonymization.reports",
     "KEAnonymizationReport": "pandas_anon.anonymization.reports",
@@ -203,6 +207,9 @@ __all__ = [
     "plugin_status",
     "read_arx_csv",
     "reinforce",
+    "report_html",
+    "risk_report",
+    "RiskReport",
     "singletons",
     "study",
     "compare",

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pandas_anon.anonymization.algorithms import Algorithm
     from pandas_anon.anonymization.generalize import Rows
     from pandas_anon.anonymization.noise.planning import KEPlanning
@@ -461,6 +463,50 @@ class AnonAccessor(_Exposure):
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    def report_html(
+        self,
+        path: str | Path | None = None,
+        *,
+        qid: Sequence[Hashable] | None = None,
+        k: int = 5,
+        max_size: int = 3,
+        title: str = "the table",
+    ) -> str:
+        """``DataFrame.anon.report_html``: the frame's risk report as one HTML page.
+
+        Calls :func:`pandas_anon.report_html` with this frame: a summary, the direct
+        identifiers, the election of the quasi-identifier, its class sizes, what
+        k-anonymizing it costs by method and the suggested next step, figures embedded, no
+        request to the network, counts and column names only.
+
+        Parameters
+        ----------
+        path : str or Path, optional
+            Where to write the page. Default None: only returned.
+        qid, k, max_size, title
+            As :func:`pandas_anon.risk_report` takes them (details there).
+
+        Returns
+        -------
+        str
+            The page.
+
+        See Also
+        --------
+        pandas_anon.report_html : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"year": [1980, 1980, 1991, 1975], "sex": ["f", "f", "m", "f"]})
+        >>> "<h2>Next step</h2>" in df.anon.report_html(qid=["year", "sex"], k=2)
+        True
+        """
+        from pandas_anon.studies import handover
+
+        return handover.report_html(self._frame, path, qid=qid, k=k, max_size=max_size, title=title)
 
     def compare(
         self,

@@ -22,7 +22,7 @@ from pandas_anon.anonymization import generalize, kanon, reports
 from pandas_anon.anonymization.noise import ke, planning
 from pandas_anon.anonymization.reinforcement import reinforce
 from pandas_anon.detect import best_qid, figures
-from pandas_anon.studies import compare, strategy
+from pandas_anon.studies import compare, handover, strategy
 
 VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
@@ -51,6 +51,7 @@ FORWARDS = {
     "ke_plan": Forward(planning.ke_plan, options=(ke.ke_decide,)),
     "compare": Forward(compare.compare, options=(kanon.anonymize,), fixed=("algo",)),
     "study": Forward(strategy.study),
+    "report_html": Forward(handover.report_html),
     "reinforce": Forward(
         reinforce.reinforce, options=(kanon.kanon, kanon.anonymize), fixed=("algo", "l", "t")
     ),

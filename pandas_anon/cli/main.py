@@ -23,7 +23,17 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn, Protocol
 
 from pandas_anon import __version__
-from pandas_anon.cli import anonymize, check, compare, demo, ke_anon, plugins, scan, study
+from pandas_anon.cli import (
+    anonymize,
+    check,
+    compare,
+    demo,
+    ke_anon,
+    plugins,
+    report,
+    scan,
+    study,
+)
 from pandas_anon.errors import AnonError, InputFileError, capture_warnings
 
 
@@ -45,6 +55,7 @@ COMMANDS: dict[str, Command] = {
     "anonymize": anonymize,
     "ke-anon": ke_anon,
     "compare": compare,
+    "report": report,
     "demo": demo,
     "plugins": plugins,
     "check": check,

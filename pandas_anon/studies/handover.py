@@ -1,0 +1,348 @@
+"""A risk report a data steward can hand on: one self-contained HTML page about a table.
+
+:func:`risk_report` applies the gate's rule to the table (the direct identifier columns, then
+the most exposed column set: :func:`pandas_anon.detect.exposure.scan`), measures the elected
+quasi-identifier (:func:`pandas_anon.risk`), and compares what k-anonymizing it costs with
+each method (:func:`pandas_anon.compare`: the optimal full-domain search, Mondrian, local
+recoding); :meth:`RiskReport.to_html` writes it all as one page: a summary, the identifier
+columns, the election, the class sizes, the fixes and their cost, and the suggested next
+step, with figures embedded as images (when matplotlib is installed) and no request to the
+network. The page holds counts and column names only, never a value of the table.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import warnings
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pandas_anon import formatting as fmt
+from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, scan
+from pandas_anon.detect.figures import risk
+from pandas_anon.detect.results import BestQID, Risk
+from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.errors import AnonWarning, InvalidQIDError, MissingDependencyError
+from pandas_anon.params import whole
+from pandas_anon.studies.compare import Comparison, compare
+
+#: The share of the rows a fix may suppress and still be suggested.
+SUGGESTED_SUPPRESSION = 0.05
+
+
+@dataclass(frozen=True)
+class RiskReport:
+    """What :func:`risk_report` found about a table.
+
+    Attributes
+    ----------
+    title : str
+        What the page is about (a file name, by default "the table").
+    rows, columns : int
+        The table's size.
+    identifiers : tuple of DirectIdentifier
+        The columns on which (nearly) every row is alone.
+    election : BestQID or None
+        The most exposed column set among the others (None: no column left).
+    risk : Risk or None
+        The risk figures of the quasi-identifier (``qid``).
+    qid : tuple
+        The quasi-identifier measured: the one given, or the elected one.
+    comparison : Comparison or None
+        What k-anonymizing ``qid`` costs with each method (None: nothing to fix).
+    k : int
+        The k of the comparison.
+    notes : tuple of str
+        What the methods warned about while fixing (a release of one class, a hierarchy
+        falling back), in counts and column names.
+    """
+
+    title: str
+    rows: int
+    columns: int
+    identifiers: tuple[DirectIdentifier, ...]
+    election: BestQID | None
+    risk: Risk | None
+    qid: tuple[Hashable, ...]
+    comparison: Comparison | None
+    k: int
+    notes: tuple[str, ...] = ()  # what the fixes warned about (counts and columns only)
+
+    def suggestion(self) -> str:
+        """The suggested next step, in one paragraph (counts and column names only)."""
+        steps = []
+        if self.identifiers:
+            names = ", ".join(repr(f.column) for f in self.identifiers)
+            steps.append(
+                f"Drop or hash the direct identifier column(s) {names}: each singles people "
+                f"out on its own (pandas-anon anonymize --identifiers hash)."
+            )
+        if (
+            self.risk is not None
+            and self.risk.uniques.count == 0
+            and self.risk.smallest_class >= self.k
+        ):
+            steps.append(f"The quasi-identifier is already {self.k}-anonymous: nothing to fix.")
+        elif self.comparison is not None:
+            table = self.comparison.table
+            allowed = table[table["suppressed"] <= SUGGESTED_SUPPRESSION * self.rows]
+            if len(allowed):
+                best = allowed["modified rows"].idxmin()
+                row = allowed.loc[best]
+                steps.append(
+                    f"k-anonymize {fmt.columns(self.qid)} with k={self.k} by {best}: it modifies "
+                    f"{int(row['modified rows']):,} rows ({fmt.percent(row['modified rows'] / self.rows, 2)}) "
+                    f"and suppresses {int(row['suppressed']):,}, the fewest of the methods compared: "
+                    f"df.anon.kanon({self.k}, qid={list(map(str, self.qid))!r}, algo={str(best)!r})."
+                )
+        return (
+            " ".join(steps) or "Nothing to fix: no identifier column and no column set to measure."
+        )
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (figures embedded; no network)."""
+        sections = [
+            _section("Summary", _table(self._summary())),
+            _section("Direct identifiers", self._identifiers_html()),
+        ]
+        if self.election is not None:
+            shown = self.election.table.head(10)[["columns", "size", "singletons", "distinct"]]
+            shown = shown.assign(columns=[", ".join(map(str, c)) for c in shown["columns"]])
+            sections.append(
+                _section(
+                    "The most exposed columns",
+                    f"<p>Elected by the gate's rule: {_text(fmt.columns(self.election.columns))}.</p>"
+                    + _figure(lambda: self.election.plot(top=10))
+                    + _table(shown),
+                )
+            )
+        if self.risk is not None:
+            sections.append(
+                _section(
+                    f"Class sizes on {fmt.columns(self.qid)}",
+                    _figure(self.risk.uniques.plot)
+                    + _table(self.risk.class_sizes)
+                    + "<p>Singletons removed by dropping one column:</p>"
+                    + _table(self.risk.contributions),
+                )
+            )
+        if self.comparison is not None:
+            notes = "".join(f"<li>{_text(note)}</li>" for note in self.notes)
+            sections.append(
+                _section(
+                    f"What k={self.k} costs, by method",
+                    _table(self.comparison.table.drop(columns=["seconds"], errors="ignore"))
+                    + (f"<ul>{notes}</ul>" if notes else ""),
+                )
+            )
+        sections.append(_section("Next step", f"<p>{_text(self.suggestion())}</p>"))
+        return _PAGE.format(title=_text(self.title), body="\n".join(sections))
+
+    def _summary(self) -> pd.DataFrame:
+        facts = [
+            ("rows", fmt.count(self.rows)),
+            ("columns", fmt.count(self.columns)),
+            ("direct identifier columns", fmt.count(len(self.identifiers))),
+            ("quasi-identifier measured", fmt.columns(self.qid) if self.qid else "none"),
+        ]
+        if self.risk is not None:
+            facts += [
+                (
+                    "singletons",
+                    f"{self.risk.uniques.count:,} ({fmt.percent(self.risk.uniques.fraction, 2)})",
+                ),
+                ("smallest class", fmt.count(self.risk.smallest_class)),
+                (
+                    "prosecutor risk max / avg",
+                    f"{self.risk.prosecutor_max:.4f} / {self.risk.prosecutor_avg:.4f}",
+                ),
+            ]
+        return pd.DataFrame(facts, columns=["figure", "value"])
+
+    def _identifiers_html(self) -> str:
+        if not self.identifiers:
+            return "<p>None: no column singles out (nearly) every row on its own.</p>"
+        return (
+            "<ul>" + "".join(f"<li>{_text(f.describe())}</li>" for f in self.identifiers) + "</ul>"
+        )
+
+
+def risk_report(
+    frame: pd.DataFrame,
+    *,
+    qid: Sequence[Hashable] | None = None,
+    k: int = 5,
+    max_size: int = MAX_SIZE,
+    title: str = "the table",
+) -> RiskReport:
+    """Measure a table's re-identification risk for a report to hand on.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table (never modified).
+    qid : sequence of hashable, optional
+        The quasi-identifier to measure and fix. Default None: the gate's rule elects it
+        among the columns that are not direct identifiers (up to ``max_size`` of them).
+    k : int, default 5
+        The k of the fixes compared.
+    max_size : int, default 3
+        The largest column set the election considers.
+    title : str, default "the table"
+        What the page is about (the CLI gives the file's name).
+
+    Returns
+    -------
+    RiskReport
+        The findings; ``.to_html()`` writes the page (:func:`report_html` saves it).
+
+    Raises
+    ------
+    EmptyDataError
+        The frame has no rows or no columns.
+    ColumnNotFoundError, InvalidQIDError
+        ``qid`` names a column the frame lacks, or is empty.
+
+    See Also
+    --------
+    pandas_anon.best_qid, pandas_anon.risk, pandas_anon.compare
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_anon.studies.handover import risk_report
+    >>> df = pd.DataFrame({"year": [1980, 1980, 1991, 1991, 1975, 1975],
+    ...                    "sex": ["f", "f", "m", "m", "f", "m"]})
+    >>> found = risk_report(df, qid=["year", "sex"], k=2)
+    >>> found.risk.uniques.count, "<html" in found.to_html()
+    (2, True)
+    """
+    require_data(frame)
+    k = whole(k, "k", example=5)
+    found = scan(frame, k=2, max_size=max_size)
+    chosen = tuple(resolve_columns(frame, qid)) if qid is not None else found.qid
+    if qid is not None and not chosen:
+        raise InvalidQIDError("qid is empty: name the quasi-identifier columns, or leave qid out")
+    measured = risk(frame, list(chosen), dropna=False) if chosen else None
+    comparison, notes = None, []
+    if chosen and measured is not None and (measured.uniques.count or measured.smallest_class < k):
+        released = frame.drop(columns=[f.column for f in found.identifiers])
+        with warnings.catch_warnings(record=True) as caught:  # told on the page instead
+            warnings.simplefilter("always", AnonWarning)
+            comparison = compare(released, min(k, len(frame)), qid=list(chosen), identifiers="keep")
+        notes = [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
+    return RiskReport(
+        title=title,
+        rows=len(frame),
+        columns=frame.shape[1],
+        identifiers=found.identifiers,
+        election=found.election,
+        risk=measured,
+        qid=chosen,
+        comparison=comparison,
+        k=k,
+        notes=tuple(notes),
+    )
+
+
+def report_html(
+    frame: pd.DataFrame,
+    path: str | Path | None = None,
+    *,
+    qid: Sequence[Hashable] | None = None,
+    k: int = 5,
+    max_size: int = MAX_SIZE,
+    title: str = "the table",
+) -> str:
+    """The risk report of ``frame`` as one self-contained HTML page, written to ``path``
+    when given.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table (never modified).
+    path : str or Path, optional
+        Where to write the page (UTF-8). Default None: only returned.
+    qid, k, max_size, title
+        As :func:`risk_report` takes them.
+
+    Returns
+    -------
+    str
+        The page: a summary, the direct identifiers, the election of the quasi-identifier,
+        its class sizes, what k-anonymizing it costs by method, the suggested next step;
+        figures embedded (with matplotlib), no request to the network, no value of the
+        table.
+
+    See Also
+    --------
+    risk_report : The findings the page shows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_anon.studies.handover import report_html
+    >>> df = pd.DataFrame({"year": [1980, 1980, 1991, 1975], "sex": ["f", "f", "m", "f"]})
+    >>> page = report_html(df, qid=["year", "sex"], k=2)
+    >>> page.startswith("<!DOCTYPE html>"), "Next step" in page
+    (True, True)
+    """
+    found = risk_report(frame, qid=qid, k=k, max_size=max_size, title=title)
+    page = found.to_html()
+    if path is not None:
+        Path(path).write_text(page, encoding="utf-8")
+    return page
+
+
+def _text(value: object) -> str:
+    return html.escape(str(value))
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=not isinstance(frame.index, pd.RangeIndex), border=0, escape=True)
+
+
+def _section(title: str, body: str) -> str:
+    return f"<section><h2>{_text(title)}</h2>\n{body}\n</section>"
+
+
+def _figure(draw: Any) -> str:
+    """A figure drawn by ``draw()`` (returning its axes) as an embedded PNG; a note when
+    matplotlib is not installed."""
+    try:
+        axes = draw()
+    except MissingDependencyError:
+        return '<p class="note">Figures need matplotlib: pip install "pandas-anon[plot]".</p>'
+    buffer = io.BytesIO()
+    axes.figure.savefig(buffer, format="png", dpi=100)
+    axes.figure.clf()
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="figure" src="data:image/png;base64,{encoded}">'
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Re-identification risk of {title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }}
+h1 {{ font-size: 1.6rem; }} h2 {{ font-size: 1.2rem; border-bottom: 1px solid #ccc; }}
+table {{ border-collapse: collapse; margin: 0.5rem 0; }}
+td, th {{ padding: 0.2rem 0.6rem; border-bottom: 1px solid #eee; text-align: right; }}
+img {{ max-width: 100%; }} .note {{ color: #777; }}
+</style>
+</head>
+<body>
+<h1>Re-identification risk of {title}</h1>
+<p class="note">Made by pandas-anon: counts and column names only, no value of the table.</p>
+{body}
+</body>
+</html>
+"""
