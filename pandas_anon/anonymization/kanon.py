@@ -309,6 +309,9 @@ def anonymize(
     if is_dask(frame):  # decided on the digest: every figure weighs the rows of a combination
         if read is None:
             read = [c for c in candidate_columns(frame, None) if c not in _columns(found)]
+            if not read:  # after the frame's own errors, as on pandas
+                _rows_for(k, dask_backend().row_count(frame))
+                raise _nothing_left()
         given = hierarchies or {}
         sources = {c: given[c] if c in given else _claimed(c) for c in read}
         digest = dask_backend().digest(frame, [*read, *read_beside(frame, sources)])
@@ -510,6 +513,14 @@ def kanon(
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
 
 
+def _nothing_left() -> InvalidQIDError:
+    """The error of zero configuration when no column is left to anonymize."""
+    return InvalidQIDError(
+        "no column is left to anonymize: every column holding a value is the sensitive "
+        "column or a direct identifier; pass qid= to choose the quasi-identifier"
+    )
+
+
 def _claimed(column: Hashable) -> str | None:
     """The hierarchy claiming ``column``, if one does (several: none here, the search says
     so when it builds the column's hierarchy)."""
@@ -595,10 +606,7 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> T
         c for c in candidate_columns(frame, None) if c != request.sensitive and c not in identifiers
     ]
     if not candidates:
-        raise InvalidQIDError(
-            "no column is left to anonymize: every column holding a value is the sensitive "
-            "column or a direct identifier; pass qid= to choose the quasi-identifier"
-        )
+        raise _nothing_left()
     outside = [c for c in request.hierarchies if c not in candidates]
     if outside:
         raise InvalidParameterError(

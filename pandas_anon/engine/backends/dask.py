@@ -36,6 +36,8 @@ from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import first_occurrence
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 
+#: What an empty Dask frame is told, as an empty pandas frame is.
+_NO_ROWS = "the frame has no rows: there is nothing to examine"
 #: The column of the flags joined with each partition's rows (:meth:`DaskTabulation.mask`).
 _FLAG = "__pandas_anon_flag__"
 #: The columns of each partition's counts of its combinations, and of where the first row of
@@ -113,7 +115,7 @@ def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Diges
     sizes = grouped.agg({_COUNT: "sum", _FIRST: "min"})
     table, n_rows = dask.compute(sizes, frame.shape[0])
     if n_rows == 0:
-        raise EmptyDataError("the frame has no rows: there is nothing to examine")
+        raise EmptyDataError(_NO_ROWS)
     table = table.sort_values(_FIRST, kind="stable")
     combinations = table.index.to_frame(index=False)
     combinations.columns = names
@@ -343,6 +345,14 @@ def alone_counts(
     alone: dict[Hashable, int | None] = dict.fromkeys(columns)
     alone.update({c: int(n) for c, n in zip(left, counted, strict=True)})
     return alone, total
+
+
+def row_count(frame: dd.DataFrame) -> int:
+    """The rows of ``frame`` (one pass); :class:`EmptyDataError` when it has none."""
+    rows = int(frame.shape[0].compute())
+    if rows == 0:
+        raise EmptyDataError(_NO_ROWS)
+    return rows
 
 
 def present_columns(frame: dd.DataFrame) -> tuple[Hashable, ...]:
