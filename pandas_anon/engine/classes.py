@@ -25,9 +25,9 @@ Node = tuple[int, ...]
 
 @dataclass(frozen=True)
 class Classes:
-    """Equivalence classes of a node. The table's rows are its distinct keys, sorted: one
-    per class, or (with a sensitive column) one per (class, sensitive value) pair, a class's
-    pairs adjacent; ``sizes`` counts rows per class."""
+    """Equivalence classes of a node. The table's rows are its distinct keys (in no
+    particular order): one per class, or (with a sensitive column) one per (class, sensitive
+    value) pair, ``pair_class`` naming each pair's class; ``sizes`` counts rows per class."""
 
     node: Node
     keys: Words  # the table's rows (:mod:`pandas_anon.engine.keys`)

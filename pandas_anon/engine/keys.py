@@ -76,6 +76,13 @@ class KeyLayout:
         changed = words[word] + shift_table[self.decode(words, column)]
         return words[:word] + (changed,) + words[word + 1 :]
 
+    def field_table(self, columns: Sequence[int]) -> np.ndarray:
+        """One row ``(word, shift, mask)`` per column of ``columns``: where its field sits
+        (what :func:`pandas_anon.engine.hashing.rollup` rewrites)."""
+        return np.array(
+            [(*self.fields[j], (1 << self.bits[j]) - 1) for j in columns], dtype=np.int64
+        ).reshape(-1, 3)
+
     def prefix(self, words: Words, n_columns: int) -> Words:
         """The keys of the first ``n_columns`` columns only (same order)."""
         if n_columns == len(self.fields):

@@ -4,10 +4,11 @@ A *node* picks one level per quasi-identifier (Saroha 2014, "Survey of k-Anonymi
 generalization); the lattice orders nodes level by level, the bottom keeping every value and
 the top suppressing everything. The table is reduced once to its *frequency set*: the
 distinct combinations of hierarchy positions (plus the sensitive value, when a privacy model
-needs it) with their row counts. A node's classes are a table of sorted bit-packed keys with
-their row counts (:mod:`pandas_anon.engine.keys`); a node is *rolled up* from the cached node below it
-with the fewest classes (:mod:`pandas_anon.anonymization.fulldomain.cache`), rewriting the key fields of the
-columns whose level differs and sorting again, so coarse nodes cost almost nothing
+needs it) with their row counts. A node's classes are a table of bit-packed keys with their
+row counts (:mod:`pandas_anon.engine.keys`); a node is *rolled up* from the cached node below
+it with the fewest classes (:mod:`pandas_anon.anonymization.fulldomain.cache`), rewriting the
+key fields of the columns whose level differs and grouping the keys again in one pass of a
+hash table (:mod:`pandas_anon.engine.hashing`), so coarse nodes cost almost nothing
 (docs/architecture.md).
 
 Missing values stay distinguishable: they form their own value at every level below the top.
@@ -28,7 +29,8 @@ from pandas_anon.anonymization.fulldomain.cache import ClassCache
 from pandas_anon.engine.backends.pandas import tabulate
 from pandas_anon.engine.classes import Classes, Node, SensitiveColumn, SensitiveDomain
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.keys import KeyLayout, Words, run_ids, run_starts, run_sums
+from pandas_anon.engine.hashing import Rewrite, group, rollup
+from pandas_anon.engine.keys import KeyLayout, Words
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 
@@ -121,7 +123,7 @@ class Lattice:
         self._combinations, self._counts = reduced.codes, reduced.counts
         self._reduced = reduced
         self._cache = ClassCache(len(self.qid))
-        self._steps: dict[tuple[int, int, int], np.ndarray] = {}  # see _step
+        self._steps: dict[tuple[tuple[int, int, int], ...], Rewrite] = {}  # see _rewrite
         return combination_of
 
     def project(self, columns: Sequence[int]) -> Lattice:
@@ -225,26 +227,37 @@ class Lattice:
             codes.append(self._combinations[:, -1])
         return self._layout.encode(codes)
 
+    def _rewrite(self, source: Node, node: Node) -> Rewrite:
+        """What rolls the keys of ``source`` up to ``node``: each column whose level differs
+        raised from its level in ``source`` to its level in ``node``."""
+        steps = tuple(
+            (j, below, level)
+            for j, (below, level) in enumerate(zip(source, node))
+            if level != below
+        )
+        cached = self._steps.get(steps)
+        if cached is None:
+            cached = Rewrite.of(
+                self._layout.field_table([j for j, _, _ in steps]),
+                [self._step(*step) for step in steps],
+            )
+            self._steps[steps] = cached
+        return cached
+
     def _step(self, column: int, source: int, target: int) -> np.ndarray:
         """The key shift table (:meth:`KeyLayout.shift_table`) raising ``column`` from level
         ``source`` to level ``target``."""
-        cached = self._steps.get((column, source, target))
-        if cached is None:
-            lookup = self._lookups[column]
-            position = np.full(self.cardinality(column, source), -1, dtype=np.int64)
-            position[lookup[source][::-1]] = np.arange(len(lookup[source]) - 1, -1, -1)
-            cached = self._layout.shift_table(column, lookup[target][position])
-            self._steps[(column, source, target)] = cached
-        return cached
+        lookup = self._lookups[column]
+        position = np.full(self.cardinality(column, source), -1, dtype=np.int64)
+        position[lookup[source][::-1]] = np.arange(len(lookup[source]) - 1, -1, -1)
+        return self._layout.shift_table(column, lookup[target][position])
 
     @cached_property
     def _bottom(self) -> Classes:
         """The classes of the bottom node, where every roll-up can start (kept, never
         evicted from the cache)."""
-        return self._classes_of(
-            self.bottom,
-            *self._layout.distinct(self._keys_of_combinations(self.bottom), self._counts),
-        )
+        keys, counts, _ = group(self._keys_of_combinations(self.bottom), self._counts)
+        return self._classes_of(self.bottom, keys, counts)
 
     def classes(self, node: Node) -> Classes:
         """The equivalence classes of ``node``, rolled up from the cached node below it with
@@ -255,30 +268,18 @@ class Lattice:
         if node == self.bottom:
             return self._bottom
         source = self._cache.coarsest_below(node, self.predecessors(node)) or self._bottom
-        keys = source.keys
-        changed = [j for j, (level, below) in enumerate(zip(node, source.node)) if level != below]
-        for j in changed:
-            keys = self._layout.recode(keys, j, self._step(j, source.node[j], node[j]))
-        result = self._classes_of(
-            node, *self._layout.distinct(keys, source.counts, nearly_sorted=len(changed) == 1)
-        )
+        keys, counts = rollup(source.keys, source.counts, self._rewrite(source.node, node))
+        result = self._classes_of(node, keys, counts)
         self._cache.add(result)
         return result
 
     def _classes_of(self, node: Node, keys: Words, counts: np.ndarray) -> Classes:
-        """Classes from the sorted distinct keys of a node and their row counts."""
+        """Classes from the distinct keys of a node and their row counts."""
         if self.sensitive is None:
             return Classes(node, keys, counts, counts)
-        starts = run_starts(self._layout.prefix(keys, len(self.qid)))
-        first = np.zeros(len(counts), dtype=np.int64)
-        first[starts] = 1
+        _, sizes, pair_class = group(self._layout.prefix(keys, len(self.qid)), counts)
         return Classes(
-            node,
-            keys,
-            counts,
-            run_sums(counts, starts),
-            np.cumsum(first) - 1,
-            self._layout.decode(keys, len(self.qid)),
+            node, keys, counts, sizes, pair_class, self._layout.decode(keys, len(self.qid))
         )
 
     def codes(self, classes: Classes, column: int) -> np.ndarray:
@@ -298,8 +299,10 @@ class Lattice:
 
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
         """The classes of ``node`` with the class of every combination of the frequency set
-        the lattice was built on (to write a chosen node); classes are numbered in key
-        order, as :meth:`classes` lists them."""
-        classes = self.classes(node)
-        keys = self._layout.prefix(self._keys_of_combinations(node), len(self.qid))
-        return classes, run_ids(keys)[self.combination_of]
+        the lattice was built on (to write a chosen node), numbered as the classes list
+        them."""
+        keys, counts, row = group(self._keys_of_combinations(node), self._counts)
+        classes = self._classes_of(node, keys, counts)
+        if classes.pair_class is not None:  # a table row is a (class, sensitive value) pair
+            row = classes.pair_class[row]
+        return classes, row[self.combination_of]

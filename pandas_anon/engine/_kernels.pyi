@@ -1,0 +1,28 @@
+"""Types of the compiled kernels (``_kernels.c``); :mod:`pandas_anon.engine.hashing` calls them."""
+
+import numpy as np
+
+def group(
+    words: np.ndarray,
+    n_words: int,
+    n: int,
+    counts: np.ndarray,
+    first: np.ndarray,
+    sums: np.ndarray,
+    inverse: np.ndarray | None = ...,
+    /,
+) -> int: ...
+def rollup(
+    words: np.ndarray,
+    n_words: int,
+    n: int,
+    fields: np.ndarray,
+    n_fields: int,
+    tables: np.ndarray,
+    offsets: np.ndarray,
+    rewritten: np.ndarray,
+    counts: np.ndarray,
+    first: np.ndarray,
+    sums: np.ndarray,
+    /,
+) -> int: ...

@@ -1,0 +1,157 @@
+"""Grouping bit-packed keys by hashing: the distinct keys with their counts summed.
+
+A lattice node's classes are the distinct keys of its combinations, with their row counts
+summed (:mod:`pandas_anon.engine.keys`). Sorting groups them, but numpy's int64 sort costs
+35-40 ns a key on tens of thousands of keys on the 2-core machines we measure on (most of a
+node's evaluation), and pandas' and pyarrow's hash tables 20 ns; the optimal search
+evaluates thousands of nodes, each a group-by of thousands of keys. One pass through an
+open-addressing hash table in C (``_kernels.c``, compiled when the package is installed)
+costs 3 to 5 ns a key. We write it ourselves because no dependency offers it at that cost:
+Numba compiles the same loop, but its start-up costs about 0.75 s in every new process (a
+pre-commit hook, a ``pandas-anon`` command), more than the searches it would speed up.
+
+Groups come out in the order of their first key, not sorted: the same keys give the same
+groups in the same order. Where the extension could not be compiled, the same results come
+from numpy (:func:`group_reference`, which the tests also use to check the kernels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+_kernels: ModuleType | None
+try:
+    from pandas_anon.engine import _kernels
+except ImportError:  # pragma: no cover - the extension is built on every supported platform
+    _kernels = None
+
+#: Whether the compiled kernels are in use (else numpy computes the same groups).
+COMPILED = _kernels is not None
+
+Words = tuple[np.ndarray, ...]
+
+
+def group(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:
+    """The distinct keys of ``words`` (one int64 array per word, equal lengths), in the order
+    of their first occurrence; the sum of ``counts`` over each; and each key's group (its
+    position among the distinct keys).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> keys, sums, inverse = group((np.array([7, 3, 7, 9]),), np.array([1, 2, 3, 4]))
+    >>> keys[0].tolist(), sums.tolist(), inverse.tolist()
+    ([7, 3, 9], [4, 2, 4], [0, 1, 0, 2])
+    """
+    if _kernels is None:  # pragma: no cover - see COMPILED
+        return group_reference(words, counts)
+    stacked, counts = _stacked(words), _int64(counts)
+    n = len(counts)
+    first, sums, inverse = (np.empty(n, dtype=np.int64) for _ in range(3))
+    groups = _kernels.group(stacked, len(words), n, counts, first, sums, inverse)
+    return tuple(w[first[:groups]] for w in words), sums[:groups], inverse
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """Fields of a key to rewrite: a row ``(word, shift, mask)`` per field in ``fields``
+    (:meth:`~pandas_anon.engine.keys.KeyLayout.field_table`), and each field's shift table
+    (what a key whose field holds code ``v`` gains: ``table[v]``, see
+    :meth:`~pandas_anon.engine.keys.KeyLayout.shift_table`), joined in ``tables`` from
+    ``offsets``. Built once for each change of levels a lattice rolls up through."""
+
+    fields: np.ndarray
+    tables: np.ndarray
+    offsets: np.ndarray
+
+    @classmethod
+    def of(cls, fields: np.ndarray, tables: Sequence[np.ndarray]) -> Rewrite:
+        """The rewrite of ``fields`` through their shift ``tables`` (in the same order)."""
+        offsets = np.zeros(len(tables), dtype=np.int64)
+        np.cumsum([len(t) for t in tables[:-1]], out=offsets[1:])
+        joined = np.concatenate(tables) if len(tables) else np.zeros(0, dtype=np.int64)
+        return cls(_int64(np.asarray(fields).reshape(-1, 3)), _int64(joined), offsets)
+
+    def table(self, c: int) -> np.ndarray:
+        """The shift table of the ``c``-th field."""
+        end = self.offsets[c + 1] if c + 1 < len(self.offsets) else len(self.tables)
+        return self.tables[self.offsets[c] : end]
+
+
+def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, np.ndarray]:
+    """The distinct keys of ``words`` once the fields of ``rewrite`` are rewritten, in the
+    order of their first occurrence, with the sum of ``counts`` over each: what
+    :meth:`~pandas_anon.engine.keys.KeyLayout.recode` of each field then :func:`group`
+    return, in one pass."""
+    if _kernels is None:  # pragma: no cover - see COMPILED
+        return rollup_reference(words, counts, rewrite)
+    stacked, counts = _stacked(words), _int64(counts)
+    n = len(counts)
+    rewritten = np.empty_like(stacked)
+    first, sums = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    groups = _kernels.rollup(
+        stacked,
+        len(words),
+        n,
+        rewrite.fields,
+        len(rewrite.offsets),
+        rewrite.tables,
+        rewrite.offsets,
+        rewritten,
+        counts,
+        first,
+        sums,
+    )
+    kept = first[:groups]
+    return tuple(row[kept] for row in rewritten), sums[:groups]
+
+
+def group_reference(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:
+    """:func:`group` computed by numpy (sorting), the same groups in the same order."""
+    n = len(counts)
+    if n == 0:
+        return words, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = np.lexsort(words[::-1]) if len(words) > 1 else np.argsort(words[0], kind="stable")
+    ordered = [w[order] for w in words]
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for w in ordered:
+        new[1:] |= w[1:] != w[:-1]
+    sorted_group = np.cumsum(new) - 1  # group of each sorted key, numbered in key order
+    by_key = np.empty(n, dtype=np.int64)
+    by_key[order] = sorted_group
+    first_of = np.full(int(sorted_group[-1]) + 1, n, dtype=np.int64)
+    np.minimum.at(first_of, by_key, np.arange(n))
+    rank = np.empty(len(first_of), dtype=np.int64)  # key order -> first-occurrence order
+    rank[np.argsort(first_of, kind="stable")] = np.arange(len(first_of))
+    inverse = rank[by_key]
+    first = np.sort(first_of)
+    sums = np.zeros(len(first), dtype=np.int64)
+    np.add.at(sums, inverse, counts)
+    return tuple(w[first] for w in words), sums, inverse
+
+
+def rollup_reference(
+    words: Words, counts: np.ndarray, rewrite: Rewrite
+) -> tuple[Words, np.ndarray]:
+    """:func:`rollup` computed by numpy, the same groups in the same order."""
+    rewritten = [w.copy() for w in words]
+    for c, (word, shift, mask) in enumerate(rewrite.fields):
+        rewritten[word] += rewrite.table(c)[(words[word] >> shift) & mask]
+    keys, sums, _ = group_reference(tuple(rewritten), counts)
+    return keys, sums
+
+
+def _stacked(words: Words) -> np.ndarray:
+    """The words as one C-contiguous int64 array, a row per word (no copy for one word)."""
+    if len(words) == 1:
+        return _int64(words[0]).reshape(1, -1)
+    return np.stack([_int64(w) for w in words])
+
+
+def _int64(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)

@@ -1,0 +1,111 @@
+"""Hash grouping (``pandas_anon.engine.hashing``): the compiled kernels against plain pandas
+grouping and against the numpy reference, on random keys of one and several words, with
+int64 extremes; and in CI, that the kernels were compiled at all."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pandas_anon.engine import hashing
+from pandas_anon.engine.keys import KeyLayout
+
+EXTREMES = [0, 1, -1, 2**62, 2**63 - 1, -(2**63)]
+
+
+@st.composite
+def keyed(draw):
+    """Words of keys (few distinct values, so that keys repeat; int64 extremes among them)
+    and a positive count per key."""
+    n_words = draw(st.integers(1, 3))
+    n = draw(st.integers(0, 200))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    pool = np.array(EXTREMES + list(rng.integers(-(2**40), 2**40, 6)), dtype=np.int64)
+    words = tuple(pool[rng.integers(0, draw(st.integers(1, len(pool))), n)] for _ in range(n_words))
+    return words, rng.integers(1, 2**40, n)
+
+
+def by_pandas(words, counts):
+    """Distinct keys in order of first occurrence, their summed counts, each key's group."""
+    frame = pd.DataFrame({f"w{j}": w for j, w in enumerate(words)})
+    codes, uniques = pd.factorize(pd.MultiIndex.from_frame(frame)) if len(frame) else ([], [])
+    codes = np.asarray(codes, dtype=np.int64)
+    sums = np.zeros(len(uniques), dtype=np.int64)
+    np.add.at(sums, codes, counts)
+    firsts = [np.asarray([key[j] for key in uniques], dtype=np.int64) for j in range(len(words))]
+    return tuple(firsts), sums, codes
+
+
+@settings(max_examples=300, deadline=None)
+@given(keyed())
+def test_group_equals_pandas_and_the_reference(case):
+    words, counts = case
+    expected_keys, expected_sums, expected_inverse = by_pandas(words, counts)
+    for implementation in (hashing.group, hashing.group_reference):
+        keys, sums, inverse = implementation(words, counts)
+        assert [k.tolist() for k in keys] == [k.tolist() for k in expected_keys]
+        assert sums.tolist() == expected_sums.tolist()
+        assert inverse.tolist() == expected_inverse.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_rollup_equals_recode_then_group(data):
+    """Rewriting fields in the kernel gives what KeyLayout.recode then group give."""
+    n_columns = data.draw(st.integers(1, 4))
+    radixes = [data.draw(st.integers(1, 30)) for _ in range(n_columns)]
+    wide = data.draw(st.booleans())  # several words: fields in each
+    layout = KeyLayout(radixes, max_count=2**40)
+    if wide:
+        layout = KeyLayout([2**20] * 4 + radixes, max_count=2**40)  # 80 bits: two words
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    n = data.draw(st.integers(0, 150))
+    offset = 4 if wide else 0
+    codes = [rng.integers(0, 3, n) for _ in range(offset)] + [
+        rng.integers(0, r, n) for r in radixes
+    ]
+    counts = rng.integers(1, 100, n)
+    words = (
+        layout.encode(codes) if n else tuple(np.zeros(0, np.int64) for _ in range(layout.n_words))
+    )
+    changed = sorted(
+        data.draw(st.sets(st.integers(offset, offset + n_columns - 1), max_size=n_columns))
+    )
+    tables = [
+        layout.shift_table(j, rng.integers(0, radixes[j - offset], radixes[j - offset]))
+        for j in changed
+    ]
+    expected = words
+    for j, table in zip(changed, tables):
+        expected = layout.recode(expected, j, table)
+    expected_keys, expected_sums, _ = by_pandas(expected, counts)
+    for implementation in (hashing.rollup, hashing.rollup_reference):
+        keys, sums = implementation(
+            words, counts, hashing.Rewrite.of(layout.field_table(changed), tables)
+        )
+        assert [k.tolist() for k in keys] == [k.tolist() for k in expected_keys]
+        assert sums.tolist() == expected_sums.tolist()
+
+
+def test_the_kernels_refuse_buffers_of_the_wrong_size():
+    if not hashing.COMPILED:
+        pytest.skip("the kernels are not compiled here")
+    from pandas_anon.engine import _kernels
+
+    n = 4
+    with pytest.raises(ValueError, match="counts: expected 4 int64 values"):
+        _kernels.group(
+            np.zeros(n, np.int64), 1, n, np.zeros(3, np.int64), *(np.zeros(n, np.int64),) * 2
+        )
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI checks the extension was built")
+def test_the_kernels_are_compiled_in_ci():
+    """pip builds the extension (optional, so that an install without a C compiler works);
+    CI, which has one, must not fall back to numpy unnoticed."""
+    assert hashing.COMPILED
