@@ -123,8 +123,13 @@ class Lattice:
         self._combinations, self._counts = reduced.codes, reduced.counts
         self._reduced = reduced
         self._cache = ClassCache(len(self.qid))
-        self._steps: dict[tuple[tuple[int, int, int], ...], Rewrite] = {}  # see _rewrite
+        self._reset_rewrites()
         return combination_of
+
+    def _reset_rewrites(self) -> None:
+        """Forget the shift tables (:meth:`_rewrite`): none computed yet."""
+        self._tables = np.zeros(0, dtype=np.int64)
+        self._table_at: dict[tuple[int, int, int], int] = {}
 
     def project(self, columns: Sequence[int]) -> Lattice:
         """The lattice of the quasi-identifiers at positions ``columns`` (in that order), on
@@ -133,7 +138,7 @@ class Lattice:
         if columns == tuple(range(len(self.qid))):
             return self
         sub = copy.copy(self)
-        for derived in ("_lookups", "_layout", "_bottom"):  # per column: recompute
+        for derived in ("_lookups", "_layout", "_fields", "_bottom"):  # per column: recompute
             sub.__dict__.pop(derived, None)
         sub.qid = tuple(self.qid[j] for j in columns)
         sub.hierarchies = [self.hierarchies[j] for j in columns]
@@ -144,7 +149,7 @@ class Lattice:
         projected, combination_of = self._reduced.project(keep)
         sub._combinations, sub._counts, sub._reduced = projected.codes, projected.counts, projected
         sub._cache = ClassCache(len(sub.qid))
-        sub._steps = {}
+        sub._reset_rewrites()
         sub.combination_of = combination_of[self.combination_of]
         return sub
 
@@ -220,6 +225,11 @@ class Lattice:
             radixes.append(self.sensitive_column.radix)
         return KeyLayout(radixes, max_count=self.n_rows)
 
+    @cached_property
+    def _fields(self) -> np.ndarray:
+        """Where each quasi-identifier's key field sits (:meth:`KeyLayout.field_table`)."""
+        return self._layout.field_table(range(len(self.qid)))
+
     def _keys_of_combinations(self, node: Node) -> Words:
         """The key at ``node`` of every combination of the frequency set."""
         codes = [self._lookups[j][level][self._combinations[:, j]] for j, level in enumerate(node)]
@@ -229,28 +239,29 @@ class Lattice:
 
     def _rewrite(self, source: Node, node: Node) -> Rewrite:
         """What rolls the keys of ``source`` up to ``node``: each column whose level differs
-        raised from its level in ``source`` to its level in ``node``."""
-        steps = tuple(
-            (j, below, level)
-            for j, (below, level) in enumerate(zip(source, node))
-            if level != below
-        )
-        cached = self._steps.get(steps)
-        if cached is None:
-            cached = Rewrite.of(
-                self._layout.field_table([j for j, _, _ in steps]),
-                [self._step(*step) for step in steps],
-            )
-            self._steps[steps] = cached
-        return cached
+        raised from its level in ``source`` to its level in ``node``, through shift tables
+        kept joined in one array (each computed once)."""
+        changed, offsets = [], []
+        for j, (below, level) in enumerate(zip(source, node)):
+            if level != below:
+                changed.append(j)
+                offset = self._table_at.get((j, below, level))
+                if offset is None:
+                    offset = self._add_step(j, below, level)
+                offsets.append(offset)
+        return Rewrite(self._fields[changed], self._tables, np.array(offsets, dtype=np.int64))
 
-    def _step(self, column: int, source: int, target: int) -> np.ndarray:
-        """The key shift table (:meth:`KeyLayout.shift_table`) raising ``column`` from level
-        ``source`` to level ``target``."""
+    def _add_step(self, column: int, source: int, target: int) -> int:
+        """Join the key shift table (:meth:`KeyLayout.shift_table`) raising ``column`` from
+        level ``source`` to level ``target`` to the others; its offset among them."""
         lookup = self._lookups[column]
         position = np.full(self.cardinality(column, source), -1, dtype=np.int64)
         position[lookup[source][::-1]] = np.arange(len(lookup[source]) - 1, -1, -1)
-        return self._layout.shift_table(column, lookup[target][position])
+        table = self._layout.shift_table(column, lookup[target][position])
+        offset = len(self._tables)
+        self._tables = np.concatenate([self._tables, table])
+        self._table_at[(column, source, target)] = offset
+        return offset
 
     @cached_property
     def _bottom(self) -> Classes:
