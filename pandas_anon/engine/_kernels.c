@@ -190,7 +190,148 @@ static PyObject *rollup(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* A text's first 16 bytes, zero-padded (exact for a text of at most 16 bytes, on any byte
+ * order), and a hash of all of it. */
+typedef struct {
+    uint64_t head[2];
+    uint64_t hash;
+} text_key;
+
+static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t room) {
+    text_key key = {{0, 0}, 0};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (room >= 16) { /* two loads, the bytes past the text masked off */
+        memcpy(key.head, text, 16);
+        if (len < 16) {
+            const uint64_t bits = 8 * (uint64_t)len;
+            key.head[1] &= bits > 64 ? (~(uint64_t)0 >> (128 - bits)) : 0;
+            key.head[0] &= bits >= 64 ? ~(uint64_t)0 : (bits ? ~(uint64_t)0 >> (64 - bits) : 0);
+        }
+    } else
+#endif
+        memcpy(key.head, text, (size_t)(len < 16 ? len : 16));
+    uint64_t h = (GOLDEN ^ (uint64_t)len) * GOLDEN;
+    h = (h ^ key.head[0]) * 0xff51afd7ed558ccdULL;
+    h = (h ^ key.head[1]) * 0xc4ceb9fe1a85ec53ULL;
+    for (int64_t at = 16; at < len; at += 8) {
+        uint64_t w = 0;
+        memcpy(&w, text + at, (size_t)(len - at < 8 ? len - at : 8));
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    }
+    key.hash = h ^ (h >> 31);
+    return key;
+}
+
+typedef struct {
+    text_key key;
+    int64_t len;
+    int64_t number; /* -1: empty */
+} text_slot;
+
+/*
+ * Factorize the n texts of an Arrow (large) string array: bytes offsets[offset + i] to
+ * offsets[offset + i + 1] of `data` are text i, missing where its validity bit (bit
+ * offset + i of `validity`, when given) is 0. codes[i] is the text's number in the order of
+ * first occurrence (-1: missing), first[u] the position where text u first occurs. Texts of
+ * at most 16 bytes compare by their key; longer ones byte for byte.
+ */
+static Py_ssize_t factorize_text(const int64_t *offsets, const uint8_t *data,
+                                 int64_t data_len, const uint8_t *validity, Py_ssize_t offset,
+                                 Py_ssize_t n, int64_t *codes, int64_t *first) {
+    int bits = 6;
+    text_slot *slots = NULL;
+    Py_ssize_t uniques = 0;
+    for (;;) { /* a table for 2**(bits - 1) texts; when more come, start again twice as big */
+        uint64_t mask = ((uint64_t)1 << bits) - 1;
+        free(slots);
+        slots = malloc(sizeof(text_slot) << bits);
+        if (slots == NULL) {
+            return -1;
+        }
+        for (uint64_t s = 0; s <= mask; s++) {
+            slots[s].number = -1;
+        }
+        uniques = 0;
+        Py_ssize_t i = 0;
+        for (; i < n && 2 * uniques <= (Py_ssize_t)mask; i++) {
+            Py_ssize_t at = offset + i;
+            if (validity != NULL && !((validity[at >> 3] >> (at & 7)) & 1)) {
+                codes[i] = -1;
+                continue;
+            }
+            const uint8_t *text = data + offsets[at];
+            const int64_t len = offsets[at + 1] - offsets[at];
+            const text_key key = key_of_text(text, len, data_len - offsets[at]);
+            uint64_t h = key.hash & mask;
+            for (;;) {
+                text_slot *slot = &slots[h];
+                if (slot->number < 0) {
+                    slot->key = key;
+                    slot->len = len;
+                    slot->number = uniques;
+                    first[uniques++] = i;
+                    codes[i] = slot->number;
+                    break;
+                }
+                if (slot->key.hash == key.hash && slot->len == len &&
+                    slot->key.head[0] == key.head[0] && slot->key.head[1] == key.head[1] &&
+                    (len <= 16 || memcmp(data + offsets[offset + first[slot->number]], text,
+                                         (size_t)len) == 0)) {
+                    codes[i] = slot->number;
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        if (i == n) {
+            break;
+        }
+        bits++;
+    }
+    free(slots);
+    return uniques;
+}
+
+static PyObject *factorize_strings(PyObject *self, PyObject *args) {
+    Py_buffer offsets, data, validity = {0}, codes, first;
+    Py_ssize_t offset, n;
+    PyObject *validity_object, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*Onnw*w*", &offsets, &data, &validity_object, &offset, &n,
+                          &codes, &first)) {
+        return NULL;
+    }
+    int checked = 0;
+    if (validity_object != Py_None &&
+        PyObject_GetBuffer(validity_object, &validity, PyBUF_SIMPLE) < 0) {
+        validity.buf = NULL;
+    } else if (offsets.itemsize != 8 || offsets.len < (offset + n + 1) * 8) {
+        PyErr_SetString(PyExc_ValueError, "offsets: expected the int64 offsets of every text");
+    } else if (validity.buf != NULL && validity.len * 8 < offset + n) {
+        PyErr_SetString(PyExc_ValueError, "validity: expected a bit per text");
+    } else if (int64_buffer(&codes, n, "codes") && int64_buffer(&first, n, "first")) {
+        checked = 1;
+    }
+    if (checked) {
+        Py_ssize_t uniques;
+        Py_BEGIN_ALLOW_THREADS
+        uniques = factorize_text(offsets.buf, data.buf, data.len, validity.buf, offset, n,
+                                 codes.buf, first.buf);
+        Py_END_ALLOW_THREADS
+        result = uniques < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(uniques);
+    }
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&data);
+    if (validity.buf != NULL) {
+        PyBuffer_Release(&validity);
+    }
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&first);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"factorize_strings", factorize_strings, METH_VARARGS,
+     "factorize_strings(offsets, data, validity, offset, n, codes, first) -> number of texts"},
     {"group", group, METH_VARARGS,
      "group(words, n_words, n, counts, first, sums[, inverse]) -> number of groups"},
     {"rollup", rollup, METH_VARARGS,

@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import Grouping, Surplus, compress, first_occurrence, group_codes
+from pandas_anon.engine.hashing import COMPILED, factorize_text
 from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
 from pandas_anon.errors import (
@@ -68,6 +69,12 @@ def factorize(
     from the values' name), the type and row position of the first such cell (never its
     value) and the fix, rather than pandas' bare ``TypeError``.
     """
+    text = _arrow_text(values)
+    if text is not None:  # hashed from Arrow's buffers: the same codes, 3-4x faster
+        codes, first = factorize_text(text)
+        if isinstance(values, (pd.Series, pd.Index)):  # as pandas.factorize: an Index
+            return codes, pd.Index(values.array.take(first))
+        return codes, values.take(first)
     try:
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
     except TypeError as exc:
@@ -81,6 +88,22 @@ def factorize(
             f".astype(str)"
         ) from exc
     return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _arrow_text(values: pd.Series | pd.Index | np.ndarray) -> pa.ChunkedArray | None:
+    """The Arrow array of a column of text stored by Arrow (pandas' ``str`` and
+    ``string[pyarrow]``, ``ArrowDtype(pa.string())``), else None."""
+    dtype = getattr(values, "dtype", None)
+    arrow_text = (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or (
+        isinstance(dtype, pd.ArrowDtype)
+        and (
+            pa.types.is_string(dtype.pyarrow_dtype) or pa.types.is_large_string(dtype.pyarrow_dtype)
+        )
+    )
+    if not arrow_text or not COMPILED:
+        return None
+    array: Any = getattr(values, "array", values)  # a Series' or an Index's, or the array
+    return array.__arrow_array__()
 
 
 def check_complete(

