@@ -94,7 +94,7 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
     stacked, counts = _stacked(words), _int64(counts)
     n = len(counts)
     rewritten = np.empty_like(stacked)
-    first, sums = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    first, sums = np.empty((2, n), dtype=np.int64)
     groups = _kernels.rollup(
         stacked,
         len(words),
@@ -109,7 +109,7 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
         sums,
     )
     kept = first[:groups]
-    return tuple(row[kept] for row in rewritten), sums[:groups]
+    return tuple(row[kept] for row in rewritten), sums[:groups].copy()  # not the whole buffer
 
 
 def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:

@@ -59,12 +59,18 @@ class ClassCache:
             self._nodes[slot] = None
             self._free.append(slot)
 
-    def coarsest_below(self, node: Node, predecessors: list[Node]) -> Classes | None:
-        """The cached table with the fewest rows among ``node``'s direct ``predecessors``
-        (the coarsest nodes below it), else among all cached nodes below it."""
-        cached = [self._tables[p] for p in predecessors if p in self._tables]
-        if cached:
-            return min(cached, key=lambda table: len(table.counts))
+    def coarsest_below(self, node: Node) -> Classes | None:
+        """The cached table with the fewest rows among ``node``'s direct predecessors (one
+        level lower on one column: the coarsest nodes below it), else among all cached
+        nodes below it."""
+        best: Classes | None = None
+        for j, level in enumerate(node):
+            if level:
+                table = self._tables.get((*node[:j], level - 1, *node[j + 1 :]))
+                if table is not None and (best is None or len(table.counts) < len(best.counts)):
+                    best = table
+        if best is not None:
+            return best
         if not self._tables:
             return None
         below = self._levels[0] <= node[0]

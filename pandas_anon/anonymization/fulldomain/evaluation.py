@@ -53,10 +53,11 @@ class Evaluator:
 
     def judge(self, classes: Classes) -> NodeStats:
         """The verdict on a node's classes."""
-        violating = np.zeros(len(classes.sizes), dtype=bool)
-        for model in self.models:
-            violating |= model.violations(classes, self.context)
-        suppressed = int(classes.sizes[violating].sum())
+        first, *others = self.models
+        violating = first.violations(classes, self.context)
+        for model in others:
+            violating = violating | model.violations(classes, self.context)
+        suppressed = int(classes.sizes[violating].sum()) if violating.any() else 0
         return NodeStats(classes.node, classes, violating, suppressed, suppressed <= self.limit)
 
     def reached(self, stats: NodeStats) -> dict[str, float]:

@@ -276,9 +276,9 @@ class Lattice:
         cached = self._cache.get(node)
         if cached is not None:
             return cached
-        if node == self.bottom:
+        if not any(node):
             return self._bottom
-        source = self._cache.coarsest_below(node, self.predecessors(node)) or self._bottom
+        source = self._cache.coarsest_below(node) or self._bottom
         keys, counts = rollup(source.keys, source.counts, self._rewrite(source.node, node))
         result = self._classes_of(node, keys, counts)
         self._cache.add(result)

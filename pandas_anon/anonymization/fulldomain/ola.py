@@ -154,10 +154,11 @@ class _State:
         self.evaluated[node] = True
         self.open[node] = False
         above = tuple(slice(level, None) for level in node)
-        raised = self.lower[above]
         bound = self.metric.scaled_bound(stats)
         assert not isinstance(bound, Fraction)  # scaled: an integer, or -inf (no bound)
-        np.maximum(raised, bound, out=raised)
+        if bound > self.lower[node]:  # bounds rise upwards: else no node above is raised
+            raised = self.lower[above]
+            np.maximum(raised, bound, out=raised)
         if stats.feasible:
             key = tie_key(self.metric.scaled_value(stats), node)
             if key < self.best_key:
