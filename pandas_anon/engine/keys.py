@@ -1,15 +1,12 @@
-"""Bit-packed keys: the codes of several columns in int64 words, grouped by sorting.
+"""Bit-packed keys: the codes of several columns in int64 words.
 
 Each column gets a fixed field of bits, wide enough for its largest code, so the key of a
 combination is its codes side by side, the first column in the highest bits. Two things
 follow. Replacing one column's codes (raising a quasi-identifier by a level in the
-lattice) rewrites only its field: shift, mask, look up, add, on every key at once. And
-sorting keys groups equal combinations into runs, in the lexicographic order of the
-columns, so the rows sharing a prefix of the columns (a class's sensitive values) are
-adjacent. When the key and a row count fit together in 63 bits the count rides in the low
-bits and a single ``np.sort`` of int64 groups and weighs at once, several times faster than
-hashing the keys (``pd.factorize``) on the tens of thousands of combinations of a lattice
-node. Keys too wide for one word span several, sorted with ``np.lexsort``.
+lattice) rewrites only its field: shift, mask, look up, add, on every key at once
+(:func:`pandas_anon.engine.hashing.rollup` does it in the pass that groups the keys). And
+sorting keys (:func:`run_ids`) groups equal combinations into runs, in the lexicographic
+order of the columns. Keys too wide for one word span several.
 """
 
 from __future__ import annotations
@@ -26,9 +23,9 @@ Words = tuple[np.ndarray, ...]
 
 class KeyLayout:
     """Where each column's code sits: ``radixes`` bound the codes (``0..radix-1``) of each
-    column; ``max_count`` bounds the counts that :meth:`distinct` adds up."""
+    column."""
 
-    def __init__(self, radixes: Sequence[int], max_count: int) -> None:
+    def __init__(self, radixes: Sequence[int]) -> None:
         self.bits = [max(1, (int(r) - 1).bit_length()) for r in radixes]
         groups: list[list[int]] = [[]]
         used = 0
@@ -45,7 +42,6 @@ class KeyLayout:
             for column in group:
                 shift -= self.bits[column]
                 self.fields.append((word, shift))
-        self.count_bits = max(1, int(max_count).bit_length())
 
     @property
     def n_words(self) -> int:
@@ -90,25 +86,6 @@ class KeyLayout:
         word, shift = self.fields[n_columns - 1]
         return words[:word] + (words[word] >> shift,)
 
-    def distinct(
-        self, words: Words, counts: np.ndarray, *, nearly_sorted: bool = False
-    ) -> tuple[Words, np.ndarray]:
-        """The distinct keys, sorted, with the summed ``counts`` of each. ``nearly_sorted``:
-        the keys are sorted keys with one column recoded, made of long sorted runs that a
-        merge sort (``kind="stable"``) exploits; otherwise a quicksort is faster."""
-        if len(counts) == 0:
-            return words, counts
-        if self.n_words == 1 and self.word_bits[0] + self.count_bits <= 63:
-            packed = (words[0] << self.count_bits) | counts
-            packed.sort(kind="stable" if nearly_sorted else None)
-            keys = packed >> self.count_bits
-            starts = run_starts((keys,))
-            return (keys[starts],), run_sums(packed & ((1 << self.count_bits) - 1), starts)
-        order = sort_order(words)
-        ordered = tuple(w[order] for w in words)
-        starts = run_starts(ordered)
-        return tuple(w[starts] for w in ordered), run_sums(counts[order], starts)
-
 
 def sort_order(words: Words) -> np.ndarray:
     """Positions that sort the keys (lexicographically over the words)."""
@@ -128,18 +105,8 @@ def run_starts(sorted_words: Words) -> np.ndarray:
     return np.flatnonzero(new)
 
 
-def run_sums(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Sum of ``values`` over each run beginning at ``starts`` (``np.add.reduceat``, but
-    through a cumulative sum, which is faster)."""
-    total = np.cumsum(values)
-    ends = total[np.append(starts[1:] - 1, len(values) - 1)]
-    ends[1:] -= ends[:-1].copy()
-    return ends
-
-
 def run_ids(words: Words) -> np.ndarray:
-    """Each row's rank among the distinct keys (what :meth:`KeyLayout.distinct` returns
-    them in)."""
+    """Each row's rank among the distinct keys, sorted."""
     order = sort_order(words)
     ordered = tuple(w[order] for w in words)
     new = np.zeros(len(order), dtype=np.int64)

@@ -60,9 +60,9 @@ def test_rollup_equals_recode_then_group(data):
     n_columns = data.draw(st.integers(1, 4))
     radixes = [data.draw(st.integers(1, 30)) for _ in range(n_columns)]
     wide = data.draw(st.booleans())  # several words: fields in each
-    layout = KeyLayout(radixes, max_count=2**40)
+    layout = KeyLayout(radixes)
     if wide:
-        layout = KeyLayout([2**20] * 4 + radixes, max_count=2**40)  # 80 bits: two words
+        layout = KeyLayout([2**20] * 4 + radixes)  # 80 bits: two words
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     n = data.draw(st.integers(0, 150))
     offset = 4 if wide else 0

@@ -223,7 +223,7 @@ class Lattice:
         ]
         if self.sensitive_column is not None:
             radixes.append(self.sensitive_column.radix)
-        return KeyLayout(radixes, max_count=self.n_rows)
+        return KeyLayout(radixes)
 
     @cached_property
     def _fields(self) -> np.ndarray:

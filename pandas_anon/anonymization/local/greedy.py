@@ -171,7 +171,7 @@ class _Search:
         self.rows = judge.counts
         self.levels = np.zeros((n, len(space.heights)), dtype=np.int64)
         self.ids = np.column_stack(space.ids(self.levels, np.arange(n)))
-        self.layout = KeyLayout(space.sizes, max(int(self.rows.sum()), 1))
+        self.layout = KeyLayout(space.sizes)
         self.words = self.layout.encode(list(self.ids.T))
         self.suppressed = np.zeros(n, dtype=bool)
         self.steps = 0
