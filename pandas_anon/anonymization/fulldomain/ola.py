@@ -87,8 +87,11 @@ class _State:
         self.status = np.zeros(shape, dtype=np.int8)
         self.evaluated = np.zeros(shape, dtype=bool)
         self.open = np.ones(shape, dtype=bool)  # not taken, evaluated or known infeasible
+        self.closed = above_all(self.lower)
+        #: the bound of each open node, ``closed`` elsewhere (what ``run`` takes the least of)
+        self.pending = self.lower.copy()
         self.best: NodeStats | None = None
-        self.best_key: tuple = (above_all(self.lower),)  # keys of scaled values
+        self.best_key: tuple = (self.closed,)  # keys of scaled values
         self.probes = 0
         #: probes may climb past the best value: without suppression nothing is gained below
         #: the lowest feasible nodes, and a coarse infeasible node settles a large down-set
@@ -102,12 +105,13 @@ class _State:
         Python step for every node a heap walk would pass."""
         shape = self.lower.shape
         flat_open, flat_lower = self.open.reshape(-1), self.lower.reshape(-1)
-        closed = above_all(self.lower)
+        flat_pending = self.pending.reshape(-1)
         while True:
-            index = int(np.argmin(np.where(flat_open, flat_lower, closed)))
+            index = int(np.argmin(flat_pending))
             if not flat_open[index] or flat_lower[index] > self.best_key[0]:
                 break
             flat_open[index] = False
+            flat_pending[index] = self.closed
             node = tuple(int(level) for level in np.unravel_index(index, shape))
             if self.tagging and self.status[node] == _UNKNOWN:
                 self.probe(node)
@@ -153,12 +157,13 @@ class _State:
         stats = self.evaluator(node)
         self.evaluated[node] = True
         self.open[node] = False
+        self.pending[node] = self.closed
         above = tuple(slice(level, None) for level in node)
         bound = self.metric.scaled_bound(stats)
         assert not isinstance(bound, Fraction)  # scaled: an integer, or -inf (no bound)
         if bound > self.lower[node]:  # bounds rise upwards: else no node above is raised
-            raised = self.lower[above]
-            np.maximum(raised, bound, out=raised)
+            for bounds in (self.lower[above], self.pending[above]):  # closed stays closed
+                np.maximum(bounds, bound, out=bounds)
         if stats.feasible:
             key = tie_key(self.metric.scaled_value(stats), node)
             if key < self.best_key:
@@ -170,5 +175,6 @@ class _State:
                 below = tuple(slice(0, level + 1) for level in node)
                 self.status[below] = _INFEASIBLE
                 self.open[below] = False
+                self.pending[below] = self.closed
         if self.evaluator.evaluated % 500 == 0:
             self.bar.advance(f"{self.evaluator.evaluated:,} evaluated")
