@@ -37,15 +37,18 @@ class Recoded:
     changed: np.ndarray
 
     def marked(self, rows: np.ndarray, marker: str) -> tuple[Recoded, np.ndarray]:
-        """The column with ``marker`` written on ``rows`` (the suppressed cells; the column
-        then holds objects, as text beside other values), and which of those rows held
-        something else."""
-        at = int(self.values.get_indexer(pd.Index([marker], dtype=object))[0])  # -1: absent
+        """The column with ``marker`` written on ``rows`` (the suppressed cells; a column of
+        text as pandas stores text by default stays so, any other then holds objects, as
+        text beside other values), and which of those rows held something else."""
+        at = _position(self.values, marker)  # -1: absent
         values = self.values
-        if at < 0:
+        if isinstance(values.dtype, pd.StringDtype) and values.dtype == pd.Index([marker]).dtype:
+            if at < 0:
+                values, at = values.append(pd.Index([marker], dtype=values.dtype)), len(values)
+        elif at < 0:
             values = _union(self.values, pd.Index([marker], dtype=object))
             at = len(self.values)
-        elif values.dtype != object:
+        else:
             values = values.astype(object)
         marked = Recoded(np.where(rows, at, self.codes), values, self.changed | rows)
         return marked, rows & (self.codes != at)
@@ -65,6 +68,16 @@ class Recoded:
         taken = values.take(codes, allow_fill=missing)
         # the dtype of the values taken: objects are not inferred again over every row
         return pd.Series(taken, index=index, name=name, dtype=taken.dtype)
+
+
+def _position(values: pd.Index, value: str) -> int:
+    """The position of ``value`` among the distinct ``values`` (-1: absent), matched exactly
+    (a number is not its text)."""
+    try:
+        found = values.get_loc(value)
+    except (KeyError, TypeError, ValueError):  # absent, or not comparable (dates, numbers)
+        return -1
+    return found if isinstance(found, int) else -1
 
 
 def output_copy(frame: pd.DataFrame) -> pd.DataFrame:
