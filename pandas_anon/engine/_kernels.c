@@ -132,49 +132,67 @@ static PyObject *group(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* The c-th field rewritten in key `key` of word `word`: what it gains. */
+static inline int64_t field_gain(const int64_t *fields, const int64_t *tables,
+                                 const int64_t *offsets, Py_ssize_t c, int64_t key) {
+    return tables[offsets[c] + ((key >> fields[3 * c + 1]) & fields[3 * c + 2])];
+}
+
 /*
  * Rewrite fields of the keys, then group them: fields[3c..3c+2] = (word, shift, mask) of the
  * c-th field rewritten; a key whose field holds code v gains tables[offsets[c] + v]. The
- * rewritten keys go to `rewritten` (n_words x n); their groups as in group_keys.
+ * distinct rewritten keys go to the front of each row of `out` (n_words x n), in the order
+ * of their first occurrence; sums[g] adds up the counts of group g.
  */
 static Py_ssize_t rollup_keys(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
                               const int64_t *fields, Py_ssize_t n_fields, const int64_t *tables,
-                              const int64_t *offsets, int64_t *rewritten, const int64_t *counts,
-                              int64_t *first, int64_t *sums) {
+                              const int64_t *offsets, const int64_t *counts, int64_t *out,
+                              int64_t *sums) {
+    int64_t *rewritten = malloc(sizeof(int64_t) * n_words * n);
+    int64_t *first = malloc(sizeof(int64_t) * (n > 0 ? n : 1));
+    if (rewritten == NULL || first == NULL) {
+        free(rewritten);
+        free(first);
+        return -1;
+    }
     memcpy(rewritten, words, sizeof(int64_t) * n_words * n);
     for (Py_ssize_t c = 0; c < n_fields; c++) {
-        const int64_t word = fields[3 * c], shift = fields[3 * c + 1], mask = fields[3 * c + 2];
-        const int64_t *table = tables + offsets[c];
-        const int64_t *source = words + word * n;
-        int64_t *target = rewritten + word * n;
+        const int64_t *source = words + fields[3 * c] * n;
+        int64_t *target = rewritten + fields[3 * c] * n;
         for (Py_ssize_t i = 0; i < n; i++) {
-            target[i] += table[(source[i] >> shift) & mask];
+            target[i] += field_gain(fields, tables, offsets, c, source[i]);
         }
     }
-    return group_keys(rewritten, n_words, n, counts, first, sums, NULL);
+    Py_ssize_t groups = group_keys(rewritten, n_words, n, counts, first, sums, NULL);
+    for (Py_ssize_t w = 0; w < n_words && groups > 0; w++) {
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            out[w * n + g] = rewritten[w * n + first[g]];
+        }
+    }
+    free(rewritten);
+    free(first);
+    return groups;
 }
 
 static PyObject *rollup(PyObject *self, PyObject *args) {
-    Py_buffer words, fields, tables, offsets, rewritten, counts, first, sums;
+    Py_buffer words, fields, tables, offsets, counts, out, sums;
     Py_ssize_t n_words, n, n_fields;
     PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*nny*ny*y*w*y*w*w*", &words, &n_words, &n, &fields, &n_fields,
-                          &tables, &offsets, &rewritten, &counts, &first, &sums)) {
+    if (!PyArg_ParseTuple(args, "y*nny*ny*y*y*w*w*", &words, &n_words, &n, &fields, &n_fields,
+                          &tables, &offsets, &counts, &out, &sums)) {
         return NULL;
     }
     if (int64_buffer(&words, n_words * n, "words") &&
         int64_buffer(&fields, 3 * n_fields, "fields") &&
-        int64_buffer(&offsets, n_fields, "offsets") &&
-        int64_buffer(&rewritten, n_words * n, "rewritten") &&
-        int64_buffer(&counts, n, "counts") && int64_buffer(&first, n, "first") &&
-        int64_buffer(&sums, n, "sums")) {
+        int64_buffer(&offsets, n_fields, "offsets") && int64_buffer(&counts, n, "counts") &&
+        int64_buffer(&out, n_words * n, "out") && int64_buffer(&sums, n, "sums")) {
         if (tables.itemsize != 8 || tables.len % 8 != 0) {
             PyErr_SetString(PyExc_ValueError, "tables: expected int64 values");
         } else {
             Py_ssize_t groups;
             Py_BEGIN_ALLOW_THREADS
             groups = rollup_keys(words.buf, n_words, n, fields.buf, n_fields, tables.buf,
-                                 offsets.buf, rewritten.buf, counts.buf, first.buf, sums.buf);
+                                 offsets.buf, counts.buf, out.buf, sums.buf);
             Py_END_ALLOW_THREADS
             result = groups < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(groups);
         }
@@ -183,9 +201,8 @@ static PyObject *rollup(PyObject *self, PyObject *args) {
     PyBuffer_Release(&fields);
     PyBuffer_Release(&tables);
     PyBuffer_Release(&offsets);
-    PyBuffer_Release(&rewritten);
     PyBuffer_Release(&counts);
-    PyBuffer_Release(&first);
+    PyBuffer_Release(&out);
     PyBuffer_Release(&sums);
     return result;
 }
@@ -335,8 +352,8 @@ static PyMethodDef methods[] = {
     {"group", group, METH_VARARGS,
      "group(words, n_words, n, counts, first, sums[, inverse]) -> number of groups"},
     {"rollup", rollup, METH_VARARGS,
-     "rollup(words, n_words, n, fields, n_fields, tables, offsets, rewritten, counts, first, "
-     "sums) -> number of groups"},
+     "rollup(words, n_words, n, fields, n_fields, tables, offsets, counts, out, sums) -> "
+     "number of groups"},
     {NULL, NULL, 0, NULL},
 };
 

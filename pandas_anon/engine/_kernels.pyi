@@ -20,9 +20,8 @@ def rollup(
     n_fields: int,
     tables: np.ndarray,
     offsets: np.ndarray,
-    rewritten: np.ndarray,
     counts: np.ndarray,
-    first: np.ndarray,
+    out: np.ndarray,
     sums: np.ndarray,
     /,
 ) -> int: ...

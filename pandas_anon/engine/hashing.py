@@ -93,8 +93,7 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
         return rollup_reference(words, counts, rewrite)
     stacked, counts = _stacked(words), _int64(counts)
     n = len(counts)
-    rewritten = np.empty_like(stacked)
-    first, sums = np.empty((2, n), dtype=np.int64)
+    out, sums = np.empty_like(stacked), np.empty(n, dtype=np.int64)
     groups = _kernels.rollup(
         stacked,
         len(words),
@@ -103,13 +102,12 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
         len(rewrite.offsets),
         rewrite.tables,
         rewrite.offsets,
-        rewritten,
         counts,
-        first,
+        out,
         sums,
     )
-    kept = first[:groups]
-    return tuple(row[kept] for row in rewritten), sums[:groups].copy()  # not the whole buffer
+    # copies, not views of the buffers: a table kept in a cache holds its own rows only
+    return tuple(row[:groups].copy() for row in out), sums[:groups].copy()
 
 
 def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray]:
