@@ -171,7 +171,9 @@ def ties(adult: Any, hierarchies: dict, measured: Sequence[Measured]) -> None:
             continue
         lattice = Lattice.of_frame(adult, m.qid, {c: hierarchies[c] for c in m.qid})
         evaluator = Evaluator(lattice, [KAnonymity(m.k)], m.suppression)
-        metric = resolve_metric(m.metric, lattice.heights, lattice.n_rows, m.k)
+        metric = resolve_metric(
+            m.metric, lattice.heights, lattice.n_rows, m.k, most_classes=lattice.most_classes()
+        )
         for who, node in (("ours", m.levels), ("ARX's", m.arx["levels"])):
             stats = evaluator(tuple(node))
             value = metric.exact(metric.scaled_value(stats))

@@ -89,6 +89,7 @@ def setup(frame, qid, hierarchies, models, limit, metric="precision", sensitive=
             lattice.heights,
             lattice.n_rows,
             next((m.k for m in models if isinstance(m, KAnonymity)), 1),
+            most_classes=lattice.most_classes(),
         ),
     )
 

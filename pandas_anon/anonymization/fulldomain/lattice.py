@@ -184,6 +184,18 @@ class Lattice:
         """Nodes one level lower on one column."""
         return [node[:j] + (node[j] - 1,) + node[j + 1 :] for j in range(len(node)) if node[j] > 0]
 
+    def most_classes(self) -> np.ndarray:
+        """The most classes each node can have (an array indexed by node): the product of its
+        columns' codes at their levels, and never more than the classes of the bottom."""
+        most = len(self._bottom.sizes)
+        bound = np.ones((1,) * len(self.qid), dtype=np.int64)
+        for j, h in enumerate(self.hierarchies):
+            shape = [1] * len(self.qid)
+            shape[j] = h.height + 1
+            cards = np.array([self.cardinality(j, level) for level in range(h.n_levels)])
+            bound = np.minimum(bound * cards.reshape(shape), most)  # no overflow: capped
+        return bound
+
     def check(self, node: Sequence[int]) -> Node:
         """``node`` as a tuple, refusing levels outside the hierarchies."""
         node = tuple(int(level) for level in node)

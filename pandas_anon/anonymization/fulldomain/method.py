@@ -43,7 +43,13 @@ class FullDomainSearch:
             sensitive=problem.sensitive,
         )
         evaluator = Evaluator(lattice, problem.models, problem.max_suppression)
-        metric: Metric = resolve_metric(problem.metric, lattice.heights, lattice.n_rows, problem.k)
+        metric: Metric = resolve_metric(
+            problem.metric,
+            lattice.heights,
+            lattice.n_rows,
+            problem.k,
+            most_classes=lattice.most_classes() if problem.metric == "dm" else None,
+        )
         found = self.search(evaluator, metric, progress=problem.progress)
         if found.best is None:
             raise self._infeasible(problem, lattice, evaluator)

@@ -123,11 +123,18 @@ class Metric:
 
 
 def resolve_metric(
-    metric: str | Callable[[NodeStats], float], heights: tuple[int, ...], n_rows: int, k: int = 1
+    metric: str | Callable[[NodeStats], float],
+    heights: tuple[int, ...],
+    n_rows: int,
+    k: int = 1,
+    *,
+    most_classes: np.ndarray | None = None,
 ) -> Metric:
     """``"precision"``, ``"dm"``, or a callable taking a NodeStats (no bound: no pruning);
     ``k`` (the k-anonymity every search enforces) tightens the DM bound (a suppressed row
-    costs n, so no row costs less than min(k, n))."""
+    costs n, so no row costs less than min(k, n)); ``most_classes``, the most classes each
+    node can have (:meth:`~pandas_anon.anonymization.fulldomain.lattice.Lattice.most_classes`),
+    gives DM its floors (:func:`discernibility_floors`; without it they are 0)."""
     shape = tuple(h + 1 for h in heights)
     least = min(k, n_rows)
     if metric == "precision":
@@ -141,12 +148,18 @@ def resolve_metric(
             exact.unit,
         )
     if metric == "dm":
+        dtype = np.int64 if n_rows**2 < _INT64_ROOM else object
+        floors = (
+            np.zeros(shape, dtype=dtype)
+            if most_classes is None
+            else discernibility_floors(most_classes, n_rows).astype(dtype)
+        )
         return Metric(
             "dm",
             lambda s: discernibility(s.kept_sizes, s.suppressed, n_rows),
             lambda s: int((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
-            lambda _node: 0,
-            lambda: np.zeros(shape, dtype=np.int64 if n_rows**2 < _INT64_ROOM else object),
+            lambda node: int(floors[node]),
+            lambda: floors.copy(),
         )
     if callable(metric):
         return Metric(
@@ -158,6 +171,22 @@ def resolve_metric(
         )
     raise InvalidParameterError(
         f"metric must be 'precision', 'dm' or a callable taking a NodeStats, got {metric!r}"
+    )
+
+
+def discernibility_floors(most_classes: np.ndarray, n_rows: int) -> np.ndarray:
+    """The least DM of each node that has at most ``most_classes`` classes (an array indexed
+    by node), whatever is suppressed: with s of the n rows suppressed (never all), the n - s
+    kept rows fill at most C classes, so their squares add up to at least (n - s)^2 / C
+    (Cauchy-Schwarz), and DM >= g(s) = (n - s)^2 / C + n s. g is convex; for C >= 2 it rises
+    from s = 0, so DM >= n^2 / C, rounded up (DM is an integer); for C = 1 it is least at
+    s = n / 2. The fewer classes a node can have (a coarse node), the higher its floor, so
+    floors never decrease towards the top. Python integers: exact for any n.
+    """
+    n = int(n_rows)
+    one_class = min((n - s) ** 2 + n * s for s in {n // 2, (n + 1) // 2} if s <= max(n - 1, 0))
+    return np.vectorize(lambda c: one_class if c <= 1 else -((-n * n) // int(c)), otypes=[object])(
+        most_classes
     )
 
 
