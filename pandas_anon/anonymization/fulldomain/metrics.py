@@ -181,13 +181,16 @@ def discernibility_floors(most_classes: np.ndarray, n_rows: int) -> np.ndarray:
     (Cauchy-Schwarz), and DM >= g(s) = (n - s)^2 / C + n s. g is convex; for C >= 2 it rises
     from s = 0, so DM >= n^2 / C, rounded up (DM is an integer); for C = 1 it is least at
     s = n / 2. The fewer classes a node can have (a coarse node), the higher its floor, so
-    floors never decrease towards the top. Python integers: exact for any n.
+    floors never decrease towards the top. Exact: int64 while n^2 fits, else Python integers.
     """
     n = int(n_rows)
     one_class = min((n - s) ** 2 + n * s for s in {n // 2, (n + 1) // 2} if s <= max(n - 1, 0))
-    return np.vectorize(lambda c: one_class if c <= 1 else -((-n * n) // int(c)), otypes=[object])(
-        most_classes
-    )
+    classes = np.maximum(np.asarray(most_classes), 1)
+    if n * n < _INT64_ROOM:  # numpy's integers: exact
+        floors = -((-n * n) // classes.astype(np.int64))
+    else:
+        floors = -((-n * n) // classes.astype(object))
+    return np.where(classes <= 1, one_class, floors)
 
 
 def _checked(metric: Callable[[NodeStats], float]) -> Callable[[NodeStats], float]:
