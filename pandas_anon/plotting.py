@@ -3,7 +3,8 @@ when a figure is asked for.
 
 Every ``.plot()`` of a result (:class:`~pandas_anon.detect.results.Singletons`,
 :class:`~pandas_anon.detect.results.BestQID`, :class:`~pandas_anon.studies.strategy.Study`,
-:class:`~pandas_anon.anonymization.noise.planning.KEPlanning`) draws on the axes given, or
+:class:`~pandas_anon.anonymization.noise.planning.KEPlanning`), and a full-domain decision's
+``plot_lattice()``, draws on the axes given, or
 on new ones, and returns them, as pandas' own ``.plot()`` does; figures show counts and
 column names only, never a value of the data.
 """
@@ -44,3 +45,58 @@ def axes_for(axes: Any, figsize: tuple[float, float]) -> Any:
 def label_bars(axes: Any, bars: Any, values: list[int]) -> None:
     """Write each bar's count at its end (thousands separated)."""
     axes.bar_label(bars, labels=[f"{v:,}" for v in values], padding=2, fontsize="small")
+
+
+def plot_lattice(explored: Any, axes: Any = None) -> Any:
+    """Draw an :class:`~pandas_anon.anonymization.fulldomain.base.Explored` lattice: each node
+    at the height of its levels' sum, spread across its height in lexicographic order,
+    coloured by its verdict, the evaluated nodes outlined and the optimum starred."""
+    import numpy as np
+
+    shape = tuple(h + 1 for h in explored.heights)
+    nodes = np.indices(shape).reshape(len(shape), -1).T  # lexicographic order
+    height = nodes.sum(axis=1)
+    position = np.zeros(len(nodes))
+    for level in np.unique(height):  # each height's nodes side by side, centred on 0
+        at = np.flatnonzero(height == level)
+        position[at] = (np.arange(len(at)) - (len(at) - 1) / 2) / max(len(at), 1)
+    status = explored.status.reshape(-1)
+    evaluated = explored.evaluated.reshape(-1)
+    ax = axes_for(axes, (7.2, 4.8))
+    size = max(4.0, 3000.0 / max(len(nodes), 1) ** 0.75)
+    for verdict, colour, name in (
+        (1, "#27ae60", "feasible"),
+        (-1, REST, "infeasible"),
+        (0, "#d5d8dc", "unknown"),
+    ):
+        chosen = status == verdict
+        count = int(chosen.sum())
+        ax.scatter(
+            position[chosen],
+            height[chosen],
+            s=size,
+            c=colour,
+            edgecolors=np.where(evaluated[chosen], "black", "none").tolist(),
+            linewidths=0.5,
+            label=f"{name} ({count:,})",
+        )
+    if explored.optimum is not None:
+        best = int(np.ravel_multi_index(explored.optimum, shape))
+        ax.scatter(
+            [position[best]],
+            [height[best]],
+            s=12 * size,
+            marker="*",
+            c=HIGHLIGHT,
+            label=f"optimum {list(explored.optimum)}",
+        )
+    ax.set_xticks([])
+    ax.set_xlabel(f"nodes of each height, levels of ({', '.join(explored.qid)})")
+    ax.set_ylabel("sum of the levels")
+    ax.set_title(
+        f"{len(explored.qid)} quasi-identifiers: {len(nodes):,} nodes, "
+        f"{int(evaluated.sum()):,} evaluated (outlined)",
+        fontsize="medium",
+    )
+    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return ax

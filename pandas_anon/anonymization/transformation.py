@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,9 @@ from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
+
+if TYPE_CHECKING:
+    from pandas_anon.anonymization.fulldomain.base import Explored
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,9 @@ class Transformation:
     #: decided on (None: a pandas frame), whose rows :meth:`apply` writes as their
     #: combinations are written
     digest: Any = None
+    #: the lattice as the optimal full-domain search left it (:meth:`plot_lattice`); None
+    #: for the other methods
+    lattice: Explored | None = None
     #: :meth:`written_codes` and :meth:`output_classes` once computed, with what they were
     #: computed from (the recodings, and the suppressed combinations): shared by the copies
     #: ``dataclasses.replace`` makes, and valid for those keeping the same objects
@@ -148,6 +154,32 @@ class Transformation:
     @property
     def n_rows(self) -> int:
         return self.tabulation.frequencies.n_rows
+
+    def plot_lattice(self, axes: Any = None) -> Any:
+        """The generalization lattice the optimal search explored: every node at the height
+        of its levels' sum, coloured by what the search knows of it (feasible, infeasible,
+        or left unknown because no better node could be there), the nodes it evaluated
+        outlined, the optimum marked; needs matplotlib (``pip install 'pandas-anon[plot]'``).
+        Draws on ``axes`` (default: new ones) and returns them.
+
+        Raises
+        ------
+        InvalidParameterError
+            When the transformation was not decided by the optimal search (``algo="ola"``).
+
+        Examples
+        --------
+        >>> decision = pandas_anon.anonymize(df, 5, qid=qid, hierarchies=h)  # doctest: +SKIP
+        >>> decision.plot_lattice()  # doctest: +SKIP
+        """
+        if self.lattice is None:
+            raise InvalidParameterError(
+                f"plot_lattice draws the lattice the optimal search explored; this "
+                f"transformation was decided by {self.method!r}: decide it with algo='ola'"
+            )
+        from pandas_anon import plotting
+
+        return plotting.plot_lattice(self.lattice, axes)
 
     def written_codes(self) -> WrittenCodes:
         """Each quasi-identifier's written values as codes: a label equal to a value kept as

@@ -11,6 +11,25 @@ from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import Number
 from pandas_anon.errors import InvalidParameterError
 
+#: Verdicts in :attr:`Explored.status`: known feasible, known infeasible, unknown.
+FEASIBLE, INFEASIBLE, UNKNOWN = 1, -1, 0
+
+
+@dataclass(frozen=True)
+class Explored:
+    """What a search learned about the lattice of ``qid`` (levels ``0..heights``), as arrays
+    indexed by node: ``status``, each node's verdict (:data:`FEASIBLE`, :data:`INFEASIBLE`
+    or :data:`UNKNOWN`: evaluated, or settled by predictive tagging from a node evaluated
+    above or below it); ``evaluated``, the nodes evaluated; ``optimum``, the node chosen
+    (None when none satisfies the constraints). What
+    :meth:`~pandas_anon.anonymization.transformation.Transformation.plot_lattice` draws."""
+
+    qid: tuple[str, ...]
+    heights: tuple[int, ...]
+    status: np.ndarray
+    evaluated: np.ndarray
+    optimum: tuple[int, ...] | None
+
 
 @dataclass
 class Search:
@@ -24,6 +43,8 @@ class Search:
     evaluated: int
     lattice_size: int
     notes: dict = field(default_factory=dict)
+    #: the lattice as the search left it (the optimal search's; None for the others)
+    explored: Explored | None = None
 
 
 def require_size(lattice: Lattice, max_nodes: int, search: str, advice: str) -> None:

@@ -68,6 +68,7 @@ class FullDomainSearch:
             suppressed=stats.violating[class_of],
             privacy=evaluator.reached(stats),
             search={"lattice_size": found.lattice_size, "evaluated": found.evaluated},
+            lattice=found.explored,
         )
 
     def _infeasible(

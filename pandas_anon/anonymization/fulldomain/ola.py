@@ -39,7 +39,16 @@ from fractions import Fraction
 
 import numpy as np
 
-from pandas_anon.anonymization.fulldomain.base import Search, above_all, require_size, tie_key
+from pandas_anon.anonymization.fulldomain.base import (
+    FEASIBLE,
+    INFEASIBLE,
+    UNKNOWN,
+    Explored,
+    Search,
+    above_all,
+    require_size,
+    tie_key,
+)
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator, NodeStats
 from pandas_anon.anonymization.fulldomain.metrics import Metric
 from pandas_anon.privacy.models import merge_safe
@@ -47,7 +56,6 @@ from pandas_anon.progress import Progress
 
 #: Largest lattice the optimal search keeps per-node arrays for (about 11 bytes per node).
 MAX_NODES = 20_000_000
-_UNKNOWN, _FEASIBLE, _INFEASIBLE = 0, 1, -1
 
 
 def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None) -> Search:
@@ -73,6 +81,13 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
         evaluator.evaluated - start,
         lattice.size,
         {"probes": state.probes},
+        Explored(
+            tuple(map(str, lattice.qid)),
+            lattice.heights,
+            np.where(state.verdict != UNKNOWN, state.verdict, state.status),
+            state.evaluated,
+            best.node if best is not None else None,
+        ),
     )
 
 
@@ -84,7 +99,8 @@ class _State:
         self.lattice = evaluator.lattice
         shape = tuple(h + 1 for h in self.lattice.heights)
         self.lower = np.array(metric.floors())  # scaled: exact integers (Metric)
-        self.status = np.zeros(shape, dtype=np.int8)
+        self.status = np.zeros(shape, dtype=np.int8)  # known by tagging (merge-safe models)
+        self.verdict = np.zeros(shape, dtype=np.int8)  # of the nodes evaluated
         self.evaluated = np.zeros(shape, dtype=bool)
         self.open = np.ones(shape, dtype=bool)  # not taken, evaluated or known infeasible
         self.closed = above_all(self.lower)
@@ -113,7 +129,7 @@ class _State:
             flat_open[index] = False
             flat_pending[index] = self.closed
             node = tuple(int(level) for level in np.unravel_index(index, shape))
-            if self.tagging and self.status[node] == _UNKNOWN:
+            if self.tagging and self.status[node] == UNKNOWN:
                 self.probe(node)
             if self.worth(node):
                 self.evaluate(node)
@@ -122,7 +138,7 @@ class _State:
         """Whether evaluating ``node`` could still find or improve the best."""
         return (
             not self.evaluated[node]
-            and self.status[node] != _INFEASIBLE
+            and self.status[node] != INFEASIBLE
             and self.lower[node] <= self.best_key[0]
         )
 
@@ -136,7 +152,7 @@ class _State:
             steps = [
                 s
                 for s in self.lattice.successors(path[-1])
-                if self.status[s] == _UNKNOWN and (self.beyond or self.lower[s] <= self.best_key[0])
+                if self.status[s] == UNKNOWN and (self.beyond or self.lower[s] <= self.best_key[0])
             ]
             if not steps:
                 break
@@ -144,11 +160,11 @@ class _State:
         low, high = 0, len(path) - 1
         while low <= high:
             middle = (low + high) // 2
-            if self.status[path[middle]] == _UNKNOWN:
+            if self.status[path[middle]] == UNKNOWN:
                 if not (self.beyond or self.worth(path[middle])):
                     return
                 self.evaluate(path[middle])
-            if self.status[path[middle]] == _FEASIBLE:
+            if self.status[path[middle]] == FEASIBLE:
                 high = middle - 1
             else:
                 low = middle + 1
@@ -156,6 +172,7 @@ class _State:
     def evaluate(self, node: tuple[int, ...]) -> None:
         stats = self.evaluator(node)
         self.evaluated[node] = True
+        self.verdict[node] = FEASIBLE if stats.feasible else INFEASIBLE
         self.open[node] = False
         self.pending[node] = self.closed
         above = tuple(slice(level, None) for level in node)
@@ -170,10 +187,10 @@ class _State:
                 self.best, self.best_key = stats, key
         if self.tagging:
             if stats.feasible:
-                self.status[above] = _FEASIBLE
+                self.status[above] = FEASIBLE
             else:
                 below = tuple(slice(0, level + 1) for level in node)
-                self.status[below] = _INFEASIBLE
+                self.status[below] = INFEASIBLE
                 self.open[below] = False
                 self.pending[below] = self.closed
         if self.evaluator.evaluated % 500 == 0:

@@ -112,9 +112,9 @@ class NoisePlan:
         return np.where(kept, self.scale[np.maximum(self.row_class, 0)], 0.0)
 
     def predicted_loss(self) -> dict[Hashable, float]:
-        """The expected mean relative error |noisy - x| / |x| of each ε-quasi (and their
-        ``"mean"``), exact before noise: the mean over the records of b_C / |x| (section
-        V-A: b_C over the harmonic mean of |x| in C, weighted by the class sizes)."""
+        """The expected mean relative error ``|noisy - x| / |x|`` of each ε-quasi (and their
+        ``"mean"``), exact before noise: the mean over the records of ``b_C / |x|`` (section
+        V-A: b_C over the harmonic mean of ``|x|`` in C, weighted by the class sizes)."""
         if self.rows is not None:
             from pandas_anon.anonymization.noise import partitioned  # a Dask frame's
 
@@ -122,7 +122,7 @@ class NoisePlan:
         return means(self.eps_quasi, *_sums(self.predicted_ratios()))
 
     def predicted_ratios(self) -> np.ndarray:
-        """Per row and ε-quasi, b_C / |x|, what :meth:`predicted_loss` averages (NaN where
+        """Per row and ε-quasi, ``b_C / |x|``, what :meth:`predicted_loss` averages (NaN where
         the relative error is undefined: suppressed, missing or 0)."""
         scale = self.row_scale()
         ratios = np.full_like(self.original, np.nan)
@@ -134,13 +134,13 @@ class NoisePlan:
     def relative_error(
         self, noisy: np.ndarray, removed: np.ndarray | None = None
     ) -> dict[Hashable, float]:
-        """The measured mean relative error |noisy - x| / |x| of each ε-quasi (and their
+        """The measured mean relative error ``|noisy - x| / |x|`` of each ε-quasi (and their
         ``"mean"``) over the rows :meth:`predicted_loss` averages (the figure it predicts),
         less the ``removed`` ones (α-confidence's: not released)."""
         return means(self.eps_quasi, *_sums(self.relative_errors(noisy, removed)))
 
     def relative_errors(self, noisy: np.ndarray, removed: np.ndarray | None = None) -> np.ndarray:
-        """Per row and ε-quasi, |noisy - x| / |x|, what :meth:`relative_error` averages
+        """Per row and ε-quasi, ``|noisy - x| / |x|``, what :meth:`relative_error` averages
         (NaN where undefined or ``removed``)."""
         errors = np.full_like(self.original, np.nan)
         for j in range(len(self.eps_quasi)):
