@@ -10,9 +10,20 @@ beside the count (the step's ``detail``) is a count or a level, never a value of
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, ParamSpec, TextIO, TypeVar
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+#: Whether the Dask computations of the call running show their progress (None: where a
+#: person watches, as :class:`Progress` decides), set by :func:`distributed_work`.
+_DISTRIBUTED: ContextVar[bool | None] = ContextVar("pandas_anon_dask_progress", default=False)
 
 
 class Progress:
@@ -62,6 +73,37 @@ class Progress:
     ) -> None:
         if self._bar is not None:
             self._bar.close()
+
+
+@contextmanager
+def distributed_work(enabled: bool | None) -> Iterator[None]:
+    """Within the block, the Dask computations of the engine show their progress as
+    ``enabled`` says (None: where a person watches: a terminal or a notebook)."""
+    token = _DISTRIBUTED.set(enabled)
+    try:
+        yield
+    finally:
+        _DISTRIBUTED.reset(token)
+
+
+def with_distributed_progress(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function`` run with :func:`distributed_work` as its ``progress`` argument says (a
+    public function that may compute on a Dask frame: ``anonymize``, ``best_qid``,
+    ``ke_anon``)."""
+
+    @functools.wraps(function)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        enabled = kwargs.get("progress")
+        with distributed_work(enabled if isinstance(enabled, bool) else None):
+            return function(*args, **kwargs)
+
+    return run
+
+
+def distributed_watched() -> bool:
+    """Whether the Dask computation about to run shows its progress."""
+    enabled = _DISTRIBUTED.get()
+    return enabled if enabled is not None else (_is_terminal(sys.stderr) or _in_notebook())
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -54,6 +54,7 @@ from pandas_anon.hierarchy.builders import auto
 from pandas_anon.params import fraction, one_of, whole
 from pandas_anon.plugins.registry import claimed_hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, PrivacyModel, TCloseness
+from pandas_anon.progress import with_distributed_progress
 
 #: Largest column set the gate's rule examines in zero configuration (as ``check`` does).
 AUTO_QID_SIZE = MAX_SIZE
@@ -79,6 +80,7 @@ class _Request:
     weights: np.ndarray | None = None
 
 
+@with_distributed_progress
 def anonymize(
     frame: pd.DataFrame,
     k: int,

@@ -26,9 +26,10 @@ from pandas_anon.detect.subsets import IDENTIFIER, Subset, SubsetSearch, check_m
 from pandas_anon.engine.weights import Weights
 from pandas_anon.errors import InvalidQIDError
 from pandas_anon.params import whole
-from pandas_anon.progress import Progress
+from pandas_anon.progress import Progress, with_distributed_progress
 
 
+@with_distributed_progress
 def best_qid(
     frame: pd.DataFrame,
     columns: QID | None = None,

@@ -50,6 +50,7 @@ from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
 from pandas_anon.errors import AllMissingColumnError, InvalidParameterError
 from pandas_anon.params import fraction, one_of, real, whole
+from pandas_anon.progress import with_distributed_progress
 
 
 @dataclass(frozen=True)
@@ -346,6 +347,7 @@ class ReleaseFigures:
     modified: int
 
 
+@with_distributed_progress
 def ke_decide(
     frame: pd.DataFrame,
     k: int,

@@ -19,6 +19,7 @@ candidate column together, so it is bounded by those.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from pandas_anon.engine.encoding import check_complete
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import first_occurrence
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
+from pandas_anon.progress import distributed_watched
 
 #: What an empty Dask frame is told, as an empty pandas frame is.
 _NO_ROWS = "the frame has no rows: there is nothing to examine"
@@ -113,7 +115,7 @@ def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Diges
     counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
     grouped = counted.groupby(names, dropna=False, observed=True, sort=False)
     sizes = grouped.agg({_COUNT: "sum", _FIRST: "min"})
-    table, n_rows = dask.compute(sizes, frame.shape[0])
+    table, n_rows = compute(sizes, frame.shape[0])
     if n_rows == 0:
         raise EmptyDataError(_NO_ROWS)
     table = table.sort_values(_FIRST, kind="stable")
@@ -265,7 +267,8 @@ def each_partition(
 def with_positions(frame: dd.DataFrame, name: str) -> dd.DataFrame:
     """``frame`` with a column ``name`` holding each row's position in the frame (0 for
     its first row), lazily; the partitions' lengths are counted first, in one pass."""
-    lengths = frame.map_partitions(len, meta=(None, np.int64)).compute().to_numpy()
+    (lengths,) = compute(frame.map_partitions(len, meta=(None, np.int64)))
+    lengths = lengths.to_numpy()
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
 
     def numbered(part: pd.DataFrame, partition_info: dict | None = None) -> pd.DataFrame:
@@ -281,7 +284,7 @@ def by_groups(
     """``func`` applied to partitions each holding whole groups of rows sharing a value of
     ``key`` (Dask shuffles the rows on it), with ``tables`` (as :func:`each_partition`
     takes them), and the results gathered (computed)."""
-    return each_partition(frame.shuffle(on=key), func, *tables).compute()
+    return compute(each_partition(frame.shuffle(on=key), func, *tables))[0]
 
 
 def key_divisions(parts: int) -> np.ndarray:
@@ -313,8 +316,25 @@ def sorted_by(
 
 
 def compute(*collections: Any) -> tuple:
-    """Several Dask collections computed in one pass."""
-    return dask.compute(*collections)
+    """Several Dask collections computed in one pass, with Dask's progress bar where the
+    call asked for progress (:func:`pandas_anon.progress.distributed_work`): on a
+    distributed cluster, ``distributed.progress`` (the scheduler's count of the tasks, a
+    text bar in a terminal and a widget in a notebook), else tqdm's callback for Dask's
+    local schedulers."""
+    if not distributed_watched():
+        return dask.compute(*collections)
+    try:
+        from distributed import default_client, progress
+
+        client = default_client()
+    except (ImportError, ValueError):  # no distributed client: the local schedulers
+        from tqdm.dask import TqdmCallback
+
+        with TqdmCallback(desc="dask", file=sys.stderr):
+            return dask.compute(*collections)
+    futures = client.compute(list(collections))
+    progress(futures)
+    return tuple(client.gather(futures))
 
 
 def alone_counts(
@@ -336,10 +356,10 @@ def alone_counts(
         return pd.DataFrame([[*within, len(part)]], columns=range(width + 1))
 
     meta = pd.DataFrame({j: np.zeros(0, dtype=np.int64) for j in range(width + 1)})
-    sums = frame[columns].map_partitions(shared, meta=meta).sum().compute()
+    (sums,) = compute(frame[columns].map_partitions(shared, meta=meta).sum())
     total = int(sums[width])
     left = [c for j, c in enumerate(columns) if int(sums[j]) <= sharing(c, total)]
-    counted = dask.compute(
+    counted = compute(
         *[(frame[c].value_counts(dropna=False, split_out=True) == 1).sum() for c in left]
     )
     alone: dict[Hashable, int | None] = dict.fromkeys(columns)
@@ -349,7 +369,7 @@ def alone_counts(
 
 def row_count(frame: dd.DataFrame) -> int:
     """The rows of ``frame`` (one pass); :class:`EmptyDataError` when it has none."""
-    rows = int(frame.shape[0].compute())
+    rows = int(compute(frame.shape[0])[0])
     if rows == 0:
         raise EmptyDataError(_NO_ROWS)
     return rows
@@ -360,5 +380,5 @@ def present_columns(frame: dd.DataFrame) -> tuple[Hashable, ...]:
     columns = all_columns(frame)
     if not columns:
         raise EmptyDataError("the frame has no columns: there is nothing to examine")
-    held = (~frame.isna()).any().compute()
+    (held,) = compute((~frame.isna()).any())
     return tuple(c for c in columns if bool(held[c]))
