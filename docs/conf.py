@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,10 @@ author = "pandas-anon developers"
 copyright = "2026, pandas-anon developers"  # noqa: A001  (Sphinx's name)
 release = version = getattr(pandas_anon, "__version__", "0.1.0")
 
+sys.path.insert(0, str(Path(__file__).with_name("_ext")))
+
 extensions = [
+    "executed_examples",  # every example runs when the site is built (docs/_ext)
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
