@@ -14,6 +14,7 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -103,29 +104,34 @@ def run_page(path: Path, name: str, root: Path) -> list[tuple[int, str]]:
 
 
 def check(app: Any, env: Any, docnames: list[str]) -> None:
-    """Run the examples of every page read, and of the README."""
+    """Run the examples of every page read, and of the README, but the pending ones."""
     source = Path(app.srcdir)
     pages = [
         (source / f"{doc}.md", f"{doc}.md", doc)
         for doc in docnames
         if (source / f"{doc}.md").exists()
     ]
-    readme = source.parent / "README.md"
-    pages.append((readme, "README.md", "index"))
+    pages.append((source.parent / "README.md", "README.md", "index"))
     pages = [page for page in pages if page[1] not in PENDING]
     here = os.getcwd()
-    os.chdir(source.parent)  # the examples read files from the repository's root
-    try:
-        for path, name, doc in pages:
-            for line, problem in run_page(path, name, source.parent):
-                logger.warning(
-                    "example of %s does not run as shown:\n%s",
-                    name,
-                    problem,
-                    location=(doc, line) if doc != "index" or name != "README.md" else None,
-                )
-    finally:
-        os.chdir(here)
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)  # the files an example writes go to a folder of their own
+        try:
+            run_pages(pages, source.parent)
+        finally:
+            os.chdir(here)
+
+
+def run_pages(pages: list[tuple[Path, str, str]], root: Path) -> None:
+    """Run the pages' examples, a warning per problem (at the block's line of the page)."""
+    for path, name, doc in pages:
+        for line, problem in run_page(path, name, root):
+            logger.warning(
+                "example of %s does not run as shown:\n%s",
+                name,
+                problem,
+                location=(doc, line) if name != "README.md" else None,
+            )
 
 
 def setup(app: Any) -> dict[str, Any]:
