@@ -80,7 +80,7 @@ def _seed_comparison(result: dict) -> str:
         )
     )
     return report.render(
-        "Pastore et al. 2020 (seed 000), Table 1, QID (anno_nascita, comune_residenza, sesso)",
+        "Pastore et al. 2020, Table 1, QID (anno_nascita, comune_residenza, sesso)",
         [],
         ("", pd.DataFrame(rows, columns=["figure", "paper", "pandas-anon", "same"])),
     )

@@ -12,7 +12,7 @@ from pandas_anon.studies.strategy import STRATEGIES, paper_year_average
 from conftest import SEED_QID
 from verify import naive_counts
 
-# singletons, modified, touched, distinct (issue 3's acceptance table; seed 000, Table 1)
+# singletons, modified, touched, distinct (issue 3's acceptance table; Pastore et al. 2020, Table 1)
 TABLE_1 = {
     "original": (1_684, 0, 0, 9_174),
     "S_loc": (1_264, 1_684, 1_684, 8_964),
