@@ -40,7 +40,6 @@ PENDING = {
     "ke.md",
     "plugins.md",
     "reinforce.md",
-    "README.md",
 }
 
 
