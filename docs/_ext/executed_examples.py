@@ -34,9 +34,7 @@ _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 PENDING = {
     "check.md",
     "dask.md",
-    "datasets.md",
     "example-open-data.md",
-    "getting-started.md",
     "ke.md",
     "plugins.md",
     "reinforce.md",
