@@ -36,7 +36,6 @@ PENDING = {
     "dask.md",
     "example-open-data.md",
     "ke.md",
-    "plugins.md",
     "reinforce.md",
 }
 
