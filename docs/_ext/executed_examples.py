@@ -35,7 +35,6 @@ PENDING = {
     "dask.md",
     "example-open-data.md",
     "ke.md",
-    "reinforce.md",
 }
 
 
