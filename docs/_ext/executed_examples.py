@@ -34,7 +34,6 @@ _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 PENDING = {
     "dask.md",
     "example-open-data.md",
-    "ke.md",
 }
 
 
