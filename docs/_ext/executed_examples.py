@@ -32,7 +32,6 @@ _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 #: block, or test code): not checked until they are converted (issue 17). Every other page,
 #: and every page added, is checked.
 PENDING = {
-    "dask.md",
     "example-open-data.md",
 }
 
