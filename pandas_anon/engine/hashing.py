@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from pandas_anon.engine.keys import Words
+
 _kernels: ModuleType | None
 try:
     from pandas_anon.engine import _kernels
@@ -33,8 +35,6 @@ except ImportError:  # pragma: no cover - the extension is built on every suppor
 
 #: Whether the compiled kernels are in use (else numpy computes the same groups).
 COMPILED = _kernels is not None
-
-Words = tuple[np.ndarray, ...]
 
 
 def group(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:
