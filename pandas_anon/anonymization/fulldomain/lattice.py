@@ -21,6 +21,7 @@ import copy
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import cached_property
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,23 @@ from pandas_anon.engine.hashing import Rewrite, group, rollup
 from pandas_anon.engine.keys import KeyLayout, Words
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
+
+
+class LatticeArrays(NamedTuple):
+    """A lattice as the compiled search reads it (:meth:`Lattice.arrays`): each
+    quasi-identifier's key field (word, shift, mask, flattened); the words of a key; every
+    column's lookups (per level, each hierarchy position's code; the last position:
+    missing) joined, where column j's level l starts (``lookup_at[j * levels + l]``,
+    ``levels`` the most of any column), and each column's number of positions; the bottom
+    node's keys (word-major) and row counts."""
+
+    fields: np.ndarray
+    n_words: int
+    lookups: np.ndarray
+    lookup_at: np.ndarray
+    positions: np.ndarray
+    keys: np.ndarray
+    counts: np.ndarray
 
 
 class Lattice:
@@ -303,6 +321,29 @@ class Lattice:
         _, sizes, pair_class = group(self._layout.prefix(keys, len(self.qid)), counts)
         return Classes(
             node, keys, counts, sizes, pair_class, self._layout.decode(keys, len(self.qid))
+        )
+
+    def arrays(self) -> LatticeArrays:
+        """What the compiled search (:mod:`~pandas_anon.anonymization.fulldomain.kernel`)
+        reads of the lattice, as int64 arrays."""
+        levels = max(self.heights) + 1
+        lookup_at = np.full((len(self.qid), levels), -1, dtype=np.int64)
+        joined: list[np.ndarray] = []
+        at = 0
+        for j, per_level in enumerate(self._lookups):
+            for level, lookup in enumerate(per_level):
+                lookup_at[j, level] = at
+                joined.append(lookup)
+                at += len(lookup)
+        bottom = self._bottom
+        return LatticeArrays(
+            self._fields.reshape(-1),
+            len(bottom.keys),
+            np.concatenate(joined).astype(np.int64, copy=False),
+            lookup_at.reshape(-1),
+            np.array([len(per_level[0]) for per_level in self._lookups], dtype=np.int64),
+            np.ascontiguousarray(np.stack(bottom.keys), dtype=np.int64).reshape(-1),
+            np.ascontiguousarray(bottom.counts, dtype=np.int64),
         )
 
     def codes(self, classes: Classes, column: int) -> np.ndarray:

@@ -79,6 +79,23 @@ class Precision:
         return total
 
 
+@dataclass(frozen=True)
+class CompiledMetric:
+    """A built-in metric as the compiled optimal search computes it, in int64 (only when
+    its scaled values fit): ``kind`` :data:`PRECISION` (``weights`` and ``scale`` of
+    :class:`Precision`) or :data:`DISCERNIBILITY` (``least``, the least a row can cost:
+    min(k, n))."""
+
+    kind: int
+    weights: tuple[int, ...] = ()
+    scale: int = 0
+    least: int = 0
+
+
+#: :attr:`CompiledMetric.kind` of precision and of DM.
+PRECISION, DISCERNIBILITY = 0, 1
+
+
 def mean_level(node: tuple[int, ...], heights: tuple[int, ...]) -> Fraction:
     """Mean of level / height over the quasi-identifiers, exactly."""
     exact = Precision(heights, 1)
@@ -104,6 +121,8 @@ class Metric:
     scaled_floor: Callable[[tuple[int, ...]], Number]
     floors: Callable[[], np.ndarray]
     unit: int = 1
+    #: the same metric as the compiled search computes it (None: only in Python)
+    compiled: CompiledMetric | None = None
 
     def exact(self, scaled: Number) -> Number:
         """The metric whose scaled number is ``scaled``."""
@@ -146,6 +165,9 @@ def resolve_metric(
             exact.floor,
             exact.floors,
             exact.unit,
+            CompiledMetric(PRECISION, exact.weights, exact.scale)
+            if exact.unit < _INT64_ROOM
+            else None,
         )
     if metric == "dm":
         dtype = np.int64 if n_rows**2 < _INT64_ROOM else object
@@ -160,6 +182,7 @@ def resolve_metric(
             lambda s: int((s.classes.sizes * np.maximum(s.classes.sizes, least)).sum()),
             lambda node: int(floors[node]),
             lambda: floors.copy(),
+            compiled=CompiledMetric(DISCERNIBILITY, least=least) if dtype == np.int64 else None,
         )
     if callable(metric):
         return Metric(

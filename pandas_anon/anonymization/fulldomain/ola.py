@@ -39,6 +39,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from pandas_anon.anonymization.fulldomain import kernel
 from pandas_anon.anonymization.fulldomain.base import (
     FEASIBLE,
     INFEASIBLE,
@@ -58,7 +59,16 @@ from pandas_anon.progress import Progress
 MAX_NODES = 20_000_000
 
 
-def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None) -> Search:
+def search(
+    evaluator: Evaluator,
+    metric: Metric,
+    *,
+    progress: bool | None = None,
+    compiled: bool = True,
+) -> Search:
+    """The optimal node (module docstring). ``compiled``: run the compiled search where it
+    applies (:mod:`~pandas_anon.anonymization.fulldomain.kernel`: the same steps, the same
+    result); False runs the Python search always (what the tests compare it with)."""
     lattice = evaluator.lattice
     require_size(
         lattice,
@@ -71,21 +81,33 @@ def search(evaluator: Evaluator, metric: Metric, *, progress: bool | None = None
     with Progress(
         "ola", total=lattice.size, unit="node", enabled=progress if lattice.size > 2_000 else False
     ) as bar:
-        state = _State(evaluator, metric, merge_safe(evaluator.models), bar)
-        state.run()
-    best = state.best
+        if compiled and kernel.applies(evaluator, metric):
+            found = kernel.search(evaluator, metric, bar)
+        else:
+            state = _State(evaluator, metric, merge_safe(evaluator.models), bar)
+            state.run()
+            found = kernel.Outcome(
+                state.best,
+                state.best_key[0],
+                evaluator.evaluated - start,
+                state.probes,
+                state.status,
+                state.verdict,
+                state.evaluated,
+            )
+    best = found.best
     return Search(
         "ola",
         best,
-        metric.exact(state.best_key[0]) if best is not None else np.inf,
-        evaluator.evaluated - start,
+        metric.exact(found.value) if best is not None else np.inf,
+        found.evaluations,
         lattice.size,
-        {"probes": state.probes},
+        {"probes": found.probes},
         Explored(
             tuple(map(str, lattice.qid)),
             lattice.heights,
-            np.where(state.verdict != UNKNOWN, state.verdict, state.status),
-            state.evaluated,
+            np.where(found.verdict != UNKNOWN, found.verdict, found.status),
+            found.evaluated,
             best.node if best is not None else None,
         ),
     )
