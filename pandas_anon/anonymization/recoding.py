@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.engine.columns import Labelled, resolve_columns
-from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.encoding import arrow_text, factorize
+from pandas_anon.engine.hashing import take_text
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 
@@ -53,21 +54,27 @@ class Recoded:
         marked = Recoded(np.where(rows, at, self.codes), values, self.changed | rows)
         return marked, rows & (self.codes != at)
 
-    def to_series(self, index: pd.Index, name: Hashable) -> pd.Series:
-        codes, values = self.codes, self.values.array
-        missing = bool((codes < 0).any())  # -1 is missing, never "the last value"
-        if self.values.dtype == object:
-            # pandas infers a dtype for objects (text, dates): infer it from the distinct
-            # values written rather than from every row (however many rows there are: the
-            # same values give the same dtype), then take from them
-            used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(self.values)))
-            values = pd.Series(self.values.to_numpy()[used]).array
-            compact = np.full(len(self.values) + 1, -1, dtype=codes.dtype)  # last: missing
-            compact[used] = np.arange(len(used))
-            codes = compact[codes]
-        taken = values.take(codes, allow_fill=missing)
-        # the dtype of the values taken: objects are not inferred again over every row
-        return pd.Series(taken, index=index, name=name, dtype=taken.dtype)
+
+def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashable) -> pd.Series:
+    """The column ``values[codes]`` (a code of -1: missing), with ``index`` and ``name``."""
+    text = arrow_text(values)
+    if text is not None and text.null_count == 0:  # from Arrow's buffers (take_text)
+        taken = pd.array(take_text(text.combine_chunks(), codes), dtype=values.dtype)
+        return pd.Series(taken, index=index, name=name, copy=False)
+    array = values.array
+    missing = bool((codes < 0).any())  # -1 is missing, never "the last value"
+    if values.dtype == object:
+        # pandas infers a dtype for objects (text, dates): infer it from the distinct values
+        # written rather than from every row (however many rows there are: the same values
+        # give the same dtype), then take from them
+        used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(values)))
+        array = pd.Series(values.to_numpy()[used]).array
+        compact = np.full(len(values) + 1, -1, dtype=codes.dtype)  # last: missing
+        compact[used] = np.arange(len(used))
+        codes = compact[codes]
+    taken = array.take(codes, allow_fill=missing)
+    # the dtype of the values taken: objects are not inferred again over every row
+    return pd.Series(taken, index=index, name=name, dtype=taken.dtype)
 
 
 def _position(values: pd.Index, value: str) -> int:

@@ -25,6 +25,7 @@ from pandas_anon.anonymization.pseudonyms import keyed_hash
 from pandas_anon.anonymization.recoding import (
     KEEP,
     Recoded,
+    as_column,
     merged_codes,
     narrow_codes,
     output_copy,
@@ -325,33 +326,64 @@ class Transformation:
         """Write the quasi-identifiers to a copy of ``frame`` (the frame the transformation
         was decided on, or any frame with its rows and quasi-identifier columns); ``frame``
         is unchanged. ``weights``: the rows each row of ``frame`` stands for (a Dask frame's
-        digest), which the counts of rows changed add up."""
-        suppressed_rows = self.tabulation.rows_where(self.suppressed)
-        modified = suppressed_rows.copy()
+        digest), which the counts of rows changed add up.
+
+        A column holding the very data the transformation was decided on is written per
+        combination, then spread to the rows in one pass (:meth:`Tabulation.combination_codes`);
+        any other column is read again and written row by row."""
+        tabulation = self.tabulation
+        suppressed_rows = tabulation.rows_where(self.suppressed)
+        modified_rows = suppressed_rows.copy()
+        modified_combinations = self.suppressed.copy()
         changed: dict[Hashable, int] = {}
         out = output_copy(frame)
-
-        def rows(flags: np.ndarray) -> int:
-            return int(flags.sum() if weights is None else weights[flags].sum())
-
         for column in self.qid:
-            recoded = self.write_column(frame[column])
-            modified |= recoded.changed
-            written = recoded
-            if suppressed_rows.any():
-                written, starred = recoded.marked(suppressed_rows, SUPPRESSED)
-                changed[column] = rows(recoded.changed | starred)  # suppressed cells too
+            series = frame[column]
+            read = (
+                tabulation.combination_codes(series)
+                if weights is None and tabulation.weights is None  # the counts are rows
+                else None
+            )
+            if read is not None:
+                written, flags = self._written(
+                    column, *read, self.recodings[column].codes, self.suppressed
+                )
+                modified_combinations |= flags
+                changed[column] = int(tabulation.frequencies.counts[flags].sum())
+                codes = written.codes[tabulation.row_combination]
             else:
-                changed[column] = rows(recoded.changed)
-                if not changed[column]:
-                    continue  # every value as read: the column is the copy's own
-            out[column] = written.to_series(frame.index, column)
+                written, flags = self._written(column, *self._read_rows(series), suppressed_rows)
+                modified_rows |= flags
+                changed[column] = int(flags.sum() if weights is None else weights[flags].sum())
+                codes = written.codes
+            if changed[column] or suppressed_rows.any():  # else the column is the copy's own
+                out[column] = as_column(codes, written.values, frame.index, column)
+        modified = modified_rows | tabulation.rows_where(modified_combinations)
         return Written(out, modified, suppressed_rows, changed)
 
-    def write_column(self, series: pd.Series) -> Recoded:
-        """One quasi-identifier column as the transformation writes it."""
+    def _written(
+        self,
+        column: Hashable,
+        value_codes: np.ndarray,
+        values: pd.Index,
+        label_codes: np.ndarray,
+        suppressed: np.ndarray,
+    ) -> tuple[Recoded, np.ndarray]:
+        """A column written on some entries (rows, or combinations): each entry's value
+        (``value_codes`` into ``values``) replaced by its label (``label_codes`` into the
+        recoding's labels, or KEEP), the ``suppressed`` entries marked; and the entries
+        changed (suppressed cells included)."""
+        recoded = relabel(value_codes, pd.Index(values), self.recodings[column].labels, label_codes)
+        if not suppressed.any():
+            return recoded, recoded.changed
+        written, starred = recoded.marked(suppressed, SUPPRESSED)
+        return written, recoded.changed | starred
+
+    def _read_rows(self, series: pd.Series) -> tuple[np.ndarray, pd.Index, np.ndarray]:
+        """A quasi-identifier column read row by row: each row's value code, the values,
+        and each row's label code (KEEP on the rows not examined)."""
         recoding = self.recodings[series.name]
-        row_codes, uniques = self.tabulation.read_codes(series) or factorize(series)
+        row_codes, uniques = factorize(series)
         examined = self.tabulation.positions
         per_row = recoding.codes.astype(narrow_codes(len(recoding.labels)), copy=False)[
             self.tabulation.row_combination
@@ -361,7 +393,7 @@ class Transformation:
         else:
             row_labels = np.full(len(series), KEEP, dtype=per_row.dtype)
             row_labels[examined] = per_row
-        return relabel(row_codes, pd.Index(uniques), recoding.labels, row_labels)
+        return row_codes, pd.Index(uniques), row_labels
 
 
 def _hash_key(salt: bytes | str | None) -> bytes:

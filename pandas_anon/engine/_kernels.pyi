@@ -25,3 +25,12 @@ def rollup(
     sums: np.ndarray,
     /,
 ) -> int: ...
+def take_text(
+    offsets: np.ndarray,
+    data: object,
+    start: int,
+    n_texts: int,
+    codes: np.ndarray,
+    out_offsets: np.ndarray,
+    /,
+) -> bytes: ...

@@ -69,7 +69,7 @@ def factorize(
     from the values' name), the type and row position of the first such cell (never its
     value) and the fix, rather than pandas' bare ``TypeError``.
     """
-    text = _arrow_text(values)
+    text = arrow_text(values)
     if text is not None:  # hashed from Arrow's buffers: the same codes, 3-4x faster
         codes, first = factorize_text(text)
         if isinstance(values, (pd.Series, pd.Index)):  # as pandas.factorize: an Index
@@ -90,7 +90,7 @@ def factorize(
     return np.asarray(codes, dtype=np.int64), uniques
 
 
-def _arrow_text(values: pd.Series | pd.Index | np.ndarray) -> pa.ChunkedArray | None:
+def arrow_text(values: pd.Series | pd.Index | np.ndarray) -> pa.ChunkedArray | None:
     """The Arrow array of a column of text stored by Arrow (pandas' ``str`` and
     ``string[pyarrow]``, ``ArrowDtype(pa.string())``), else None."""
     dtype = getattr(values, "dtype", None)

@@ -23,6 +23,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from pandas_anon.engine.hashing import COMPILED, group
+
 #: Key spaces up to this many labels per examined row are counted densely with ``np.bincount``;
 #: larger (sparser) key spaces are compressed through a hash table first.
 DENSE_LABELS_PER_ROW = 8
@@ -31,6 +33,11 @@ _DENSE_MIN_LABELS = 1 << 16
 #: labels (as 32-bit integers) is as fast, and needs no table as large as the key space.
 SIZES_DENSE_LABELS_PER_ROW = 1
 _KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+#: Sparse keys of at most this many rows are grouped in the compiled hash table, which
+#: numbers each row's combination in the same pass (3-5 ns a row against 18 for sorting on
+#: Adult's 30,162 rows); beyond, sorting, whose memory does not grow with a table of at
+#: least twice as many slots as rows (16 bytes a row more).
+_HASHED_ROWS = 1 << 21
 
 #: The elements weighing more than one row (positions among the labels grouped) and the rows
 #: each carries beyond one; every other element is one row.
@@ -301,8 +308,9 @@ def combinations(
     """Group rows by several code columns (as :func:`group_codes` does) and read each
     combination's codes back from its key, by division: no row is gathered, and the rows'
     labels are left as the keys when relabelling them would cost a pass over every row. A
-    sparse key space is counted by sorting the keys (several times faster than hashing them),
-    unless the rows are weighted.
+    sparse key space is counted in the compiled hash table (:data:`_HASHED_ROWS`), else by
+    sorting the keys (several times faster than pandas' hashing), unless the rows are
+    weighted.
     With ``weights`` (positive, one per row) a combination's count is its rows' weight.
 
     ``codes`` may be a generator: each column is read once, in order, so the caller can
@@ -333,6 +341,9 @@ def combinations(
         found = np.flatnonzero(label_counts)
         counts = label_counts[found]
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
+    elif weights is None and COMPILED and len(labels) <= _HASHED_ROWS:
+        (found,), counts, labels = group((labels,), np.ones(len(labels), dtype=np.int64))
+        keys = None  # the rows' labels are their combinations, in order of first occurrence
     elif weights is None:  # sorted: the keys and their runs, the rows keep their keys
         ordered = _sorted(labels, n_labels)
         heads = _run_heads(ordered)

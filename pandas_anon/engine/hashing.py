@@ -133,16 +133,51 @@ def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.nda
         first = np.full(int(codes.max(initial=-1)) + 1, n, dtype=np.int64)
         np.minimum.at(first, codes[present], present)
         return codes, first
+    validity, offsets, data = _text_buffers(array)
+    codes, first = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    uniques = _kernels.factorize_strings(offsets, data, validity, array.offset, n, codes, first)
+    return codes, first[:uniques]
+
+
+def take_text(text: pa.Array, codes: np.ndarray) -> pa.Array:
+    """``text.take(codes)`` for an Arrow array of text with no missing value, a code of -1
+    giving a missing value: a ``large_string`` array built by copying each text's bytes
+    from Arrow's buffers, three times faster than ``pyarrow.compute.take`` (which costs
+    9 ns a row on the 2-core machines we measure on: most of writing a column of Adult).
+
+    Examples
+    --------
+    >>> import numpy as np, pyarrow as pa
+    >>> take_text(pa.array(["a", "bc"]), np.array([1, -1, 0, 1])).to_pylist()
+    ['bc', None, 'a', 'bc']
+    """
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    if _kernels is None:  # pragma: no cover - see COMPILED
+        missing = codes < 0
+        taken = text.take(pa.array(codes, mask=missing))
+        return taken.cast(pa.large_string())
+    assert text.null_count == 0
+    _, offsets, data = _text_buffers(text)
+    new_offsets = np.empty(len(codes) + 1, dtype=np.int64)
+    taken = _kernels.take_text(offsets, data, text.offset, len(text), codes, new_offsets)
+    missing = codes < 0
+    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if missing.any() else None
+    return pa.Array.from_buffers(
+        pa.large_string(),
+        len(codes),
+        [validity, pa.py_buffer(new_offsets), pa.py_buffer(memoryview(taken)[:-16])],
+        null_count=int(missing.sum()),
+    )
+
+
+def _text_buffers(array: pa.Array) -> tuple[pa.Buffer | None, np.ndarray, pa.Buffer | bytes]:
+    """An Arrow text array's validity bitmap (None: no missing value), its offsets as int64
+    (up to its last text) and its bytes."""
     validity, offset_buffer, data = array.buffers()
     width = np.int64 if pa.types.is_large_string(array.type) else np.int32
     assert offset_buffer is not None  # a text array always has offsets
     offsets = np.asarray(np.frombuffer(memoryview(offset_buffer), dtype=width), np.int64)
-    offsets = offsets[: array.offset + n + 1]
-    codes, first = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    uniques = _kernels.factorize_strings(
-        offsets, data if data is not None else b"", validity, array.offset, n, codes, first
-    )
-    return codes, first[:uniques]
+    return validity, offsets[: array.offset + len(array) + 1], data if data is not None else b""
 
 
 def group_reference(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:

@@ -293,13 +293,13 @@ def test_written_rows_reuse_the_codes_only_of_the_data_read():
         frame, 2, qid=["place", "sex"], hierarchies={"place": _writing_hierarchy()}
     )
     tabulation = decision.tabulation
-    assert tabulation.read_codes(frame["place"]) is not None  # the same Arrow data
-    assert tabulation.read_codes(frame["age"]) is None  # not a QI, nothing read
+    assert tabulation.combination_codes(frame["place"]) is not None  # the same Arrow data
+    assert tabulation.combination_codes(frame["age"]) is None  # not a QI, nothing read
     copied = frame.copy()
     copied.loc[1, "sex"] = "F"  # pandas writes a new Arrow array
-    assert tabulation.read_codes(copied["sex"]) is None
+    assert tabulation.combination_codes(copied["sex"]) is None
     rebuilt = pd.DataFrame({c: list(frame[c]) for c in frame.columns}).astype(frame.dtypes)
-    assert tabulation.read_codes(rebuilt["place"]) is None  # equal values, other arrays
+    assert tabulation.combination_codes(rebuilt["place"]) is None  # equal values, other arrays
     expected = decision.apply(rebuilt)
     pd.testing.assert_frame_equal(decision.apply(frame), expected)
     # a frame changed after the decision is read as it is: the row now holding "F" is

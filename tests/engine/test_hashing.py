@@ -129,6 +129,36 @@ def test_factorize_text_equals_pandas(texts, start, kind):
     assert array.take(first).to_pylist() == list(uniques)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(max_size=40), min_size=1, max_size=30),
+    st.integers(0, 5),
+    st.sampled_from(["string", "large_string"]),
+    st.data(),
+)
+def test_take_text_equals_pyarrow(texts, start, kind, data):
+    """Texts taken by code (empty, short, longer than the 16 bytes copied at once,
+    non-ASCII; an Arrow slice, so an offset into the buffers; -1 for missing) are what
+    pyarrow's take gives, as large_string."""
+    import pyarrow as pa
+
+    array = pa.array(["padding"] * start + texts, type=getattr(pa, kind)()).slice(start)
+    codes = np.array(
+        data.draw(st.lists(st.integers(-1, len(texts) - 1), max_size=80)), dtype=np.int64
+    )
+    taken = hashing.take_text(array, codes)
+    assert taken.type == pa.large_string()
+    assert taken.to_pylist() == [texts[c] if c >= 0 else None for c in codes]
+    assert taken.null_count == int((codes < 0).sum())
+
+
+def test_take_text_refuses_codes_outside_the_texts():
+    import pyarrow as pa
+
+    with pytest.raises(ValueError, match="codes"):
+        hashing.take_text(pa.array(["a", "b"]), np.array([0, 2]))
+
+
 def test_factorize_text_of_several_chunks():
     import pyarrow as pa
 

@@ -30,7 +30,7 @@ class Tabulation:
     frequency set costs no pass over its rows beyond the grouping itself.
     ``positions``: the positions of the examined rows in the frame (None: every row), when
     rows missing a value are left out (``dropna=True``). ``sources``: the immutable Arrow
-    data of the Arrow-backed columns read (weakly held; :meth:`read_codes`).
+    data of the Arrow-backed columns read (weakly held; :meth:`combination_codes`).
     """
 
     frequencies: FrequencySet
@@ -109,19 +109,18 @@ class Tabulation:
             total=self.total,
         )
 
-    def read_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
-        """Each row's code in column ``series.name`` and the value of each code, from the
-        frequency set rather than from hashing the column again, when ``series`` holds the
-        very Arrow data this tabulation read, every row was examined and none is missing;
-        else None."""
+    def combination_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+        """Each combination's code in column ``series.name`` and the value of each code,
+        read from the frequency set, when ``series`` holds the very Arrow data this
+        tabulation read (so its rows are the combinations' rows), every row was examined
+        and none is missing; else None."""
         column = series.name
         if self.positions is not None or not same_source(series, self.sources.get(column)):
             return None
         values = self.frequencies.values[column]
         if values.hasnans:
             return None
-        codes = self.frequencies.codes[:, self.frequencies.position(column)]
-        return codes[self.row_combination], values
+        return self.frequencies.codes[:, self.frequencies.position(column)], values
 
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
