@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,8 @@ def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashab
     """The column ``values[codes]`` (a code of -1: missing), with ``index`` and ``name``."""
     text = arrow_text(values)
     if text is not None and text.null_count == 0:  # from Arrow's buffers (take_text)
-        taken = pd.array(take_text(text.combine_chunks(), codes), dtype=values.dtype)
+        arrow: Any = take_text(text.combine_chunks(), codes)  # pandas-stubs: no Arrow arrays
+        taken = pd.array(arrow, dtype=values.dtype)
         return pd.Series(taken, index=index, name=name, copy=False)
     array = values.array
     missing = bool((codes < 0).any())  # -1 is missing, never "the last value"

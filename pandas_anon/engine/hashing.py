@@ -161,11 +161,12 @@ def take_text(text: pa.Array, codes: np.ndarray) -> pa.Array:
     new_offsets = np.empty(len(codes) + 1, dtype=np.int64)
     taken = _kernels.take_text(offsets, data, text.offset, len(text), codes, new_offsets)
     missing = codes < 0
-    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if missing.any() else None
+    bits = np.packbits(~missing, bitorder="little")
+    validity = pa.py_buffer(bits.data) if missing.any() else None
     return pa.Array.from_buffers(
         pa.large_string(),
         len(codes),
-        [validity, pa.py_buffer(new_offsets), pa.py_buffer(memoryview(taken)[:-16])],
+        [validity, pa.py_buffer(new_offsets.data), pa.py_buffer(memoryview(taken)[:-16])],
         null_count=int(missing.sum()),
     )
 
