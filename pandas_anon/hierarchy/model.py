@@ -250,9 +250,14 @@ class Hierarchy:
         >>> h.lookup(pd.Index([1950, 1999, None])).tolist()
         [1, -1, -1]
         """
+        by_text = _is_text(self.values) and not _is_text(data_values)
+        if by_text and not pd.api.types.is_object_dtype(self.values.dtype):
+            # typed text against numbers or dates: nothing matches exactly, only by text
+            found = np.asarray(self.values.get_indexer(_as_text(data_values)), dtype=np.int64)
+            return np.where(pd.isna(data_values), -1, found)
         found = self.values.get_indexer(data_values)
         absent = (found < 0) & ~pd.isna(data_values)
-        if absent.any() and _is_text(self.values) and not _is_text(data_values):
+        if absent.any() and by_text:
             found = self.values.get_indexer(_as_text(data_values))
         return np.asarray(found, dtype=np.int64)
 
