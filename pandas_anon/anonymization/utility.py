@@ -155,7 +155,9 @@ def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dic
     """Each quasi-identifier's NCP, averaged over the rows (a suppressed cell costs 1)."""
     frequencies = transformation.tabulation.frequencies
     suppressed = transformation.suppressed
-    kept = np.flatnonzero(~suppressed)
+    kept: slice | np.ndarray = (
+        np.flatnonzero(~suppressed) if suppressed.any() else slice(None)  # all: no copies
+    )
     counts = frequencies.counts[kept]
     penalty = float(frequencies.counts[suppressed].sum())  # a suppressed cell costs 1
     found: dict[Hashable, float] = {}
@@ -174,8 +176,17 @@ def _pairs(
     written: np.ndarray, original: np.ndarray, rows: np.ndarray, n_values: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (written code, original code) pairs of the combinations whose written
-    value is not missing, with their rows, sorted: from a table of every pair when it is
-    small beside the combinations, else by sorting (:func:`weighted_keys`)."""
+    value is not missing, with their rows, sorted: per value when each value is written one
+    way (a full-domain recoding), else from a table of every pair when it is small beside
+    the combinations, else by sorting (:func:`weighted_keys`). The rows of a pair are
+    added up in the combinations' order either way (the same floats)."""
+    label_of = np.full(n_values, -1, dtype=np.int64)
+    label_of[original] = written
+    if np.array_equal(label_of[original], written):  # each value written one way
+        by_value = np.bincount(original, weights=rows, minlength=n_values)
+        code = np.flatnonzero((by_value > 0) & (label_of >= 0))
+        code = code[np.argsort(label_of[code], kind="stable")]  # by label, then by code
+        return label_of[code], code, by_value[code]
     present = written >= 0
     key = written[present].astype(np.int64) * n_values + original[present]
     if not len(key):
