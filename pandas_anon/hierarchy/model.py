@@ -124,6 +124,8 @@ class Hierarchy:
     ) -> None:
         self.name = name
         self.note = note
+        #: each level-0 value's position, built when first looked up (:meth:`_indexer`)
+        self._position_of: dict[Hashable, int] | None = None
         table = _level_table(values, levels)
         table = _merge_duplicates(table, name, [] if level_names is None else list(level_names))
         if table.iloc[:, -1].nunique() > 1 or table.shape[1] == 1:
@@ -253,13 +255,38 @@ class Hierarchy:
         by_text = _is_text(self.values) and not _is_text(data_values)
         if by_text and not pd.api.types.is_object_dtype(self.values.dtype):
             # typed text against numbers or dates: nothing matches exactly, only by text
-            found = np.asarray(self.values.get_indexer(_as_text(data_values)), dtype=np.int64)
+            found = self._indexer(_as_text(data_values))
             return np.where(pd.isna(data_values), -1, found)
-        found = self.values.get_indexer(data_values)
+        found = self._indexer(data_values)
         absent = (found < 0) & ~pd.isna(data_values)
         if absent.any() and by_text:
-            found = self.values.get_indexer(_as_text(data_values))
-        return np.asarray(found, dtype=np.int64)
+            found = self._indexer(_as_text(data_values))
+        return found
+
+    def _indexer(self, data_values: pd.Index) -> np.ndarray:
+        """``self.values.get_indexer(data_values)`` as int64: for a few values (the
+        distinct values of a column, most of the time) through a dict of the level-0 values
+        built once, several times cheaper than pandas' call; for many values, or missing
+        ones on either side (pandas matches a missing value with a missing value, a dict
+        does not), or of kinds that Python compares otherwise than pandas (``True == 1``),
+        pandas'."""
+        if (
+            len(data_values) > _DICT_LOOKUP
+            or data_values.hasnans
+            or self.values.hasnans
+            or _kind(data_values) != _kind(self.values)
+            or _kind(data_values) is None
+        ):
+            return np.asarray(self.values.get_indexer(data_values), dtype=np.int64)
+        position_of = getattr(self, "_position_of", None)  # None: not built yet
+        if position_of is None:
+            position_of = {value: at for at, value in enumerate(self.values.tolist())}
+            self._position_of = position_of
+        return np.fromiter(
+            (position_of.get(value, -1) for value in data_values.tolist()),
+            dtype=np.int64,
+            count=len(data_values),
+        )
 
     def _not_covered(
         self, missing: pd.Index, column: Hashable, counts: np.ndarray | None
@@ -449,6 +476,24 @@ def _merge_duplicates(
             f"different labels; keep one row per value"
         )
     return table
+
+
+#: Most values looked up through the dict of level-0 values (:meth:`Hierarchy._indexer`).
+_DICT_LOOKUP = 4096
+
+
+def _kind(index: pd.Index) -> str | None:
+    """What a dict lookup may match ``index``'s values against: text, or values of one
+    numpy dtype other than bool (whose Python values pandas compares alike); None for
+    anything else (mixed objects, booleans)."""
+    dtype = index.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufmM":
+        return dtype.str
+    if pd.api.types.is_string_dtype(dtype) and (
+        dtype != object or pd.api.types.infer_dtype(index, skipna=False) == "string"
+    ):
+        return "text"
+    return None
 
 
 def _is_text(index: pd.Index) -> bool:

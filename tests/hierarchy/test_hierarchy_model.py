@@ -134,3 +134,35 @@ def test_a_hierarchys_note_follows_its_name_in_every_report():
     generalized = frame.anon.generalize({"town": (hierarchy, 1)})
     assert generalized.anon.report().columns["town"]["hierarchy"] == hierarchy.described()
     assert Hierarchy(towns, name=None).described("auto") == "auto"
+
+
+@pytest.mark.parametrize(
+    ("values", "looked_up"),
+    [
+        (["a", "b", "c"], pd.Index(["c", "x", "a"], dtype="str")),
+        (["a", "b", "c"], pd.Index(["c", "x", "a"], dtype=object)),
+        ([1, 2, 3], pd.Index([3.0, 2.5, 1.0])),
+        ([1, 2, 3], pd.Index([3, 7, 1], dtype="Int64")),
+        ([1, 2, 3], pd.Index(["1", "2"], dtype=object)),
+        (
+            pd.to_datetime(["2020-01-01", "2021-06-30"]),
+            pd.DatetimeIndex(["2021-06-30", "2022-01-01"]),
+        ),
+        ([1.5, 2.5], pd.Index([2.5, None])),  # a missing value: pandas' own lookup
+        (["a", "b"], pd.Index(["b", None], dtype="str")),
+        ([0, 1], pd.Index([True, False])),  # Python has True == 1, pandas does not match them
+        ([True, False], pd.Index([1, 0])),
+        (["a", 1], pd.Index([1, "a"], dtype=object)),
+    ],
+)
+@pytest.mark.parametrize("few", [True, False])
+def test_lookups_through_the_dict_match_pandas(monkeypatch, values, looked_up, few):
+    """Exact matching as pandas.Index.get_indexer matches, whether a few values go through
+    the dict of level-0 values or many through pandas (the threshold forced to 0)."""
+    from pandas_anon.hierarchy import model
+
+    if not few:
+        monkeypatch.setattr(model, "_DICT_LOOKUP", 0)
+    h = Hierarchy(values)
+    expected = h.values.get_indexer(looked_up)
+    assert h._indexer(looked_up).tolist() == list(expected)
