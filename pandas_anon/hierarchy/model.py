@@ -490,7 +490,8 @@ def _kind(index: pd.Index) -> str | None:
     if isinstance(dtype, np.dtype) and dtype.kind in "iufmM":
         return dtype.str
     if pd.api.types.is_string_dtype(dtype) and (
-        dtype != object or pd.api.types.infer_dtype(index, skipna=False) == "string"
+        not pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.infer_dtype(index, skipna=False) == "string"
     ):
         return "text"
     return None
