@@ -126,14 +126,16 @@ static PyObject *rollup(PyObject *self, PyObject *args) {
 }
 
 /* A text's first 16 bytes, zero-padded (exact for a text of at most 16 bytes, on any byte
- * order), and a hash of all of it. */
+ * order), its last 8 (for a text of 17 to 24 bytes: with the first 16, all of it), and a
+ * hash of all of it. */
 typedef struct {
     uint64_t head[2];
+    uint64_t tail;
     uint64_t hash;
 } text_key;
 
 static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t room) {
-    text_key key = {{0, 0}, 0};
+    text_key key = {{0, 0}, 0, 0};
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (room >= 16) { /* two loads, the bytes past the text masked off */
         memcpy(key.head, text, 16);
@@ -145,15 +147,20 @@ static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t roo
     } else
 #endif
         memcpy(key.head, text, (size_t)(len < 16 ? len : 16));
-    uint64_t h = (GOLDEN ^ (uint64_t)len) * GOLDEN;
-    h = (h ^ key.head[0]) * 0xff51afd7ed558ccdULL;
-    h = (h ^ key.head[1]) * 0xc4ceb9fe1a85ec53ULL;
-    for (int64_t at = 16; at < len; at += 8) {
-        uint64_t w = 0;
-        memcpy(&w, text + at, (size_t)(len - at < 8 ? len - at : 8));
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    /* the words are multiplied side by side (no chain of multiplications), then mixed */
+    uint64_t h = ((uint64_t)len * GOLDEN) ^ (key.head[0] * 0xff51afd7ed558ccdULL) ^
+                 (key.head[1] * 0xc4ceb9fe1a85ec53ULL);
+    if (len > 16) {
+        memcpy(&key.tail, text + len - 8, 8);
+        h ^= key.tail * 0x9fb21c651e98df25ULL;
+        for (int64_t at = 16; at < len - 8; at += 8) { /* the middle of a longer text */
+            uint64_t w;
+            memcpy(&w, text + at, 8);
+            h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        }
     }
-    key.hash = h ^ (h >> 31);
+    h = (h ^ (h >> 32)) * 0xd6e8feb86659fd93ULL;
+    key.hash = h ^ (h >> 29);
     return key;
 }
 
@@ -168,7 +175,7 @@ typedef struct {
  * offsets[offset + i + 1] of `data` are text i, missing where its validity bit (bit
  * offset + i of `validity`, when given) is 0. codes[i] is the text's number in the order of
  * first occurrence (-1: missing), first[u] the position where text u first occurs. Texts of
- * at most 16 bytes compare by their key; longer ones byte for byte.
+ * at most 24 bytes compare by their key; longer ones byte for byte.
  */
 static Py_ssize_t factorize_text(const int64_t *offsets, const uint8_t *data,
                                  int64_t data_len, const uint8_t *validity, Py_ssize_t offset,
@@ -210,7 +217,8 @@ static Py_ssize_t factorize_text(const int64_t *offsets, const uint8_t *data,
                 }
                 if (slot->key.hash == key.hash && slot->len == len &&
                     slot->key.head[0] == key.head[0] && slot->key.head[1] == key.head[1] &&
-                    (len <= 16 || memcmp(data + offsets[offset + first[slot->number]], text,
+                    slot->key.tail == key.tail &&
+                    (len <= 24 || memcmp(data + offsets[offset + first[slot->number]], text,
                                          (size_t)len) == 0)) {
                     codes[i] = slot->number;
                     break;
