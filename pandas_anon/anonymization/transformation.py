@@ -69,12 +69,24 @@ class ColumnRecoding:
         *,
         selected: np.ndarray | None = None,
         missing_at_top: bool = True,
+        of: np.ndarray | None = None,
     ) -> ColumnRecoding:
         """Each combination's label at ``level`` (one level, or one per combination) of
         ``hierarchy``, given its value's hierarchy ``positions`` (-1: missing); the
         combinations not ``selected`` (default: all are) keep their values. A missing value
         stays missing below the top; at the top it becomes the top's label when
-        ``missing_at_top`` (as in the lattice, where it is a value of its own below the top)."""
+        ``missing_at_top`` (as in the lattice, where it is a value of its own below the top).
+        ``of``: the positions are those of distinct values, and ``of`` gives each
+        combination's value (one level only): each value's label is found once, then
+        spread to the combinations in one pass."""
+        if of is not None:
+            per_value = cls.at_level(hierarchy, positions, level, missing_at_top=missing_at_top)
+            return cls(
+                per_value.codes[of],
+                per_value.labels,
+                hierarchy,
+                np.broadcast_to(np.asarray(level, dtype=np.int64), of.shape),
+            )
         levels = np.broadcast_to(np.asarray(level, dtype=np.int64), positions.shape)
         used = np.unique(level)  # only their labels: an unused level's must not widen the dtype
         offset = np.zeros(hierarchy.n_levels, dtype=np.int64)
@@ -87,13 +99,9 @@ class ColumnRecoding:
             size += len(parts[-1])
         present = positions >= 0
         known = np.where(present, positions, 0)
-        if np.ndim(level) == 0:  # one level (full-domain): one row of the table
-            codes = np.where(present, table[int(level)][known], KEEP)
-            at_top = level == hierarchy.height
-        else:
-            codes = np.where(present, table[levels, known], KEEP)
-            at_top = levels == hierarchy.height
+        codes = np.where(present, table[levels, known], KEEP)
         if missing_at_top:
+            at_top = levels == hierarchy.height
             codes = np.where(~present & at_top, offset[hierarchy.height], codes)
         if selected is not None:
             codes = np.where(selected, codes, KEEP)

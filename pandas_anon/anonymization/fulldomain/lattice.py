@@ -75,8 +75,10 @@ class Lattice:
         self.heights = tuple(h.height for h in self.hierarchies)
         self.sensitive = sensitive
         self.n_rows = frequencies.n_rows
-        #: per quasi-identifier, the hierarchy position of each combination's value (-1: missing)
-        self.value_positions: list[np.ndarray] = []
+        #: per quasi-identifier, the hierarchy position of each of its values (-1: missing),
+        #: and the value of each combination of ``frequencies`` (a column of its codes)
+        self.positions: list[np.ndarray] = []
+        self.value_of: list[np.ndarray] = []
         codes, cardinalities = [], []
         one_to_one = True  # each column's values have distinct positions: nothing merges
         for c, h in zip(self.qid, self.hierarchies):
@@ -88,9 +90,10 @@ class Lattice:
             position = h.positions(frequencies.values[c], column=c, counts=counts)
             held = position[counts > 0]
             one_to_one = one_to_one and len(np.unique(held)) == len(held)
-            base = position[column_codes]  # -1: missing, coded after the hierarchy's values
-            self.value_positions.append(base)
-            codes.append(np.where(base < 0, len(h.values), base))
+            self.positions.append(position)
+            self.value_of.append(column_codes)
+            # missing: coded after the hierarchy's values
+            codes.append(np.where(position < 0, len(h.values), position)[column_codes])
             cardinalities.append(len(h.values) + 1)
         #: the sensitive column l-diversity and t-closeness read (None without one)
         self.sensitive_column = (

@@ -60,9 +60,13 @@ class FullDomainSearch:
             tabulation=problem.tabulation,
             qid=problem.qid,
             recodings={
-                column: ColumnRecoding.at_level(hierarchy, positions, level)
-                for column, hierarchy, positions, level in zip(
-                    lattice.qid, lattice.hierarchies, lattice.value_positions, stats.node
+                column: ColumnRecoding.at_level(hierarchy, positions, level, of=value_of)
+                for column, hierarchy, positions, value_of, level in zip(
+                    lattice.qid,
+                    lattice.hierarchies,
+                    lattice.positions,
+                    lattice.value_of,
+                    stats.node,
                 )
             },
             suppressed=stats.violating[class_of],
