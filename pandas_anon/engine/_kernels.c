@@ -272,13 +272,36 @@ static PyObject *factorize_strings(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* Whether every code names a text of n_texts, or is -1; else a ValueError. */
+static int codes_of_texts(const int64_t *code, Py_ssize_t n, Py_ssize_t n_texts) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (code[i] < -1 || code[i] >= n_texts) {
+            PyErr_SetString(PyExc_ValueError, "codes: expected codes of texts, or -1");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether `offsets` (int64) hold the offsets of texts start .. start + n_texts of `data`. */
+static int text_offsets_fit(const Py_buffer *offsets, const Py_buffer *data, Py_ssize_t start,
+                            Py_ssize_t n_texts) {
+    const int64_t *at = (const int64_t *)offsets->buf + start;
+    if (offsets->itemsize != 8 || start < 0 || offsets->len < (start + n_texts + 1) * 8 ||
+        (n_texts > 0 && (at[0] < 0 || at[n_texts] > data->len))) {
+        PyErr_SetString(PyExc_ValueError, "offsets: expected the int64 offsets of every text");
+        return 0;
+    }
+    return 1;
+}
+
 /*
- * Take texts by code: text codes[i] of an Arrow (large) string array (bytes offsets[start + v]
- * to offsets[start + v + 1] of `data` are text v) becomes text i of a new one, whose offsets
- * (n + 1 of them, from 0) go to out_offsets; a code of -1 (missing) takes no bytes. Returns
- * the new texts' bytes, followed by 16 bytes to ignore.
+ * Take texts by code, first step: text codes[i] of an Arrow (large) string array (bytes
+ * offsets[start + v] to offsets[start + v + 1] of `data` are text v) is to become text i of a
+ * new one; its offsets (n + 1 of them, from 0) go to out_offsets, a code of -1 (missing)
+ * taking no bytes. Returns the bytes the new texts take (copy_texts then copies them).
  */
-static PyObject *take_text(PyObject *self, PyObject *args) {
+static PyObject *text_offsets(PyObject *self, PyObject *args) {
     Py_buffer offsets, data, codes, out_offsets;
     Py_ssize_t start, n_texts;
     PyObject *result = NULL;
@@ -288,55 +311,81 @@ static PyObject *take_text(PyObject *self, PyObject *args) {
     }
     const Py_ssize_t n = codes.len / 8;
     const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
-    int checked = 0;
-    if (offsets.itemsize != 8 || start < 0 || offsets.len < (start + n_texts + 1) * 8 ||
-        (n_texts > 0 && (at[0] < 0 || at[n_texts] > data.len))) {
-        PyErr_SetString(PyExc_ValueError, "offsets: expected the int64 offsets of every text");
-    } else if (int64_buffer(&codes, n, "codes") &&
-               int64_buffer(&out_offsets, n + 1, "out_offsets")) {
-        checked = 1;
-        for (Py_ssize_t i = 0; i < n && checked; i++) { /* no read outside the texts */
-            checked = code[i] >= -1 && code[i] < n_texts;
-        }
-        if (!checked) {
-            PyErr_SetString(PyExc_ValueError, "codes: expected codes of texts, or -1");
-        }
-    }
-    if (checked) {
+    if (text_offsets_fit(&offsets, &data, start, n_texts) && int64_buffer(&codes, n, "codes") &&
+        int64_buffer(&out_offsets, n + 1, "out_offsets") && codes_of_texts(code, n, n_texts)) {
         int64_t *out = out_offsets.buf, total = 0;
         out[0] = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
             total += code[i] < 0 ? 0 : at[code[i] + 1] - at[code[i]];
             out[i + 1] = total;
         }
-        /* 16 bytes of room past the texts: a short text is copied as 16 bytes (two loads
-         * and two stores, not a call to memcpy), what it writes past its end being
-         * overwritten by the texts after it; the caller keeps the first `total` bytes */
-        result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total + 16);
-        if (result != NULL) {
-            char *bytes = PyBytes_AS_STRING(result);
-            const char *texts = data.buf;
-            const int64_t readable = data.len - 16; /* a text starting here has 16 bytes */
-            Py_BEGIN_ALLOW_THREADS
-            for (Py_ssize_t i = 0; i < n; i++) {
-                const int64_t v = code[i];
-                if (v < 0) {
-                    continue;
-                }
-                const int64_t length = out[i + 1] - out[i];
-                if (length <= 16 && at[v] <= readable) {
-                    memcpy(bytes + out[i], texts + at[v], 16);
-                } else {
-                    memcpy(bytes + out[i], texts + at[v], (size_t)length);
-                }
-            }
-            Py_END_ALLOW_THREADS
-        }
+        result = PyLong_FromLongLong((long long)total);
     }
     PyBuffer_Release(&offsets);
     PyBuffer_Release(&data);
     PyBuffer_Release(&codes);
     PyBuffer_Release(&out_offsets);
+    return result;
+}
+
+/*
+ * Take texts by code, second step: copy the texts into out_data at the offsets text_offsets
+ * wrote (checked again: each text's room is its length), which must leave 16 bytes past the
+ * last text: a short text is copied as 16 bytes (two loads and two stores, not a call to
+ * memcpy), what it writes past its end being overwritten by the texts after it.
+ */
+static PyObject *copy_texts(PyObject *self, PyObject *args) {
+    Py_buffer offsets, data, codes, out_offsets, out_data;
+    Py_ssize_t start, n_texts;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*nny*y*w*", &offsets, &data, &start, &n_texts, &codes,
+                          &out_offsets, &out_data)) {
+        return NULL;
+    }
+    const Py_ssize_t n = codes.len / 8;
+    const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
+    const int64_t *out = out_offsets.buf;
+    int checked = text_offsets_fit(&offsets, &data, start, n_texts) &&
+                  int64_buffer(&codes, n, "codes") &&
+                  int64_buffer(&out_offsets, n + 1, "out_offsets") &&
+                  codes_of_texts(code, n, n_texts);
+    for (Py_ssize_t i = 0; i < n && checked; i++) {
+        checked = out[i + 1] - out[i] == (code[i] < 0 ? 0 : at[code[i] + 1] - at[code[i]]);
+    }
+    if (checked && (out[0] != 0 || out_data.len < out[n] + 16)) {
+        checked = 0;
+    }
+    if (!checked && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError,
+                        "out_offsets, out_data: expected text_offsets' offsets and 16 bytes more "
+                        "than the texts");
+    }
+    if (checked) {
+        char *bytes = out_data.buf;
+        const char *texts = data.buf;
+        const int64_t readable = data.len - 16; /* a text starting here has 16 bytes */
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const int64_t v = code[i];
+            if (v < 0) {
+                continue;
+            }
+            const int64_t length = out[i + 1] - out[i];
+            if (length <= 16 && at[v] <= readable) {
+                memcpy(bytes + out[i], texts + at[v], 16);
+            } else {
+                memcpy(bytes + out[i], texts + at[v], (size_t)length);
+            }
+        }
+        Py_END_ALLOW_THREADS
+        Py_INCREF(Py_None);
+        result = Py_None;
+    }
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&out_offsets);
+    PyBuffer_Release(&out_data);
     return result;
 }
 
@@ -348,9 +397,10 @@ static PyMethodDef methods[] = {
     {"rollup", rollup, METH_VARARGS,
      "rollup(words, n_words, n, fields, n_fields, tables, offsets, counts, out, sums) -> "
      "number of groups"},
-    {"take_text", take_text, METH_VARARGS,
-     "take_text(offsets, data, start, n_texts, codes, out_offsets) -> the texts' bytes, "
-     "then 16 to ignore"},
+    {"text_offsets", text_offsets, METH_VARARGS,
+     "text_offsets(offsets, data, start, n_texts, codes, out_offsets) -> bytes taken"},
+    {"copy_texts", copy_texts, METH_VARARGS,
+     "copy_texts(offsets, data, start, n_texts, codes, out_offsets, out_data) -> None"},
     {NULL, NULL, 0, NULL},
 };
 

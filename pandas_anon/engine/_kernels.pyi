@@ -25,7 +25,7 @@ def rollup(
     sums: np.ndarray,
     /,
 ) -> int: ...
-def take_text(
+def text_offsets(
     offsets: np.ndarray,
     data: object,
     start: int,
@@ -33,4 +33,14 @@ def take_text(
     codes: np.ndarray,
     out_offsets: np.ndarray,
     /,
-) -> bytes: ...
+) -> int: ...
+def copy_texts(
+    offsets: np.ndarray,
+    data: object,
+    start: int,
+    n_texts: int,
+    codes: np.ndarray,
+    out_offsets: np.ndarray,
+    out_data: object,
+    /,
+) -> None: ...

