@@ -758,12 +758,11 @@ def _report(
     counts = transformation.tabulation.frequencies.counts
     kept = ~transformation.suppressed
     written = kept if kept.any() else np.ones_like(kept)  # every row suppressed: all of them
+    written_levels = {  # each combination's level, on the rows written, once per column
+        c: r.levels[written] for c, r in recodings.items() if r.levels is not None and len(r.levels)
+    }
     levels = {  # the level of columns written at one level of a hierarchy on the kept rows
-        keys[c]: int(r.levels[written][0])
-        for c, r in recodings.items()
-        if r.levels is not None
-        and len(r.levels)
-        and (r.levels[written] == r.levels[written][0]).all()
+        keys[c]: int(at[0]) for c, at in written_levels.items() if (at == at[0]).all()
     }
     rows_by_level = {  # columns written at several levels (local recoding): rows per level
         keys[c]: {
