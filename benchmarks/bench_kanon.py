@@ -23,6 +23,16 @@ d. What one lattice node costs: grouping Adult's 19,502 distinct combinations of
    bit-packed keys grouped by the compiled hash table (``pandas_anon.engine.hashing.group``);
    baseline: the same keys sorted by numpy and their counts summed over the runs (how the
    engine grouped before). Both must give the same classes and sizes.              informational
+e. The optimal search of a., compiled (``fulldomain/_ola.c``) against the same search in
+   Python (``ola.search(..., compiled=False)``), each on a fresh Lattice and Evaluator: both
+   must evaluate the same nodes and choose the same node; the time per node evaluated.
+                                                                                informational
+f. Writing a column of text: Adult's marital-status at level 1 (30,162 rows), the labels
+   taken by code from Arrow's buffers (``pandas_anon.engine.hashing.take_text``) against
+   ``pyarrow.compute.take``; both must give the same texts.                     informational
+g. What a memory page fresh from the system costs on this machine (a new anonymous mapping
+   of 16 MiB, one byte written per 4 KiB page): why a temporary of a few hundred kilobytes
+   that the allocator must map again costs more than the arithmetic on it.   informational
 
 The exhaustive baseline is timed best of 1 (after one warm-up), Samarati and Incognito best
 of at most ``harness.SLOW_REPEAT``; the rest best of ``--repeat``.
@@ -30,23 +40,28 @@ of at most ``harness.SLOW_REPEAT``; the rest best of ``--repeat``.
 
 from __future__ import annotations
 
+import mmap
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import pandas_anon
 import pandas_anon.datasets
 from pandas_anon import OneClassWarning
+from pandas_anon.anonymization.fulldomain import ola
 from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.anonymization.transformation import Transformation
+from pandas_anon.engine.backends.pandas import tabulate
 from pandas_anon.engine.encoding import EncodedFrame
-from pandas_anon.engine.hashing import group
+from pandas_anon.engine.hashing import group, take_text
 from pandas_anon.engine.keys import KeyLayout
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity
@@ -235,6 +250,81 @@ def grouping_case(adult: pd.DataFrame, repeat: int) -> Case:
     )
 
 
+def compiled_search_cases(adult: pd.DataFrame, hierarchies: dict, repeat: int) -> list[Case]:
+    """Case e: the optimal search compiled against the same search in Python."""
+    frequencies = tabulate(adult, ADULT_QID).frequencies
+    cases = []
+    for metric in ("precision", "dm"):
+
+        def search(compiled: bool, metric: str = metric) -> tuple:
+            lattice = Lattice(frequencies, ADULT_QID, hierarchies)
+            evaluator = Evaluator(lattice, [KAnonymity(K)], MAX_SUPPRESSION)
+            chosen = resolve_metric(
+                metric, lattice.heights, lattice.n_rows, K, most_classes=lattice.most_classes()
+            )
+            found = ola.search(evaluator, chosen, progress=False, compiled=compiled)
+            return found.best.node, found.evaluated
+
+        t_ours, (node, evaluated) = best_of(lambda: search(True), repeat)
+        t_base, expected = best_of(lambda: search(False), min(repeat, SLOW_REPEAT))
+        require_same(
+            f"e. {metric}: node and nodes evaluated", (node, evaluated), expected, "Python"
+        )
+        print(
+            f"e. {metric}: {evaluated:,} nodes evaluated, compiled {t_ours / evaluated * 1e6:.0f} "
+            f"µs per node, Python {t_base / evaluated * 1e6:.0f} µs (lattice built in both)"
+        )
+        cases.append(Case(f"e. Adult, {metric}: ola compiled vs in Python", t_ours, t_base))
+    return cases
+
+
+def text_case(adult: pd.DataFrame, hierarchies: dict, repeat: int) -> Case:
+    """Case f: a column of text written by code, take_text against pyarrow's take."""
+    hierarchy = hierarchies["marital-status"]
+    labels = pa.array(hierarchy.labels(1).astype(str).tolist(), pa.large_string())
+    column = adult["marital-status"]
+    codes = hierarchy.codes(1)[hierarchy.lookup(pd.Index(column.unique()))][
+        pd.Index(column.unique()).get_indexer(column)
+    ].astype(np.int64)
+
+    def ours():
+        for _ in range(GROUPINGS):
+            taken = take_text(labels, codes)
+        return taken
+
+    def pyarrow_take():
+        for _ in range(GROUPINGS):
+            taken = labels.take(codes)
+        return taken
+
+    t_ours, taken = best_of(ours, repeat)
+    t_base, expected = best_of(pyarrow_take, repeat)
+    if taken.to_pylist() != expected.to_pylist():
+        raise Mismatch("f. take_text and pyarrow's take write different texts")
+    print(
+        f"f. {len(codes):,} texts written by code: take_text {t_ours / GROUPINGS * 1e6:.0f} µs, "
+        f"pyarrow {t_base / GROUPINGS * 1e6:.0f} µs per column"
+    )
+    return Case(
+        f"f. a column of text, {len(codes):,} rows: take_text vs pyarrow (x100)", t_ours, t_base
+    )
+
+
+def page_case() -> None:
+    """Case g: the cost of a memory page fresh from the system (printed, no case)."""
+    size, page = 16 << 20, 4096
+    costs = []
+    for _ in range(5):
+        mapping = mmap.mmap(-1, size)
+        view = np.frombuffer(mapping, dtype=np.uint8)
+        start = time.perf_counter()
+        view[::page] = 1
+        costs.append((time.perf_counter() - start) / (size // page))
+        del view
+        mapping.close()
+    print(f"g. a memory page fresh from the system: {min(costs) * 1e6:.2f} µs (best of 5)")
+
+
 def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     """Print the table; return (case, target, verdict) rows for the run_all summary."""
     args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
@@ -252,6 +342,9 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     cases += heuristic_cases(adult, hierarchies, args.repeat, baseline)
     cases.append(zero_config_case(args.repeat))
     cases.append(grouping_case(adult, args.repeat))
+    cases += compiled_search_cases(adult, hierarchies, args.repeat)
+    cases.append(text_case(adult, hierarchies, args.repeat))
+    page_case()
     print(harness.case_table(cases))
     return [c.summary() for c in cases]
 
