@@ -67,8 +67,8 @@ typedef struct {
     /* the class tables kept */
     table bottom;
     table **tables; /* per node (NULL: not kept) */
-    Py_ssize_t *kept;
-    Py_ssize_t n_kept;
+    Py_ssize_t *kept; /* the nodes kept, n_kept of them (room for kept_room) */
+    Py_ssize_t n_kept, kept_room;
     Py_ssize_t *path; /* a probe's path: at most one node per level of the lattice */
     int64_t entries, budget, clock;
     PyObject *progress; /* called with the evaluations so far, every 500; or None */
@@ -250,8 +250,19 @@ static int64_t table_entries(const search *s, const table *t) {
     return (s->n_words + 1) * (int64_t)t->size;
 }
 
-/* Keep the classes of `node`, forgetting the least recently used tables over the budget. */
-static void keep(search *s, Py_ssize_t node, table *t) {
+/* Keep the classes of `node`, forgetting the least recently used tables over the budget.
+ * 0, or -1 when memory runs out (the table is then freed). */
+static int keep(search *s, Py_ssize_t node, table *t) {
+    if (s->n_kept == s->kept_room) {
+        Py_ssize_t room = 2 * s->kept_room;
+        Py_ssize_t *kept = realloc(s->kept, sizeof(Py_ssize_t) * (size_t)room);
+        if (kept == NULL) {
+            free_table(t);
+            return -1;
+        }
+        s->kept = kept;
+        s->kept_room = room;
+    }
     t->used = s->clock++;
     s->tables[node] = t;
     s->kept[s->n_kept++] = node;
@@ -269,6 +280,7 @@ static void keep(search *s, Py_ssize_t node, table *t) {
         s->tables[gone] = NULL;
         s->kept[oldest] = s->kept[--s->n_kept];
     }
+    return 0;
 }
 
 /* The kept table below `node` with the fewest classes, its node in *from: among the direct
@@ -334,8 +346,9 @@ static int evaluate(search *s, Py_ssize_t node) {
         }
         bound += c * (c > s->least ? c : s->least);
     }
-    if (t != NULL) {
-        keep(s, node, t);
+    if (t != NULL && keep(s, node, t) < 0) {
+        PyErr_NoMemory();
+        return -1;
     }
     const int feasible = suppressed <= s->limit;
     int64_t value;
@@ -550,7 +563,8 @@ static PyObject *ola(PyObject *self, PyObject *args) {
         s.pending = malloc(sizeof(int64_t) * (size_t)s.n_nodes);
         s.open = malloc((size_t)s.n_nodes);
         s.tables = calloc((size_t)s.n_nodes, sizeof(table *));
-        s.kept = malloc(sizeof(Py_ssize_t) * (size_t)s.n_nodes);
+        s.kept_room = 64;
+        s.kept = malloc(sizeof(Py_ssize_t) * (size_t)s.kept_room);
         s.shift_tables = calloc((size_t)(q * s.levels * s.levels), sizeof(int64_t *));
         int64_t steps = 1;
         for (Py_ssize_t j = 0; j < q; j++) {
