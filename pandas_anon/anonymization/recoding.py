@@ -171,7 +171,7 @@ def merged_codes(
     """Codes into one index of values and labels (equal ones merged): of ``labels[label_codes]``
     where the label is not :data:`KEEP`, else of ``uniques[value_codes]`` (-1: missing).
     Returns those codes, the codes of the values as they were, and the index."""
-    union_codes, values = pd.factorize(_union(uniques, labels), sort=False)
+    union_codes, values = factorize(_union(uniques, labels))  # first occurrences first
     dtype = narrow_codes(len(values))
     # a code of -1 (missing, or KEEP) takes the last entry of each table: -1
     original = np.append(union_codes[: len(uniques)], -1).astype(dtype)
