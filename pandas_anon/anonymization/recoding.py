@@ -44,9 +44,10 @@ class Recoded:
         text beside other values), and which of those rows held something else."""
         at = _position(self.values, marker)  # -1: absent
         values = self.values
-        if isinstance(values.dtype, pd.StringDtype) and values.dtype == pd.Index([marker]).dtype:
+        as_default = pd.Index([marker])  # the marker as pandas stores text by default
+        if isinstance(values.dtype, pd.StringDtype) and values.dtype == as_default.dtype:
             if at < 0:
-                values, at = values.append(pd.Index([marker], dtype=values.dtype)), len(values)
+                values, at = values.append(as_default), len(values)
         elif at < 0:
             values = _union(self.values, pd.Index([marker], dtype=object))
             at = len(self.values)
