@@ -6,7 +6,8 @@ output below them). The blocks of a page run in order in one namespace, as docte
 them (with ``ELLIPSIS`` and ``NORMALIZE_WHITESPACE``: ``...`` stands for a part that varies,
 such as a time); a failure is a Sphinx warning at the block's line, so the build, run with
 warnings as errors (``.ci/run``), fails when an output changes. A fenced Python block that
-is not a session is a warning too: every example runs.
+is not a session is a warning too: every example runs. The shell transcripts run too
+(:mod:`transcripts`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.util import logging
+
+import transcripts
 
 logger = logging.getLogger(__name__)
 
@@ -123,9 +126,13 @@ def run_in_folder(path: Path, name: str, root: Path) -> list[tuple[int, str]]:
             shutil.copytree(root / folder, work, dirs_exist_ok=True)
         os.chdir(work)
         try:
-            return run_page(path, name, root)
+            problems = run_page(path, name, root)
         finally:
             os.chdir(here)
+    if name in transcripts.NOT_YET or name == "README.md":
+        return problems
+    with tempfile.TemporaryDirectory() as work:  # the shell transcripts, in a folder of theirs
+        return problems + transcripts.run_page(path, Path(work), root)
 
 
 def setup(app: Any) -> dict[str, Any]:

@@ -1,0 +1,133 @@
+"""The shell transcripts of the site run when it is built, and print what the page shows.
+
+A transcript is a fenced ``text`` block whose first line runs pandas-anon (``$ pandas-anon ...``):
+each ``$`` line is run by ``bash`` in the page's folder, in order, and what it prints (its
+output, then its errors) must be the lines below it, up to the next ``$`` line, compared as
+the sessions are (:mod:`executed_examples`: ``...`` stands for a part that varies, such as a
+time, and runs of spaces are one space). ``echo $?`` prints the status of the command
+before it. The folder holds the files the pages work on, written before the first command
+(:data:`FILES`, :data:`PAGE_FILES`). The pages of :data:`NOT_YET` are not run.
+"""
+
+from __future__ import annotations
+
+import doctest
+import lzma
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+#: A fenced block: its opening fence, its info string, its body.
+_FENCE = re.compile(
+    r"^(?P<fence>```+)(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.M | re.S
+)
+_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+#: A transcript's first line: the command line, with variables of the environment first.
+_COMMAND = re.compile(r"\$ (?:(?:[A-Z_]+=\S* )*pandas-anon\b|cat )")
+#: Seconds one command may take.
+TIMEOUT = 300
+
+
+def _embedded(name: str) -> Callable[[Path], bytes]:
+    """The bytes of a data file embedded in the package, decompressed."""
+
+    def read(root: Path) -> bytes:
+        return lzma.decompress((root / "pandas_anon/datasets/data" / name).read_bytes())
+
+    return read
+
+
+def _text(content: str) -> Callable[[Path], bytes]:
+    return lambda _root: content.encode()
+
+
+#: The files every page's folder holds: name -> the function of the repository's root giving
+#: their bytes (the Valle d'Aosta licences and UCI Adult as the package embeds them).
+FILES: dict[str, Callable[[Path], bytes]] = {
+    "patenti.csv": _embedded("driver_licenses_valle_daosta.csv.xz"),
+    "adult.csv": _embedded("adult.csv.xz"),
+}
+#: The files of one page besides: the licences under their open-data name, a ragged CSV, a
+#: text file that is no table.
+PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
+    "check.md": {
+        "driverLicense_ValleAosta.csv": FILES["patenti.csv"],
+        "broken.csv": _text("anno_nascita,comune_residenza,sesso\n1950,AOSTA,M\n1951,AOSTA,F,1\n"),
+        "README.txt": _text("The licences of Valle d'Aosta, as published.\n"),
+    },
+}
+
+#: The pages whose transcripts do not run yet (their files, plugins and paths are still to
+#: be set up here); every other page's do.
+NOT_YET: set[str] = {"cli.md", "plugins.md"}
+
+
+def transcripts(text: str) -> list[tuple[int, list[tuple[str, str]]]]:
+    """The transcripts of a page: (line of the block's first line, [(command, expected)])."""
+    found = []
+    for block in _FENCE.finditer(text):
+        body = block.group("body")
+        if block.group("info").strip() not in ("text", "console") or not _COMMAND.match(body):
+            continue  # not a transcript of pandas-anon (a benchmark's output, a listing)
+        steps: list[tuple[str, list[str]]] = []
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        line = text.count("\n", 0, block.start("body")) + 1
+        found.append((line, [(command, "\n".join(out) + "\n") for command, out in steps]))
+    return found
+
+
+def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
+    """Run a page's transcripts in ``work``; the problems, each with its block's line. A
+    ``$ cat FILE`` shows a file the page works on: FILE is written with the lines shown."""
+    for name, read in {**FILES, **PAGE_FILES.get(path.name, {})}.items():
+        (work / name).write_bytes(read(root))
+    checker = doctest.OutputChecker()
+    # unbuffered: errors and output interleave as in a terminal
+    environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+    environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment['PATH']}"
+    problems = []
+    for line, steps in transcripts(path.read_text(encoding="utf-8")):
+        status = 0
+        for command, expected in steps:
+            shown = re.fullmatch(r"cat (\S+)", command.strip())
+            if shown:  # the file as the page shows it
+                (work / shown.group(1)).write_text(expected, encoding="utf-8")
+            if command.strip() == "echo $?":
+                printed = f"{status}\n"
+            else:
+                done = subprocess.run(
+                    ["bash", "-c", f"{{ {command}\n}} 2>&1"],  # errors after the output
+                    cwd=work,
+                    env=environment,
+                    capture_output=True,
+                    text=True,
+                    timeout=TIMEOUT,
+                )
+                status, printed = done.returncode, done.stdout
+            if not checker.check_output(expected, printed, _FLAGS):
+                problems.append((line, f"$ {command}\nexpected:\n{expected}printed:\n{printed}"))
+    return problems
+
+
+def main() -> None:
+    """Run every page's transcripts and print what differs (``python transcripts.py``)."""
+    import tempfile
+
+    root = Path(__file__).resolve().parents[2]
+    for page in sorted((root / "docs").glob("*.md")):
+        with tempfile.TemporaryDirectory() as folder:
+            problems = run_page(page, Path(folder), root)
+        print(f"{page.name}: {len(problems)} problem(s)")
+        for line, problem in problems:
+            print(f"  line {line}: {problem}")
+
+
+if __name__ == "__main__":
+    main()
