@@ -20,9 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sphinx.util import logging
-
 import transcripts
+from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
