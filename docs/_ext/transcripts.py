@@ -12,11 +12,14 @@ before it. The folder holds the files the pages work on, written before the firs
 from __future__ import annotations
 
 import doctest
+import gzip
+import io
 import lzma
 import os
 import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,6 +47,27 @@ def _text(content: str) -> Callable[[Path], bytes]:
     return lambda _root: content.encode()
 
 
+def _zipped(member: str, read: Callable[[Path], bytes]) -> Callable[[Path], bytes]:
+    """A .zip archive holding one file."""
+
+    def archive(root: Path) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as written:
+            written.writestr(member, read(root))
+        return buffer.getvalue()
+
+    return archive
+
+
+def _years(root: Path) -> bytes:
+    """A hierarchy file of the licences' years: decades, then twenty-year periods."""
+    rows = [
+        f"{year};{year // 10 * 10}-{year // 10 * 10 + 9};{year // 20 * 20}-{year // 20 * 20 + 19};*"
+        for year in range(1900, 2011)
+    ]
+    return ("\n".join(rows) + "\n").encode()
+
+
 #: The files every page's folder holds: name -> the function of the repository's root giving
 #: their bytes (the Valle d'Aosta licences and UCI Adult as the package embeds them).
 FILES: dict[str, Callable[[Path], bytes]] = {
@@ -53,6 +77,12 @@ FILES: dict[str, Callable[[Path], bytes]] = {
 #: The files of one page besides: the licences under their open-data name, a ragged CSV, a
 #: text file that is no table.
 PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
+    "cli.md": {
+        "patenti.zip": _zipped("patenti.csv", FILES["patenti.csv"]),
+        "patenti-gz.csv": lambda root: gzip.compress(FILES["patenti.csv"](root)),
+        "toy.csv": _text("year,sex,place,parent\n1950,M,A,P\n1951,F,A,P\n1952,M,B,\n1953,F,A,P\n"),
+        "anni.csv": _years,
+    },
     "check.md": {
         "driverLicense_ValleAosta.csv": FILES["patenti.csv"],
         "broken.csv": _text("anno_nascita,comune_residenza,sesso\n1950,AOSTA,M\n1951,AOSTA,F,1\n"),
@@ -60,9 +90,12 @@ PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
     },
 }
 
-#: The pages whose transcripts do not run yet (their files, plugins and paths are still to
-#: be set up here); every other page's do.
-NOT_YET: set[str] = {"cli.md", "plugins.md"}
+#: Symbolic links of a page's folder: name -> the file it points to.
+LINKS: dict[str, dict[str, str]] = {"cli.md": {"latest.csv": "patenti.csv"}}
+
+#: The pages whose transcripts do not run yet: the plugin guide's show plugins that are not
+#: installed here (``acme-hierarchies``, a plugin in the making); every other page's do.
+NOT_YET: set[str] = {"plugins.md"}
 
 
 def transcripts(text: str) -> list[tuple[int, list[tuple[str, str]]]]:
@@ -88,6 +121,8 @@ def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
     ``$ cat FILE`` shows a file the page works on: FILE is written with the lines shown."""
     for name, read in {**FILES, **PAGE_FILES.get(path.name, {})}.items():
         (work / name).write_bytes(read(root))
+    for name, target in LINKS.get(path.name, {}).items():
+        (work / name).symlink_to(target)
     checker = doctest.OutputChecker()
     # unbuffered: errors and output interleave as in a terminal
     environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
