@@ -90,12 +90,47 @@ PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
     },
 }
 
+#: The plugin guide's made-up distributions, installed in a folder on ``PYTHONPATH`` (a
+#: module and its metadata, which is all entry points need) for the commands of the plugin
+#: guide whose ``PANDAS_ANON_PLUGINS`` names one of them (elsewhere they are not installed):
+#: ``pandas-anon-geo`` imports geopandas (not installed: a broken plugin), and
+#: ``acme-hierarchies`` registers ``example.sex`` too and claims ``eta_anni`` (collisions).
+MADE_UP_PLUGINS = {
+    "pandas_anon_geo": ("pandas-anon-geo", "0.3.0", "geo", "import geopandas  # noqa: F401\n"),
+    "acme_hierarchies": (
+        "acme-hierarchies",
+        "2.0",
+        "acme",
+        "import pandas_anon\n"
+        "from pandas_anon.hierarchy import Hierarchy\n\n\n"
+        "@pandas_anon.hookimpl\n"
+        "def register_hierarchies(register):\n"
+        "    register('example.sex', Hierarchy(['M', 'F', 'X']))\n"
+        "    register('acme.age', lambda data: Hierarchy(['0-49', '50+']), columns=['eta_anni'])\n",
+    ),
+}
+
+
+def _install_made_up(site: Path) -> None:
+    """Write the made-up plugins as distributions in ``site``."""
+    for module, (name, version, entry, code) in MADE_UP_PLUGINS.items():
+        (site / f"{module}.py").write_text(code, encoding="utf-8")
+        info = site / f"{module}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
+        )
+        (info / "entry_points.txt").write_text(
+            f"[pandas_anon]\n{entry} = {module}\n", encoding="utf-8"
+        )
+
+
 #: Symbolic links of a page's folder: name -> the file it points to.
 LINKS: dict[str, dict[str, str]] = {"cli.md": {"latest.csv": "patenti.csv"}}
 
 #: The pages whose transcripts do not run yet: the plugin guide's show plugins that are not
 #: installed here (``acme-hierarchies``, a plugin in the making); every other page's do.
-NOT_YET: set[str] = {"plugins.md"}
+NOT_YET: set[str] = set()
 
 
 def transcripts(text: str) -> list[tuple[int, list[tuple[str, str]]]]:
@@ -127,6 +162,14 @@ def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
     # unbuffered: errors and output interleave as in a terminal
     environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment['PATH']}"
+    site = work / ".site-packages"  # the made-up plugins, for the commands naming them
+    site.mkdir()
+    _install_made_up(site)
+    made_up = (
+        {entry for _name, _version, entry, _code in MADE_UP_PLUGINS.values()}
+        if path.name == "plugins.md"  # the page that makes them up
+        else set()
+    )
     problems = []
     for line, steps in transcripts(path.read_text(encoding="utf-8")):
         status = 0
@@ -137,10 +180,14 @@ def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
             if command.strip() == "echo $?":
                 printed = f"{status}\n"
             else:
+                allowed = re.match(r"PANDAS_ANON_PLUGINS=(\S*) ", command)
+                named = set(allowed.group(1).split(",")) if allowed else set()
                 done = subprocess.run(
                     ["bash", "-c", f"{{ {command}\n}} 2>&1"],  # errors after the output
                     cwd=work,
-                    env=environment,
+                    env={**environment, "PYTHONPATH": str(site)}
+                    if named & made_up
+                    else environment,
                     capture_output=True,
                     text=True,
                     timeout=TIMEOUT,
