@@ -17,6 +17,7 @@ import io
 import lzma
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -29,7 +30,7 @@ _FENCE = re.compile(
 )
 _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 #: A transcript's first line: the command line, with variables of the environment first.
-_COMMAND = re.compile(r"\$ (?:(?:[A-Z_]+=\S* )*pandas-anon\b|cat )")
+_COMMAND = re.compile(r"\$ (?:(?:[A-Z_]+=\S* )*pandas-anon\b|cat |pytest\b)")
 #: Seconds one command may take.
 TIMEOUT = 300
 
@@ -125,6 +126,10 @@ def _install_made_up(site: Path) -> None:
         )
 
 
+#: Folders of the repository a page's folder holds (copied into it): the plugin guide runs
+#: the example plugin's tests in a copy of the plugin, as its own repository.
+PAGE_FOLDERS: dict[str, str] = {"plugins.md": "plugins/pandas-anon-example"}
+
 #: Symbolic links of a page's folder: name -> the file it points to.
 LINKS: dict[str, dict[str, str]] = {"cli.md": {"latest.csv": "patenti.csv"}}
 
@@ -158,6 +163,8 @@ def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
         (work / name).write_bytes(read(root))
     for name, target in LINKS.get(path.name, {}).items():
         (work / name).symlink_to(target)
+    if path.name in PAGE_FOLDERS:
+        shutil.copytree(root / PAGE_FOLDERS[path.name], work, dirs_exist_ok=True)
     checker = doctest.OutputChecker()
     # unbuffered: errors and output interleave as in a terminal
     environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
