@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pandas_anon.engine.columns import Labelled, resolve_columns
 from pandas_anon.engine.encoding import arrow_text, factorize
@@ -55,6 +57,73 @@ class Recoded:
             values = values.astype(object)
         marked = Recoded(np.where(rows, at, self.codes), values, self.changed | rows)
         return marked, rows & (self.codes != at)
+
+
+@dataclass(frozen=True)
+class TextLabels:
+    """A column whose every entry is written as a label, the labels held as Arrow text:
+    ``text`` (the labels, and the marker of suppressed entries), each entry's code into
+    it, which entries changed, and the dtype of the column (:func:`labels_as_text`)."""
+
+    text: pa.Array
+    codes: np.ndarray
+    changed: np.ndarray
+    dtype: Any
+
+    def as_column(
+        self, index: pd.Index, name: Hashable, rows: np.ndarray | None = None
+    ) -> pd.Series:
+        """The column, one row per entry, or with ``rows`` entry ``rows[i]`` on row ``i``
+        (each row's combination), copied from the labels' bytes in one pass
+        (:func:`~pandas_anon.engine.hashing.take_text`)."""
+        taken: Any = take_text(self.text, self.codes, rows)  # pandas-stubs: no Arrow arrays
+        return pd.Series(pd.array(taken, dtype=self.dtype), index=index, name=name, copy=False)
+
+
+def labels_as_text(
+    value_codes: np.ndarray,
+    values: pd.Index,
+    labels: pd.Index,
+    label_codes: np.ndarray,
+    marked: np.ndarray,
+    marker: str,
+) -> TextLabels | None:
+    """What :func:`relabel` then :meth:`Recoded.marked` write, found without merging the
+    values and the labels into one index, when every entry gets a label (none is
+    :data:`KEEP`: a full-domain recoding) and the labels are text stored as pandas stores
+    text by default (Arrow): the output then holds labels and the marker only. An entry
+    changed when its label is not its value (the same text; a value that is not text is no
+    label) or it is ``marked`` and its label is not the marker. None when the column is not
+    such a column."""
+    chunks = arrow_text(labels)
+    default = pd.Index([marker]).dtype
+    if (
+        chunks is None
+        or labels.dtype != default
+        or chunks.null_count
+        or (len(label_codes) and int(label_codes.min()) < 0)
+    ):
+        return None
+    text = chunks.combine_chunks()
+    value_text = arrow_text(values)
+    if value_text is not None and values.dtype == labels.dtype:  # text: the same texts
+        same: Any = pc.index_in(text, value_set=value_text)  # pyarrow-stubs: fill_null
+        value_of_label = np.asarray(pc.fill_null(same, -1), dtype=np.int64)
+    elif getattr(values.dtype, "kind", "O") in "iufbmM":  # numbers, dates: no label is one
+        value_of_label = np.full(len(text), -1, dtype=np.int64)
+    else:  # objects, or text of another dtype: compared as pandas compares them
+        return None
+    codes = np.asarray(label_codes, dtype=np.int64)
+    changed = value_of_label[codes] != value_codes
+    if marked.any():
+        equal: Any = pc.equal  # pyarrow-stubs: no overload for a Python scalar
+        is_marker = np.asarray(equal(text, marker)).astype(bool)  # labels may repeat
+        changed |= marked & ~is_marker[codes]
+        at = int(np.argmax(is_marker)) if is_marker.any() else len(text)
+        if at == len(text):
+            text = pa.concat_arrays([text, pa.array([marker], type=text.type)])
+        codes = np.where(marked, at, codes)
+    return TextLabels(text, codes, changed, labels.dtype)
 
 
 def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashable) -> pd.Series:

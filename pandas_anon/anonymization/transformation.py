@@ -26,6 +26,7 @@ from pandas_anon.anonymization.recoding import (
     KEEP,
     Recoded,
     as_column,
+    labels_as_text,
     merged_codes,
     narrow_codes,
     output_copy,
@@ -352,15 +353,29 @@ class Transformation:
         out = output_copy(frame)
         for column in self.qid:
             series = frame[column]
+            recoding = self.recodings[column]
             read = (
                 tabulation.combination_codes(series)
                 if weights is None and tabulation.weights is None  # the counts are rows
                 else None
             )
-            if read is not None:
-                written, flags = self._written(
-                    column, *read, self.recodings[column].codes, self.suppressed
+            labelled = (
+                None
+                if read is None
+                else labels_as_text(
+                    *read, recoding.labels, recoding.codes, self.suppressed, SUPPRESSED
                 )
+            )
+            if labelled is not None:  # every combination labelled: copied from the labels
+                modified_combinations |= labelled.changed
+                changed[column] = int(tabulation.frequencies.counts[labelled.changed].sum())
+                if changed[column] or suppressed_rows.any():
+                    out[column] = labelled.as_column(
+                        frame.index, column, rows=tabulation.row_combination
+                    )
+                continue
+            if read is not None:
+                written, flags = self._written(column, *read, recoding.codes, self.suppressed)
                 modified_combinations |= flags
                 changed[column] = int(tabulation.frequencies.counts[flags].sum())
                 codes = written.codes[tabulation.row_combination]

@@ -48,17 +48,15 @@ static inline int same_key(const int64_t *words, Py_ssize_t n_words, Py_ssize_t 
 /*
  * Number the distinct keys of `words` (n_words x n): first[g] is the position of group g's
  * first key, sums[g] the sum of `counts` over its keys, inverse[i] (when given) key i's
- * group. Returns the number of groups, or -1 when memory runs out.
+ * group. `slots` is the caller's table of 1 << table_bits(n) entries (its content is
+ * overwritten), so that a caller grouping many tables allocates one. Returns the number of
+ * groups.
  */
-static inline Py_ssize_t group_words(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
-                                     const int64_t *counts, int64_t *first, int64_t *sums,
-                                     int64_t *inverse) {
+static inline Py_ssize_t group_words_in(int64_t *slots, const int64_t *words, Py_ssize_t n_words,
+                                        Py_ssize_t n, const int64_t *counts, int64_t *first,
+                                        int64_t *sums, int64_t *inverse) {
     int bits = table_bits(n);
     uint64_t mask = ((uint64_t)1 << bits) - 1;
-    int64_t *slots = malloc(sizeof(int64_t) << bits);
-    if (slots == NULL) {
-        return -1;
-    }
     memset(slots, 0xff, sizeof(int64_t) << bits); /* -1: empty */
     Py_ssize_t groups = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -83,18 +81,30 @@ static inline Py_ssize_t group_words(const int64_t *words, Py_ssize_t n_words, P
             inverse[i] = g;
         }
     }
-    free(slots);
     return groups;
 }
 
-/* group_words, compiled apart for keys of one word (most keys): n_words a constant there. */
-static inline Py_ssize_t group_keys(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
-                             const int64_t *counts, int64_t *first, int64_t *sums,
-                             int64_t *inverse) {
+/* group_words_in, compiled apart for keys of one word (most keys): n_words a constant there. */
+static inline Py_ssize_t group_keys_in(int64_t *slots, const int64_t *words, Py_ssize_t n_words,
+                                       Py_ssize_t n, const int64_t *counts, int64_t *first,
+                                       int64_t *sums, int64_t *inverse) {
     if (n_words == 1) {
-        return group_words(words, 1, n, counts, first, sums, inverse);
+        return group_words_in(slots, words, 1, n, counts, first, sums, inverse);
     }
-    return group_words(words, n_words, n, counts, first, sums, inverse);
+    return group_words_in(slots, words, n_words, n, counts, first, sums, inverse);
+}
+
+/* group_keys_in with a table of its own: the number of groups, or -1 when memory runs out. */
+static inline Py_ssize_t group_keys(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
+                                    const int64_t *counts, int64_t *first, int64_t *sums,
+                                    int64_t *inverse) {
+    int64_t *slots = malloc(sizeof(int64_t) << table_bits(n));
+    if (slots == NULL) {
+        return -1;
+    }
+    Py_ssize_t groups = group_keys_in(slots, words, n_words, n, counts, first, sums, inverse);
+    free(slots);
+    return groups;
 }
 
 #endif

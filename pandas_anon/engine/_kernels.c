@@ -295,95 +295,146 @@ static int text_offsets_fit(const Py_buffer *offsets, const Py_buffer *data, Py_
     return 1;
 }
 
+/* An optional int64 buffer (None: not given), or a ValueError naming `what`. */
+static int optional_rows(PyObject *object, Py_buffer *view) {
+    if (object == Py_None) {
+        view->buf = NULL;
+        return 1;
+    }
+    if (PyObject_GetBuffer(object, view, PyBUF_SIMPLE) < 0) {
+        view->buf = NULL;
+        return 0;
+    }
+    if (view->len % 8 != 0) {
+        PyErr_SetString(PyExc_ValueError, "rows: expected int64 values");
+        return 0;
+    }
+    return 1;
+}
+
+/* The code of output text i: codes[rows[i]] (rows given) or codes[i]; -2 when rows[i] names
+ * no code. */
+static inline int64_t code_at(const int64_t *code, Py_ssize_t n_codes, const int64_t *rows,
+                              Py_ssize_t i) {
+    if (rows == NULL) {
+        return code[i];
+    }
+    const int64_t r = rows[i];
+    return (uint64_t)r < (uint64_t)n_codes ? code[r] : -2;
+}
+
 /*
  * Take texts by code, first step: text codes[i] of an Arrow (large) string array (bytes
  * offsets[start + v] to offsets[start + v + 1] of `data` are text v) is to become text i of a
- * new one; its offsets (n + 1 of them, from 0) go to out_offsets, a code of -1 (missing)
- * taking no bytes. Returns the bytes the new texts take (copy_texts then copies them).
+ * new one, or with `rows` text codes[rows[i]] (the codes of a few entries, spread to many
+ * rows); its offsets (one more than the texts, from 0) go to out_offsets, a code of -1
+ * (missing) taking no bytes. Returns the bytes the new texts take (copy_texts then copies
+ * them).
  */
 static PyObject *text_offsets(PyObject *self, PyObject *args) {
-    Py_buffer offsets, data, codes, out_offsets;
+    Py_buffer offsets, data, codes, rows = {0}, out_offsets;
     Py_ssize_t start, n_texts;
-    PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*nny*w*", &offsets, &data, &start, &n_texts, &codes,
-                          &out_offsets)) {
+    PyObject *rows_object, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*nny*Ow*", &offsets, &data, &start, &n_texts, &codes,
+                          &rows_object, &out_offsets)) {
         return NULL;
     }
-    const Py_ssize_t n = codes.len / 8;
+    const Py_ssize_t n_codes = codes.len / 8;
     const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
-    if (text_offsets_fit(&offsets, &data, start, n_texts) && int64_buffer(&codes, n, "codes") &&
-        int64_buffer(&out_offsets, n + 1, "out_offsets") && codes_of_texts(code, n, n_texts)) {
-        int64_t *out = out_offsets.buf, total = 0;
-        out[0] = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            total += code[i] < 0 ? 0 : at[code[i] + 1] - at[code[i]];
-            out[i + 1] = total;
+    if (optional_rows(rows_object, &rows) && text_offsets_fit(&offsets, &data, start, n_texts) &&
+        int64_buffer(&codes, n_codes, "codes") && codes_of_texts(code, n_codes, n_texts)) {
+        const int64_t *row = rows.buf;
+        const Py_ssize_t n = row == NULL ? n_codes : rows.len / 8;
+        if (int64_buffer(&out_offsets, n + 1, "out_offsets")) {
+            int64_t *out = out_offsets.buf, total = 0;
+            out[0] = 0;
+            Py_ssize_t i = 0;
+            for (; i < n; i++) {
+                const int64_t v = code_at(code, n_codes, row, i);
+                if (v == -2) {
+                    break;
+                }
+                total += v < 0 ? 0 : at[v + 1] - at[v];
+                out[i + 1] = total;
+            }
+            if (i < n) {
+                PyErr_SetString(PyExc_ValueError, "rows: expected positions of codes");
+            } else {
+                result = PyLong_FromLongLong((long long)total);
+            }
         }
-        result = PyLong_FromLongLong((long long)total);
     }
     PyBuffer_Release(&offsets);
     PyBuffer_Release(&data);
     PyBuffer_Release(&codes);
+    if (rows.buf != NULL) {
+        PyBuffer_Release(&rows);
+    }
     PyBuffer_Release(&out_offsets);
     return result;
 }
 
 /*
  * Take texts by code, second step: copy the texts into out_data at the offsets text_offsets
- * wrote (checked again: each text's room is its length), which must leave 16 bytes past the
- * last text: a short text is copied as 16 bytes (two loads and two stores, not a call to
- * memcpy), what it writes past its end being overwritten by the texts after it.
+ * wrote (checked again as they are copied: each text's room is its length), which must leave
+ * 32 bytes past the last text: a text of at most 32 bytes is copied as 32 (loads and stores
+ * of a fixed size, no call to memcpy and no branch on its length), what it writes past its
+ * end being overwritten by the texts after it.
  */
 static PyObject *copy_texts(PyObject *self, PyObject *args) {
-    Py_buffer offsets, data, codes, out_offsets, out_data;
+    Py_buffer offsets, data, codes, rows = {0}, out_offsets, out_data;
     Py_ssize_t start, n_texts;
-    PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*nny*y*w*", &offsets, &data, &start, &n_texts, &codes,
-                          &out_offsets, &out_data)) {
+    PyObject *rows_object, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*nny*Oy*w*", &offsets, &data, &start, &n_texts, &codes,
+                          &rows_object, &out_offsets, &out_data)) {
         return NULL;
     }
-    const Py_ssize_t n = codes.len / 8;
+    const Py_ssize_t n_codes = codes.len / 8;
     const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
     const int64_t *out = out_offsets.buf;
-    int checked = text_offsets_fit(&offsets, &data, start, n_texts) &&
-                  int64_buffer(&codes, n, "codes") &&
-                  int64_buffer(&out_offsets, n + 1, "out_offsets") &&
-                  codes_of_texts(code, n, n_texts);
-    for (Py_ssize_t i = 0; i < n && checked; i++) {
-        checked = out[i + 1] - out[i] == (code[i] < 0 ? 0 : at[code[i] + 1] - at[code[i]]);
-    }
-    if (checked && (out[0] != 0 || out_data.len < out[n] + 16)) {
+    int checked = optional_rows(rows_object, &rows) &&
+                  text_offsets_fit(&offsets, &data, start, n_texts) &&
+                  int64_buffer(&codes, n_codes, "codes") && codes_of_texts(code, n_codes, n_texts);
+    const int64_t *row = rows.buf;
+    const Py_ssize_t n = row == NULL ? n_codes : rows.len / 8;
+    checked = checked && int64_buffer(&out_offsets, n + 1, "out_offsets");
+    if (checked && (out[0] != 0 || out[n] < 0 || out_data.len < out[n] + 32)) {
         checked = 0;
     }
-    if (!checked && !PyErr_Occurred()) {
-        PyErr_SetString(PyExc_ValueError,
-                        "out_offsets, out_data: expected text_offsets' offsets and 16 bytes more "
-                        "than the texts");
-    }
+    Py_ssize_t i = 0;
     if (checked) {
         char *bytes = out_data.buf;
         const char *texts = data.buf;
-        const int64_t readable = data.len - 16; /* a text starting here has 16 bytes */
+        const int64_t readable = data.len - 32; /* a text starting here has 32 bytes */
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const int64_t v = code[i];
-            if (v < 0) {
-                continue;
+        for (; i < n; i++) {
+            const int64_t v = code_at(code, n_codes, row, i);
+            const int64_t length = v < 0 ? 0 : at[v + 1] - at[v];
+            if (v == -2 || out[i + 1] - out[i] != length || out[i] < 0 || out[i + 1] > out[n]) {
+                break;
             }
-            const int64_t length = out[i + 1] - out[i];
-            if (length <= 16 && at[v] <= readable) {
-                memcpy(bytes + out[i], texts + at[v], 16);
-            } else {
+            if (length <= 32 && at[v] <= readable) {
+                memcpy(bytes + out[i], texts + at[v], 32);
+            } else if (length > 0) {
                 memcpy(bytes + out[i], texts + at[v], (size_t)length);
             }
         }
         Py_END_ALLOW_THREADS
+    }
+    if (checked && i == n) {
         Py_INCREF(Py_None);
         result = Py_None;
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rows, out_offsets, out_data: expected text_offsets' offsets and 32 bytes "
+                        "more than the texts");
     }
     PyBuffer_Release(&offsets);
     PyBuffer_Release(&data);
     PyBuffer_Release(&codes);
+    if (rows.buf != NULL) {
+        PyBuffer_Release(&rows);
+    }
     PyBuffer_Release(&out_offsets);
     PyBuffer_Release(&out_data);
     return result;
@@ -398,9 +449,9 @@ static PyMethodDef methods[] = {
      "rollup(words, n_words, n, fields, n_fields, tables, offsets, counts, out, sums) -> "
      "number of groups"},
     {"text_offsets", text_offsets, METH_VARARGS,
-     "text_offsets(offsets, data, start, n_texts, codes, out_offsets) -> bytes taken"},
+     "text_offsets(offsets, data, start, n_texts, codes, rows, out_offsets) -> bytes taken"},
     {"copy_texts", copy_texts, METH_VARARGS,
-     "copy_texts(offsets, data, start, n_texts, codes, out_offsets, out_data) -> None"},
+     "copy_texts(offsets, data, start, n_texts, codes, rows, out_offsets, out_data) -> None"},
     {NULL, NULL, 0, NULL},
 };
 

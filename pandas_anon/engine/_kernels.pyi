@@ -31,6 +31,7 @@ def text_offsets(
     start: int,
     n_texts: int,
     codes: np.ndarray,
+    rows: np.ndarray | None,
     out_offsets: np.ndarray,
     /,
 ) -> int: ...
@@ -40,6 +41,7 @@ def copy_texts(
     start: int,
     n_texts: int,
     codes: np.ndarray,
+    rows: np.ndarray | None,
     out_offsets: np.ndarray,
     out_data: object,
     /,

@@ -139,40 +139,53 @@ def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.nda
     return codes, first[:uniques]
 
 
-def take_text(text: pa.Array, codes: np.ndarray) -> pa.Array:
+def take_text(text: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None) -> pa.Array:
     """``text.take(codes)`` for an Arrow array of text with no missing value, a code of -1
-    giving a missing value: a ``large_string`` array built by copying each text's bytes
-    from Arrow's buffers into buffers of Arrow's allocator, 1.7 times faster than
-    ``pyarrow.compute.take`` on a column of Adult (``benchmarks/bench_kanon.py``, case f).
+    giving a missing value; with ``rows``, ``text.take(codes[rows])`` (the codes of a few
+    entries, such as combinations, spread to many rows) without building ``codes[rows]``. A
+    ``large_string`` array built by copying each text's bytes from Arrow's buffers into
+    buffers of Arrow's allocator, faster than ``pyarrow.compute.take`` on a column of Adult
+    (``benchmarks/bench_kanon.py``, case f).
 
     Examples
     --------
     >>> import numpy as np, pyarrow as pa
     >>> take_text(pa.array(["a", "bc"]), np.array([1, -1, 0, 1])).to_pylist()
     ['bc', None, 'a', 'bc']
+    >>> take_text(pa.array(["a", "bc"]), np.array([1, 0]), rows=np.array([0, 0, 1])).to_pylist()
+    ['bc', 'bc', 'a']
     """
     codes = np.ascontiguousarray(codes, dtype=np.int64)
+    if rows is not None:
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
     if _kernels is None:  # pragma: no cover - see COMPILED
+        codes = codes if rows is None else codes[rows]
         missing = codes < 0
         taken = text.take(pa.array(codes, mask=missing))
         return taken.cast(pa.large_string())
     assert text.null_count == 0
     _, offsets, data = _text_buffers(text)
+    n = len(codes) if rows is None else len(rows)
     # the new buffers come from Arrow's allocator, which keeps freed pages for the next
     # column: fresh pages from the system cost 2.3 µs each on the machines we measure on
-    offsets_buffer = pa.allocate_buffer(8 * (len(codes) + 1))
+    offsets_buffer = pa.allocate_buffer(8 * (n + 1))
     new_offsets = np.frombuffer(memoryview(offsets_buffer), dtype=np.int64)
-    total = _kernels.text_offsets(offsets, data, text.offset, len(text), codes, new_offsets)
-    data_buffer = pa.allocate_buffer(total + 16)
-    _kernels.copy_texts(offsets, data, text.offset, len(text), codes, new_offsets, data_buffer)
-    missing = codes < 0
-    bits = np.packbits(~missing, bitorder="little")
-    validity = pa.py_buffer(bits.data) if missing.any() else None
+    total = _kernels.text_offsets(offsets, data, text.offset, len(text), codes, rows, new_offsets)
+    data_buffer = pa.allocate_buffer(total + 32)
+    _kernels.copy_texts(
+        offsets, data, text.offset, len(text), codes, rows, new_offsets, data_buffer
+    )
+    n_missing = 0 if len(codes) == 0 or codes.min() >= 0 else None
+    validity = None
+    if n_missing is None:
+        missing = codes < 0 if rows is None else (codes < 0)[rows]
+        n_missing = int(missing.sum())
+        validity = pa.py_buffer(np.packbits(~missing, bitorder="little").data)
     return pa.Array.from_buffers(
         pa.large_string(),
-        len(codes),
+        n,
         [validity, offsets_buffer, data_buffer.slice(0, total)],
-        null_count=int(missing.sum()),
+        null_count=n_missing,
     )
 
 

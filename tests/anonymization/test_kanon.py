@@ -323,3 +323,24 @@ def test_a_column_written_unchanged_keeps_its_dtype_and_reports_no_change():
     pd.testing.assert_series_equal(out["sex"], frame["sex"])
     assert list(out["place"]) == ["north"] * 4 + ["south"] * 4
     assert report.modified == len(frame) and report.changed["sex"] == 0
+
+
+def test_written_whole_numbers_are_read_per_combination_only_while_unchanged():
+    """A column of whole numbers in a numpy array (which anyone may write to) is written
+    per combination only when every row still holds its combination's value."""
+    frame = _writing_frame()
+    decision = pandas_anon.anonymize(frame, 2, qid=["age", "sex"], max_suppression=0.0)
+    tabulation = decision.tabulation
+    assert tabulation.combination_codes(frame["age"]) is not None
+    changed = frame.copy()
+    changed.loc[3, "age"] = 99  # outside the ages read
+    assert tabulation.combination_codes(changed["age"]) is None
+    swapped = frame.copy()
+    swapped.loc[[0, 3], "age"] = [52, 30]  # the same ages, on other rows
+    assert tabulation.combination_codes(swapped["age"]) is None
+    assert tabulation.combination_codes(frame["age"].astype("int32")) is None
+    # read row by row instead: each row written from the age it holds
+    ages = decision.apply(swapped)["age"]
+    by_age = dict(zip(frame["age"], decision.apply(frame)["age"]))
+    kept = ~decision.tabulation.rows_where(decision.suppressed)
+    assert [by_age[a] for a in swapped["age"][kept]] == ages[kept].tolist()

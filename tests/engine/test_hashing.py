@@ -137,26 +137,63 @@ def test_factorize_text_equals_pandas(texts, start, kind):
     st.data(),
 )
 def test_take_text_equals_pyarrow(texts, start, kind, data):
-    """Texts taken by code (empty, short, longer than the 16 bytes copied at once,
-    non-ASCII; an Arrow slice, so an offset into the buffers; -1 for missing) are what
-    pyarrow's take gives, as large_string."""
+    """Texts taken by code (empty, short, longer than the 32 bytes copied at once,
+    non-ASCII; an Arrow slice, so an offset into the buffers; -1 for missing), directly or
+    through ``rows`` (codes of entries spread to rows), are what pyarrow's take gives, as
+    large_string."""
     import pyarrow as pa
 
     array = pa.array(["padding"] * start + texts, type=getattr(pa, kind)()).slice(start)
     codes = np.array(
-        data.draw(st.lists(st.integers(-1, len(texts) - 1), max_size=80)), dtype=np.int64
+        data.draw(st.lists(st.integers(-1, len(texts) - 1), min_size=1, max_size=80)),
+        dtype=np.int64,
     )
-    taken = hashing.take_text(array, codes)
-    assert taken.type == pa.large_string()
-    assert taken.to_pylist() == [texts[c] if c >= 0 else None for c in codes]
-    assert taken.null_count == int((codes < 0).sum())
+    rows = np.array(
+        data.draw(st.lists(st.integers(0, len(codes) - 1), max_size=80)), dtype=np.int64
+    )
+    for taken, expected in (
+        (hashing.take_text(array, codes), codes),
+        (hashing.take_text(array, codes, rows), codes[rows]),
+    ):
+        assert taken.type == pa.large_string()
+        assert taken.to_pylist() == [texts[c] if c >= 0 else None for c in expected]
+        assert taken.null_count == int((expected < 0).sum())
 
 
-def test_take_text_refuses_codes_outside_the_texts():
+def test_take_text_refuses_codes_outside_the_texts_and_rows_outside_the_codes():
     import pyarrow as pa
 
     with pytest.raises(ValueError, match="codes"):
         hashing.take_text(pa.array(["a", "b"]), np.array([0, 2]))
+    with pytest.raises(ValueError, match="rows"):
+        hashing.take_text(pa.array(["a", "b"]), np.array([0, 1]), np.array([1, 2]))
+    with pytest.raises(ValueError, match="rows"):
+        hashing.take_text(pa.array(["a", "b"]), np.array([0, 1]), np.array([-1]))
+
+
+def test_copy_texts_refuses_offsets_it_was_not_given():
+    """The second step checks the offsets as it copies: offsets that do not match the
+    texts' lengths, or a buffer without the 32 bytes of room, are refused, never written
+    past."""
+    import pyarrow as pa
+
+    from pandas_anon.engine import _kernels
+
+    if _kernels is None:
+        pytest.skip("the compiled kernels are not built")
+    _, offsets, data = hashing._text_buffers(pa.array(["ab", "c"]))
+    codes = np.array([0, 1, 0], dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    total = _kernels.text_offsets(offsets, data, 0, 2, codes, None, out)
+    assert total == 5 and out.tolist() == [0, 2, 3, 5]
+    with pytest.raises(ValueError, match="32 bytes"):
+        _kernels.copy_texts(offsets, data, 0, 2, codes, None, out, bytearray(total + 31))
+    wrong = np.array([0, 1, 3, 5], dtype=np.int64)
+    with pytest.raises(ValueError, match="offsets"):
+        _kernels.copy_texts(offsets, data, 0, 2, codes, None, wrong, bytearray(64))
+    room = bytearray(total + 32)
+    _kernels.copy_texts(offsets, data, 0, 2, codes, None, out, room)
+    assert bytes(room[:total]) == b"abcab"
 
 
 def test_factorize_text_of_several_chunks():

@@ -31,6 +31,7 @@
 #define CLOSED INT64_MAX
 #define PRECISION 0
 #define DISCERNIBILITY 1
+#define SIZE_CLASSES 256
 
 typedef struct table {
     int64_t *keys;   /* n_words x size, word-major */
@@ -38,6 +39,11 @@ typedef struct table {
     Py_ssize_t size; /* classes */
     int64_t used;    /* the search's clock when last read (least recently used goes first) */
 } table;
+
+/* A buffer given back (free_table), kept for a table of the same size class. */
+typedef struct spare {
+    struct spare *next;
+} spare;
 
 typedef struct {
     /* the lattice */
@@ -70,6 +76,13 @@ typedef struct {
     Py_ssize_t *kept; /* the nodes kept, n_kept of them (room for kept_room) */
     Py_ssize_t n_kept, kept_room;
     Py_ssize_t *path; /* a probe's path: at most one node per level of the lattice */
+    /* a roll-up's work space, sized once for the bottom's table (no table is larger) */
+    int64_t *rewritten, *first, *sums, *slots;
+    /* the buffers of evicted tables, by size class, for the tables evaluated next: a search
+     * evicts and keeps tables by the thousand, and memory the system hands out again costs a
+     * page fault per 4 KiB (more than rolling a table up) */
+    spare *spares[SIZE_CLASSES];
+    int64_t spare_bytes; /* at most a quarter of the cache's budget in bytes */
     int64_t entries, budget, clock;
     PyObject *progress; /* called with the evaluations so far, every 500; or None */
 } search;
@@ -149,10 +162,68 @@ static void below(search *s, Py_ssize_t node, enum box_action action) {
 
 /* -- class tables --------------------------------------------------------------------------- */
 
-static void free_table(table *t) {
+/* The size class of a buffer of `bytes`: four classes per doubling (at most 25 % unused). */
+static int size_class(size_t bytes) {
+    if (bytes <= 64) {
+        return 0;
+    }
+    int e = 6; /* 2**e < bytes <= 2**(e + 1) */
+    while (((size_t)1 << (e + 1)) < bytes) {
+        e++;
+    }
+    const size_t step = (size_t)1 << (e - 2);
+    return (e - 6) * 4 + (int)((bytes - ((size_t)1 << e) + step - 1) / step);
+}
+
+static size_t class_bytes(int c) {
+    if (c == 0) {
+        return 64;
+    }
+    const int e = (c - 1) / 4 + 6;
+    return ((size_t)1 << e) + (size_t)((c - 1) % 4 + 1) * ((size_t)1 << (e - 2));
+}
+
+/* A buffer of at least `bytes`: a spare one of its size class, else a new one. */
+static void *take(search *s, size_t bytes) {
+    const int c = size_class(bytes);
+    if (c >= SIZE_CLASSES) {
+        return NULL;
+    }
+    spare *found = s->spares[c];
+    if (found != NULL) {
+        s->spares[c] = found->next;
+        s->spare_bytes -= (int64_t)class_bytes(c);
+        return found;
+    }
+    return malloc(class_bytes(c));
+}
+
+/* Give back a buffer of `bytes` taken with take(). */
+static void give(search *s, void *buffer, size_t bytes) {
+    if (buffer == NULL) {
+        return;
+    }
+    const int c = size_class(bytes);
+    if (s->spare_bytes + (int64_t)class_bytes(c) > 2 * s->budget) { /* 8 bytes an entry / 4 */
+        free(buffer);
+        return;
+    }
+    spare *kept = buffer;
+    kept->next = s->spares[c];
+    s->spares[c] = kept;
+    s->spare_bytes += (int64_t)class_bytes(c);
+}
+
+static size_t keys_bytes(const search *s, Py_ssize_t size) {
+    return sizeof(int64_t) * (size_t)(s->n_words * size + 1);
+}
+
+static size_t counts_bytes(Py_ssize_t size) { return sizeof(int64_t) * (size_t)(size + 1); }
+
+static void free_table(search *s, table *t) {
     if (t != NULL) {
-        free(t->keys);
-        free(t->counts);
+        give(s, t->keys, keys_bytes(s, t->size));
+        give(s, t->counts, counts_bytes(t->size));
         free(t);
     }
 }
@@ -191,16 +262,11 @@ static const int64_t *shift_table(search *s, int j, int64_t a, int64_t b) {
     return gains;
 }
 
-/* The classes of `node` rolled up from `source`, the classes of node `from` below it. */
+/* The classes of `node` rolled up from `source`, the classes of node `from` below it, in
+ * the search's work space; only the table kept is allocated. */
 static table *roll_up(search *s, const table *source, Py_ssize_t from, Py_ssize_t node) {
     const Py_ssize_t n = source->size, n_words = s->n_words;
-    table *t = calloc(1, sizeof(table));
-    int64_t *rewritten = malloc(sizeof(int64_t) * (size_t)(n_words * n + 1));
-    int64_t *first = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    int64_t *sums = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    if (t == NULL || rewritten == NULL || first == NULL || sums == NULL) {
-        goto fail;
-    }
+    int64_t *rewritten = s->rewritten;
     memcpy(rewritten, source->keys, sizeof(int64_t) * (size_t)(n_words * n));
     for (int j = 0; j < s->q; j++) {
         const int64_t a = level_of(s, from, j), b = level_of(s, node, j);
@@ -209,7 +275,7 @@ static table *roll_up(search *s, const table *source, Py_ssize_t from, Py_ssize_
         }
         const int64_t *gains = shift_table(s, j, a, b);
         if (gains == NULL) {
-            goto fail;
+            return NULL;
         }
         const int64_t word = s->fields[3 * j], shift = s->fields[3 * j + 1];
         const int64_t mask = s->fields[3 * j + 2];
@@ -219,31 +285,26 @@ static table *roll_up(search *s, const table *source, Py_ssize_t from, Py_ssize_
             target[i] += gains[(keys[i] >> shift) & mask];
         }
     }
-    const Py_ssize_t groups = group_keys(rewritten, n_words, n, source->counts, first, sums, NULL);
-    if (groups < 0) {
-        goto fail;
+    const Py_ssize_t groups =
+        group_keys_in(s->slots, rewritten, n_words, n, source->counts, s->first, s->sums, NULL);
+    table *t = calloc(1, sizeof(table));
+    if (t == NULL) {
+        return NULL;
     }
-    t->keys = malloc(sizeof(int64_t) * (size_t)(n_words * groups + 1));
-    if (t->keys == NULL) {
-        goto fail;
+    t->size = groups;
+    t->keys = take(s, keys_bytes(s, groups));
+    t->counts = take(s, counts_bytes(groups));
+    if (t->keys == NULL || t->counts == NULL) {
+        free_table(s, t);
+        return NULL;
     }
     for (Py_ssize_t w = 0; w < n_words; w++) {
         for (Py_ssize_t g = 0; g < groups; g++) {
-            t->keys[w * groups + g] = rewritten[w * n + first[g]];
+            t->keys[w * groups + g] = rewritten[w * n + s->first[g]];
         }
     }
-    int64_t *counts = realloc(sums, sizeof(int64_t) * (size_t)(groups + 1));
-    t->counts = counts != NULL ? counts : sums;
-    t->size = groups;
-    free(rewritten);
-    free(first);
+    memcpy(t->counts, s->sums, sizeof(int64_t) * (size_t)groups);
     return t;
-fail:
-    free_table(t);
-    free(rewritten);
-    free(first);
-    free(sums);
-    return NULL;
 }
 
 static int64_t table_entries(const search *s, const table *t) {
@@ -257,7 +318,7 @@ static int keep(search *s, Py_ssize_t node, table *t) {
         Py_ssize_t room = 2 * s->kept_room;
         Py_ssize_t *kept = realloc(s->kept, sizeof(Py_ssize_t) * (size_t)room);
         if (kept == NULL) {
-            free_table(t);
+            free_table(s, t);
             return -1;
         }
         s->kept = kept;
@@ -276,7 +337,7 @@ static int keep(search *s, Py_ssize_t node, table *t) {
         }
         Py_ssize_t gone = s->kept[oldest];
         s->entries -= table_entries(s, s->tables[gone]);
-        free_table(s->tables[gone]);
+        free_table(s, s->tables[gone]);
         s->tables[gone] = NULL;
         s->kept[oldest] = s->kept[--s->n_kept];
     }
@@ -476,7 +537,14 @@ static int run(search *s) {
 static void release(search *s) {
     if (s->tables != NULL) {
         for (Py_ssize_t i = 0; i < s->n_kept; i++) {
-            free_table(s->tables[s->kept[i]]);
+            free_table(s, s->tables[s->kept[i]]);
+        }
+    }
+    for (int c = 0; c < SIZE_CLASSES; c++) {
+        while (s->spares[c] != NULL) {
+            spare *next = s->spares[c]->next;
+            free(s->spares[c]);
+            s->spares[c] = next;
         }
     }
     if (s->shift_tables != NULL) {
@@ -488,6 +556,10 @@ static void release(search *s) {
     free(s->tables);
     free(s->kept);
     free(s->path);
+    free(s->rewritten);
+    free(s->first);
+    free(s->sums);
+    free(s->slots);
     free(s->pending);
     free(s->open);
 }
@@ -571,8 +643,13 @@ static PyObject *ola(PyObject *self, PyObject *args) {
             steps += s.heights[j];
         }
         s.path = malloc(sizeof(Py_ssize_t) * (size_t)steps);
+        s.rewritten = malloc(sizeof(int64_t) * (size_t)(n_words * n_classes + 1));
+        s.first = malloc(sizeof(int64_t) * (size_t)(n_classes + 1));
+        s.sums = malloc(sizeof(int64_t) * (size_t)(n_classes + 1));
+        s.slots = malloc(sizeof(int64_t) << table_bits(n_classes));
         if (s.pending == NULL || s.open == NULL || s.tables == NULL || s.kept == NULL ||
-            s.shift_tables == NULL || s.path == NULL) {
+            s.shift_tables == NULL || s.path == NULL || s.rewritten == NULL || s.first == NULL ||
+            s.sums == NULL || s.slots == NULL) {
             PyErr_NoMemory();
         } else {
             memcpy(s.pending, s.lower, sizeof(int64_t) * (size_t)s.n_nodes);

@@ -111,16 +111,26 @@ class Tabulation:
 
     def combination_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
         """Each combination's code in column ``series.name`` and the value of each code,
-        read from the frequency set, when ``series`` holds the very Arrow data this
-        tabulation read (so its rows are the combinations' rows), every row was examined
-        and none is missing; else None."""
+        read from the frequency set, when ``series`` holds the data this tabulation read (so
+        its rows are the combinations' rows), every row was examined and none is missing;
+        else None. Arrow data is the data read when it is the very Arrow array read (Arrow
+        arrays are immutable); a column of whole numbers or booleans in a numpy array (which
+        anyone may write to) when each row holds its combination's value, compared row by
+        row (a fraction of the cost of reading the column again)."""
         column = series.name
-        if self.positions is not None or not same_source(series, self.sources.get(column)):
+        if self.positions is not None or column not in self.frequencies.values:
             return None
         values = self.frequencies.values[column]
         if values.hasnans:
             return None
-        return self.frequencies.codes[:, self.frequencies.position(column)], values
+        codes = self.frequencies.codes[:, self.frequencies.position(column)]
+        if same_source(series, self.sources.get(column)):
+            return codes, values
+        kind = series.dtype.kind if isinstance(series.dtype, np.dtype) else None
+        if kind is None or kind not in "iub" or values.dtype != series.dtype:
+            return None
+        held = values.to_numpy()[codes][self.row_combination]
+        return (codes, values) if np.array_equal(held, series.to_numpy()) else None
 
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
