@@ -7,6 +7,7 @@ still succeeds and numpy and Python compute the same results, more slowly; CI ch
 they were compiled.
 """
 
+import numpy
 from setuptools import Extension, setup
 
 GROUPING = ["pandas_anon/engine/_grouping.h"]
@@ -16,6 +17,7 @@ setup(
         Extension(
             "pandas_anon.engine._kernels",
             sources=["pandas_anon/engine/_kernels.c"],
+            include_dirs=[numpy.get_include()],  # numpy's allocation handlers (the pool)
             depends=GROUPING,
             optional=True,
         ),

@@ -39,6 +39,7 @@ from pandas_anon.engine.columns import (
     resolve_columns,
     sensitive_outside,
 )
+from pandas_anon.engine.memory import with_pooled_memory
 from pandas_anon.errors import (
     HierarchyError,
     HierarchyFallbackWarning,
@@ -81,6 +82,7 @@ class _Request:
 
 
 @with_distributed_progress
+@with_pooled_memory
 def anonymize(
     frame: pd.DataFrame,
     k: int,

@@ -38,6 +38,7 @@ from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, group_codes
+from pandas_anon.engine.memory import with_pooled_memory
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
@@ -277,6 +278,7 @@ class Transformation:
         out["rows"] = rows[shown]
         return out
 
+    @with_pooled_memory
     def apply(self, frame: Any, *, suppress: str = "mask", salt: bytes | str | None = None) -> Any:
         """The output: a copy of ``frame`` with the transformation written
         (:meth:`write`), the direct identifiers dropped, hashed or kept, the suppressed rows

@@ -47,8 +47,8 @@ static inline int same_key(const int64_t *words, Py_ssize_t n_words, Py_ssize_t 
 
 /*
  * Number the distinct keys of `words` (n_words x n): first[g] is the position of group g's
- * first key, sums[g] the sum of `counts` over its keys, inverse[i] (when given) key i's
- * group. `slots` is the caller's table of 1 << table_bits(n) entries (its content is
+ * first key, sums[g] the sum of `counts` over its keys (NULL: one each), inverse[i] (when
+ * given) key i's group. `slots` is the caller's table of 1 << table_bits(n) entries (its content is
  * overwritten), so that a caller grouping many tables allocates one. Returns the number of
  * groups.
  */
@@ -76,7 +76,7 @@ static inline Py_ssize_t group_words_in(int64_t *slots, const int64_t *words, Py
             }
             h = (h + 1) & mask;
         }
-        sums[g] += counts[i];
+        sums[g] += counts != NULL ? counts[i] : 1;
         if (inverse != NULL) {
             inverse[i] = g;
         }

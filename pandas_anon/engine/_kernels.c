@@ -7,9 +7,16 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* numpy's allocation handlers (numpy 1.22 and later); built against any numpy, the module
+ * loads in every numpy the package supports */
+#define NPY_NO_DEPRECATED_API NPY_1_22_API_VERSION
+#define NPY_TARGET_VERSION NPY_1_22_API_VERSION
+#include <numpy/arrayobject.h>
 
 #include "_grouping.h"
 
@@ -136,20 +143,25 @@ typedef struct {
 
 static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t room) {
     text_key key = {{0, 0}, 0, 0};
+    uint64_t h = (uint64_t)len * GOLDEN;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (room >= 16) { /* two loads, the bytes past the text masked off */
+    if (room >= 16 && len <= 24) { /* fixed loads, the bytes past the text masked off, and
+                                    * no branch on the length (texts of mixed lengths) */
         memcpy(key.head, text, 16);
-        if (len < 16) {
-            const uint64_t bits = 8 * (uint64_t)len;
-            key.head[1] &= bits > 64 ? (~(uint64_t)0 >> (128 - bits)) : 0;
-            key.head[0] &= bits >= 64 ? ~(uint64_t)0 : (bits ? ~(uint64_t)0 >> (64 - bits) : 0);
-        }
-    } else
+        const uint64_t ones = ~(uint64_t)0, bits = 8 * (uint64_t)len;
+        key.head[0] &= len >= 8 ? ones : (len ? ones >> (64 - bits) : 0);
+        key.head[1] &= len >= 16 ? ones : (len > 8 ? ones >> (128 - bits) : 0);
+        uint64_t tail;
+        memcpy(&tail, text + (len > 16 ? len - 8 : 0), 8);
+        key.tail = len > 16 ? tail : 0;
+        /* the words are multiplied side by side (no chain of multiplications) */
+        key.hash = h ^ (key.head[0] * 0xff51afd7ed558ccdULL) ^
+                   (key.head[1] * 0xc4ceb9fe1a85ec53ULL) ^ (key.tail * 0x9fb21c651e98df25ULL);
+        return key; /* the hash's high bits pick the slot: each product mixes its word upwards */
+    }
 #endif
-        memcpy(key.head, text, (size_t)(len < 16 ? len : 16));
-    /* the words are multiplied side by side (no chain of multiplications), then mixed */
-    uint64_t h = ((uint64_t)len * GOLDEN) ^ (key.head[0] * 0xff51afd7ed558ccdULL) ^
-                 (key.head[1] * 0xc4ceb9fe1a85ec53ULL);
+    memcpy(key.head, text, (size_t)(len < 16 ? len : 16));
+    h ^= (key.head[0] * 0xff51afd7ed558ccdULL) ^ (key.head[1] * 0xc4ceb9fe1a85ec53ULL);
     if (len > 16) {
         memcpy(&key.tail, text + len - 8, 8);
         h ^= key.tail * 0x9fb21c651e98df25ULL;
@@ -159,8 +171,7 @@ static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t roo
             h = (h ^ w) * 0xff51afd7ed558ccdULL;
         }
     }
-    h = (h ^ (h >> 32)) * 0xd6e8feb86659fd93ULL;
-    key.hash = h ^ (h >> 29);
+    key.hash = h;
     return key;
 }
 
@@ -180,10 +191,11 @@ typedef struct {
 static Py_ssize_t factorize_text(const int64_t *offsets, const uint8_t *data,
                                  int64_t data_len, const uint8_t *validity, Py_ssize_t offset,
                                  Py_ssize_t n, int64_t *codes, int64_t *first) {
-    int bits = 6;
+    int bits = 8;
     text_slot *slots = NULL;
     Py_ssize_t uniques = 0;
-    for (;;) { /* a table for 2**(bits - 1) texts; when more come, start again twice as big */
+    for (;;) { /* a table for 2**(bits - 1) texts (at first 128: a column of words fits, with
+                * few collisions); when more come, start again twice as big */
         uint64_t mask = ((uint64_t)1 << bits) - 1;
         free(slots);
         slots = malloc(sizeof(text_slot) << bits);
@@ -204,7 +216,7 @@ static Py_ssize_t factorize_text(const int64_t *offsets, const uint8_t *data,
             const uint8_t *text = data + offsets[at];
             const int64_t len = offsets[at + 1] - offsets[at];
             const text_key key = key_of_text(text, len, data_len - offsets[at]);
-            uint64_t h = key.hash & mask;
+            uint64_t h = key.hash >> (64 - bits);
             for (;;) {
                 text_slot *slot = &slots[h];
                 if (slot->number < 0) {
@@ -440,6 +452,539 @@ static PyObject *copy_texts(PyObject *self, PyObject *args) {
     return result;
 }
 
+
+/* -- a pool of memory for numpy's arrays --------------------------------------------------- */
+
+/*
+ * Memory the system hands out costs a page fault per 4 KiB at first touch (2 to 3 µs each on
+ * the machines we measure on), and the system allocator gives large blocks back as soon as
+ * they are freed: an anonymization allocates and frees the same arrays of a few hundred KiB
+ * call after call, and paid more in page faults than in arithmetic. The pool keeps freed
+ * blocks of POOL_MIN to POOL_MAX bytes, by size class (four per doubling), for the next
+ * arrays of that class, up to `pool_limit` bytes in all; smaller and larger blocks go to the
+ * system as before. numpy allocates through it inside `pooled()` (pandas_anon.engine.memory):
+ * the handler is numpy's per-context allocation policy, so other code is never affected,
+ * and an array keeps the handler that allocated it for its whole life.
+ *
+ * Each block starts with a header (its class, -1 for a block of the system's, -2 - size for a
+ * small one) so that a block is given back to where it came from whatever size numpy says it
+ * frees.
+ */
+#define POOL_MIN ((size_t)64 << 10)
+#define POOL_MAX ((size_t)64 << 20)
+#define POOL_CLASSES 128
+#define HEADER 16 /* keeps the alignment of malloc (16 bytes) */
+
+typedef struct spare_block {
+    struct spare_block *next;
+} spare_block;
+
+static spare_block *pool_spares[POOL_CLASSES];
+static size_t pool_held = 0;               /* bytes kept in pool_spares */
+static size_t pool_limit = (size_t)128 << 20;
+static PyThread_type_lock pool_lock = NULL;
+
+static int pool_class(size_t bytes) {
+    int e = 16; /* 2**e < bytes <= 2**(e + 1), bytes > POOL_MIN = 2**16 */
+    while (((size_t)1 << (e + 1)) < bytes) {
+        e++;
+    }
+    const size_t step = (size_t)1 << (e - 2);
+    return (e - 16) * 4 + (int)((bytes - ((size_t)1 << e) + step - 1) / step) - 1;
+}
+
+static size_t pool_class_bytes(int c) {
+    const int e = c / 4 + 16;
+    return ((size_t)1 << e) + (size_t)(c % 4 + 1) * ((size_t)1 << (e - 2));
+}
+
+static void *with_header(char *block, int64_t c) {
+    if (block == NULL) {
+        return NULL;
+    }
+    memcpy(block, &c, sizeof(c));
+    return block + HEADER;
+}
+
+/* Blocks of fewer bytes than SMALL_SIZES are kept, SMALL_KEEP of each size, as numpy's own
+ * allocator keeps them (most arrays are a few bytes): under the GIL, which guards them. */
+#define SMALL_SIZES 1024
+#define SMALL_KEEP 8
+static char *small_blocks[SMALL_SIZES][SMALL_KEEP];
+static int small_kept[SMALL_SIZES];
+
+static void *pool_malloc(void *ctx, size_t size) {
+    if (size > POOL_MIN && size <= POOL_MAX) {
+        const int c = pool_class(size);
+        PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+        spare_block *found = pool_spares[c];
+        if (found != NULL) {
+            pool_spares[c] = found->next;
+            pool_held -= pool_class_bytes(c) + HEADER;
+        }
+        PyThread_release_lock(pool_lock);
+        if (found == NULL) {
+            found = malloc(pool_class_bytes(c) + HEADER);
+        }
+        return with_header((char *)found, c);
+    }
+    if (size < SMALL_SIZES) {
+        char *block = NULL;
+        if (small_kept[size] > 0 && PyGILState_Check()) {
+            block = small_blocks[size][--small_kept[size]];
+        }
+        return with_header(block != NULL ? block : malloc(size + HEADER), -2 - (int64_t)size);
+    }
+    return with_header(malloc(size + HEADER), -1);
+}
+
+/* Zeroed memory: the system's, whose zero pages cost nothing until they are written (a table
+ * of counts, mostly untouched, is common); zeroing a kept block costs more. */
+static void *pool_calloc(void *ctx, size_t n, size_t size) {
+    if (size != 0 && n > (SIZE_MAX - HEADER) / size) {
+        return NULL;
+    }
+    return with_header(calloc(1, n * size + HEADER), -1);
+}
+
+static void pool_free(void *ctx, void *data, size_t size) {
+    if (data == NULL) {
+        return;
+    }
+    char *block = (char *)data - HEADER;
+    int64_t c;
+    memcpy(&c, block, sizeof(c));
+    if (c >= 0) {
+        const size_t bytes = pool_class_bytes((int)c) + HEADER;
+        PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+        if (pool_held + bytes <= pool_limit) {
+            spare_block *kept = (spare_block *)block;
+            kept->next = pool_spares[c];
+            pool_spares[c] = kept;
+            pool_held += bytes;
+            block = NULL;
+        }
+        PyThread_release_lock(pool_lock);
+    } else if (c <= -2) {
+        const int64_t small = -2 - c;
+        if (small_kept[small] < SMALL_KEEP && PyGILState_Check()) {
+            small_blocks[small][small_kept[small]++] = block;
+            block = NULL;
+        }
+    }
+    free(block);
+}
+
+static void *pool_realloc(void *ctx, void *data, size_t size) {
+    if (data == NULL) {
+        return pool_malloc(ctx, size);
+    }
+    int64_t c;
+    memcpy(&c, (char *)data - HEADER, sizeof(c));
+    if (c < 0) { /* the system's block (small or large): the system's realloc */
+        return with_header(realloc((char *)data - HEADER, size + HEADER), -1);
+    }
+    const size_t room = pool_class_bytes((int)c);
+    if (size <= room && size > POOL_MIN) {
+        return data; /* still fits its block (numpy shrinks, and grows in steps) */
+    }
+    char *moved = pool_malloc(ctx, size);
+    if (moved != NULL) {
+        memcpy(moved, data, size < room ? size : room);
+        pool_free(ctx, data, room);
+    }
+    return moved;
+}
+
+static PyDataMem_Handler pool_handler = {
+    "pandas_anon_pool",
+    1,
+    {NULL, pool_malloc, pool_calloc, pool_realloc, pool_free},
+};
+
+static PyObject *pool_capsule = NULL;
+
+/* Free the spare blocks; the bytes the pool held. */
+static size_t pool_release(void) {
+    size_t held;
+    PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+    held = pool_held;
+    for (int c = 0; c < POOL_CLASSES; c++) {
+        while (pool_spares[c] != NULL) {
+            spare_block *next = pool_spares[c]->next;
+            free(pool_spares[c]);
+            pool_spares[c] = next;
+        }
+    }
+    pool_held = 0;
+    PyThread_release_lock(pool_lock);
+    return held;
+}
+
+static PyObject *use_pool(PyObject *self, PyObject *args) {
+    return PyDataMem_SetHandler(pool_capsule); /* the handler before: restore_handler's */
+}
+
+static PyObject *restore_handler(PyObject *self, PyObject *previous) {
+    PyObject *ours = PyDataMem_SetHandler(previous);
+    if (ours == NULL) {
+        return NULL;
+    }
+    Py_DECREF(ours);
+    Py_RETURN_NONE;
+}
+
+static PyObject *release_pool(PyObject *self, PyObject *args) {
+    return PyLong_FromSize_t(pool_release());
+}
+
+static PyObject *pool_state(PyObject *self, PyObject *args) {
+    size_t held, limit;
+    PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+    held = pool_held;
+    limit = pool_limit;
+    PyThread_release_lock(pool_lock);
+    return Py_BuildValue("nn", (Py_ssize_t)held, (Py_ssize_t)limit);
+}
+
+static PyObject *set_pool_limit(PyObject *self, PyObject *args) {
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "n", &limit)) {
+        return NULL;
+    }
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "limit: expected a number of bytes, at least 0");
+        return NULL;
+    }
+    PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+    pool_limit = (size_t)limit;
+    PyThread_release_lock(pool_lock);
+    if (pool_held > (size_t)limit) {
+        pool_release();
+    }
+    Py_RETURN_NONE;
+}
+
+
+/* -- a frame's rows grouped into their combinations ----------------------------------------- */
+
+static void *scratch(size_t bytes) { return pool_malloc(NULL, bytes > 0 ? bytes : 1); }
+
+static void scratch_free(void *data) { pool_free(NULL, data, 0); }
+
+/* A new int64 numpy array of `n` values (through numpy's handler in this context). */
+static PyArrayObject *int64_array(Py_ssize_t n) {
+    npy_intp dims[1] = {n};
+    return (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_INT64);
+}
+
+/* One column of a frame as tabulate_rows reads it. */
+typedef struct {
+    int text;
+    Py_buffer offsets, data, validity, given;
+    Py_ssize_t offset, null_count, cardinality;
+    int64_t *codes, *first; /* a text column's codes and first rows (factorized) */
+    Py_ssize_t found;       /* its distinct texts (-1: out of memory) */
+} read_column;
+
+/* Factorize the text columns of `columns` (every other one, from `start`). */
+static void factorize_columns(read_column *columns, Py_ssize_t q, Py_ssize_t start,
+                              Py_ssize_t step, Py_ssize_t n) {
+    for (Py_ssize_t j = start; j < q; j += step) {
+        read_column *c = &columns[j];
+        if (c->text) {
+            c->found = factorize_text(c->offsets.buf, c->data.buf, c->data.len, c->validity.buf,
+                                      c->offset, n, c->codes, c->first);
+        }
+    }
+}
+
+typedef struct {
+    read_column *columns;
+    Py_ssize_t q, n;
+    PyThread_type_lock done;
+} factorizing;
+
+static void factorize_odd_columns(void *argument) {
+    factorizing *work = argument;
+    factorize_columns(work->columns, work->q, 1, 2, work->n);
+    PyThread_release_lock(work->done);
+}
+
+/* Factorize every text column: in two threads (this one the even columns, another the odd
+ * ones) when `threads`, else here. */
+static void factorize_all(read_column *columns, Py_ssize_t q, Py_ssize_t n, int threads) {
+    factorizing work = {columns, q, n, threads ? PyThread_allocate_lock() : NULL};
+    int started = 0;
+    if (work.done != NULL) {
+        PyThread_acquire_lock(work.done, WAIT_LOCK);
+        started = PyThread_start_new_thread(factorize_odd_columns, &work) !=
+                  PYTHREAD_INVALID_THREAD_ID;
+    }
+    factorize_columns(columns, q, 0, started ? 2 : 1, n);
+    if (started) {
+        PyThread_acquire_lock(work.done, WAIT_LOCK); /* the other thread has finished */
+    }
+    if (work.done != NULL) {
+        PyThread_release_lock(work.done);
+        PyThread_free_lock(work.done);
+    }
+}
+
+/* Read column `object` of n rows into `c`: 1, or 0 with a Python error set. */
+static int read_spec(PyObject *object, Py_ssize_t n, read_column *c) {
+    PyObject *validity = Py_None;
+    c->text = PyTuple_Check(object) && PyTuple_GET_SIZE(object) == 5;
+    if (!c->text) {
+        if (!PyArg_ParseTuple(object, "y*n", &c->given, &c->cardinality)) {
+            return 0;
+        }
+        if (!int64_buffer(&c->given, n, "codes")) {
+            return 0;
+        }
+        const int64_t *code = c->given.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (code[i] < 0 || code[i] >= c->cardinality) {
+                PyErr_SetString(PyExc_ValueError, "codes: expected codes below the cardinality");
+                return 0;
+            }
+        }
+        c->found = c->cardinality;
+        return 1;
+    }
+    if (!PyArg_ParseTuple(object, "y*y*Onn", &c->offsets, &c->data, &validity, &c->offset,
+                          &c->null_count)) {
+        return 0;
+    }
+    if (validity != Py_None && PyObject_GetBuffer(validity, &c->validity, PyBUF_SIMPLE) < 0) {
+        return 0;
+    }
+    if (c->offsets.itemsize != 8 || c->offset < 0 || c->offsets.len < (c->offset + n + 1) * 8 ||
+        (c->validity.buf != NULL && c->validity.len * 8 < c->offset + n)) {
+        PyErr_SetString(PyExc_ValueError, "columns: expected the offsets of n texts");
+        return 0;
+    }
+    return 1;
+}
+
+static void release_column(read_column *c, int own_codes) {
+    Py_buffer *views[] = {&c->offsets, &c->data, &c->validity, &c->given};
+    for (size_t v = 0; v < 4; v++) {
+        if (views[v]->obj != NULL) {
+            PyBuffer_Release(views[v]);
+        }
+    }
+    if (own_codes) {
+        scratch_free(c->codes);
+        scratch_free(c->first);
+    }
+}
+
+/* Work space beyond which the text columns are factorized one at a time, in this thread. */
+#define THREADED_BYTES ((size_t)64 << 20)
+/* Rows beyond which a second thread pays for its start. */
+#define THREADED_ROWS 10000
+
+/*
+ * tabulate_rows(columns, n, dense_limit, key_limit): the n rows of a frame grouped into their
+ * combinations of columns, read in one call (pandas_anon.engine.backends.pandas.tabulate).
+ * Each column is either Arrow text, a tuple (offsets as int64, data, validity or None,
+ * offset, null count), factorized here in the order of first occurrence (a missing text coded
+ * after the others; two columns at a time in two threads on a frame of more than
+ * THREADED_ROWS rows); or codes already found, a tuple (int64 codes, cardinality). The codes
+ * are folded into mixed-radix keys column by column (the first column the most significant,
+ * as grouping.combinations folds them), and the keys grouped in the hash table of
+ * _grouping.h, which numbers each row's combination in the same pass, in the order of first
+ * occurrence; or, when the key space is at most dense_limit, counted in a table of every key,
+ * which numbers the combinations in key order (as grouping.combinations does). Returns None
+ * when the keys would reach key_limit, (distinct texts per column, None) when a column holds
+ * only missing values, else (distinct values per column, the position of each distinct
+ * text's first row per text column (None for codes), each combination's codes (columns x
+ * combinations), each combination's rows, each row's combination).
+ */
+static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
+    PyObject *specs;
+    Py_ssize_t n;
+    long long dense_limit, key_limit;
+    if (!PyArg_ParseTuple(args, "O!nLL", &PyList_Type, &specs, &n, &dense_limit, &key_limit)) {
+        return NULL;
+    }
+    const Py_ssize_t q = PyList_GET_SIZE(specs);
+    if (n < 1 || q < 1 || q > 1024) {
+        PyErr_SetString(PyExc_ValueError, "columns: expected 1 to 1024 columns of n > 0 rows");
+        return NULL;
+    }
+    PyObject *result = NULL, *uniques = PyList_New(q), *firsts = PyList_New(q);
+    read_column *columns = PyMem_Calloc((size_t)q, sizeof(read_column));
+    int64_t *keys = scratch(sizeof(int64_t) * (size_t)n), *sums = NULL;
+    PyArrayObject *labels = NULL, *counts = NULL, *combination_codes = NULL;
+    Py_ssize_t texts = 0, parsed = 0;
+    int own_codes = 0;
+    int64_t *shared_codes = NULL, *shared_first = NULL; /* one column at a time: its codes */
+    if (uniques == NULL || firsts == NULL || columns == NULL || keys == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; parsed < q; parsed++) {
+        if (!read_spec(PyList_GET_ITEM(specs, parsed), n, &columns[parsed])) {
+            parsed++;
+            goto done;
+        }
+        texts += columns[parsed].text;
+    }
+    /* the text columns' codes: all at once (in two threads), or one column at a time */
+    own_codes = n > THREADED_ROWS && texts > 1 &&
+                (size_t)texts * 16 * (size_t)n <= THREADED_BYTES;
+    for (Py_ssize_t j = 0; j < q; j++) {
+        if (!columns[j].text) {
+            continue;
+        }
+        if (own_codes || shared_codes == NULL) {
+            columns[j].codes = shared_codes = scratch(sizeof(int64_t) * (size_t)n);
+            columns[j].first = shared_first = scratch(sizeof(int64_t) * (size_t)n);
+            if (columns[j].codes == NULL || columns[j].first == NULL) {
+                if (own_codes) {
+                    shared_codes = shared_first = NULL; /* each column frees its own */
+                }
+                PyErr_NoMemory();
+                goto done;
+            }
+        } else {
+            columns[j].codes = shared_codes;
+            columns[j].first = shared_first;
+        }
+    }
+    if (own_codes) {
+        Py_BEGIN_ALLOW_THREADS
+        factorize_all(columns, q, n, 1);
+        Py_END_ALLOW_THREADS
+    }
+    int64_t n_labels = 1, radixes[1024];
+    for (Py_ssize_t j = 0; j < q; j++) {
+        read_column *c = &columns[j];
+        const int64_t *code = c->text ? c->codes : c->given.buf;
+        if (c->text) {
+            if (!own_codes) {
+                Py_BEGIN_ALLOW_THREADS
+                c->found = factorize_text(c->offsets.buf, c->data.buf, c->data.len,
+                                          c->validity.buf, c->offset, n, c->codes, c->first);
+                Py_END_ALLOW_THREADS
+            }
+            if (c->found < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            PyArrayObject *positions = int64_array(c->found);
+            if (positions == NULL) {
+                goto done;
+            }
+            memcpy(PyArray_DATA(positions), c->first, sizeof(int64_t) * (size_t)c->found);
+            PyList_SET_ITEM(firsts, j, (PyObject *)positions);
+            c->cardinality = c->found + (c->null_count > 0);
+        } else {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(firsts, j, Py_None);
+        }
+        PyList_SET_ITEM(uniques, j, PyLong_FromSsize_t(c->found));
+        if (c->found == 0) { /* missing values only: the caller says which column */
+            result = Py_BuildValue("OO", uniques, Py_None);
+            goto done;
+        }
+        if (n_labels > key_limit / c->cardinality) { /* keys too wide for one word */
+            Py_INCREF(Py_None);
+            result = Py_None;
+            goto done;
+        }
+        n_labels *= c->cardinality;
+        radixes[j] = c->cardinality;
+        const int64_t missing = c->found; /* a missing text: after the others */
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const int64_t value = code[i] < 0 ? missing : code[i];
+            keys[i] = j == 0 ? value : keys[i] * c->cardinality + value;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    labels = int64_array(n);
+    sums = scratch(sizeof(int64_t) * (size_t)(n + 1));
+    const int dense = n_labels <= dense_limit;
+    /* dense: a count per key, the keys present numbered in key order (what counting every
+     * key gives); else the hash table's numbers, in the order of first occurrence */
+    int64_t *table = scratch(sizeof(int64_t) * (dense ? (size_t)n_labels : (size_t)1 << table_bits(n)));
+    int64_t *group_key = scratch(sizeof(int64_t) * (size_t)(n + 1));
+    if (labels == NULL || sums == NULL || table == NULL || group_key == NULL) {
+        scratch_free(table);
+        scratch_free(group_key);
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        goto done;
+    }
+    int64_t *label = PyArray_DATA(labels);
+    Py_ssize_t groups = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (dense) {
+        memset(table, 0, sizeof(int64_t) * (size_t)n_labels);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            table[keys[i]]++;
+        }
+        for (int64_t key = 0; key < n_labels; key++) {
+            if (table[key] > 0) {
+                sums[groups] = table[key];
+                group_key[groups] = key;
+                table[key] = groups++;
+            }
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            label[i] = table[keys[i]];
+        }
+    } else {
+        groups = group_keys_in(table, keys, 1, n, NULL, group_key, sums, label);
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            group_key[g] = keys[group_key[g]]; /* the first row's key */
+        }
+    }
+    Py_END_ALLOW_THREADS
+    scratch_free(table);
+    counts = int64_array(groups);
+    npy_intp dims[2] = {q, groups};
+    combination_codes = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64);
+    if (counts == NULL || combination_codes == NULL) {
+        scratch_free(group_key);
+        goto done;
+    }
+    int64_t *count = PyArray_DATA(counts), *decoded = PyArray_DATA(combination_codes);
+    memcpy(count, sums, sizeof(int64_t) * (size_t)groups);
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        int64_t key = group_key[g];
+        for (Py_ssize_t j = q - 1; j >= 0; j--) {
+            decoded[j * groups + g] = key % radixes[j];
+            key /= radixes[j];
+        }
+    }
+    scratch_free(group_key);
+    result = Py_BuildValue("OOOOO", uniques, firsts, combination_codes, counts, labels);
+done:
+    if (columns != NULL) {
+        for (Py_ssize_t j = 0; j < parsed; j++) {
+            release_column(&columns[j], own_codes);
+        }
+        if (!own_codes) {
+            scratch_free(shared_codes);
+            scratch_free(shared_first);
+        }
+        PyMem_Free(columns);
+    }
+    Py_XDECREF(uniques);
+    Py_XDECREF(firsts);
+    Py_XDECREF(labels);
+    Py_XDECREF(counts);
+    Py_XDECREF(combination_codes);
+    scratch_free(keys);
+    scratch_free(sums);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"factorize_strings", factorize_strings, METH_VARARGS,
      "factorize_strings(offsets, data, validity, offset, n, codes, first) -> number of texts"},
@@ -452,6 +997,16 @@ static PyMethodDef methods[] = {
      "text_offsets(offsets, data, start, n_texts, codes, rows, out_offsets) -> bytes taken"},
     {"copy_texts", copy_texts, METH_VARARGS,
      "copy_texts(offsets, data, start, n_texts, codes, rows, out_offsets, out_data) -> None"},
+    {"tabulate_rows", tabulate_rows, METH_VARARGS,
+     "tabulate_rows(columns, n, dense_limit, key_limit) -> None, or (uniques, firsts, "
+     "combination codes, counts, labels)"},
+    {"use_pool", use_pool, METH_NOARGS,
+     "use_pool() -> the handler numpy used: numpy allocates from the pool in this context"},
+    {"restore_handler", restore_handler, METH_O,
+     "restore_handler(previous) -> None: numpy allocates as before use_pool()"},
+    {"release_pool", release_pool, METH_NOARGS, "release_pool() -> the bytes freed"},
+    {"pool_state", pool_state, METH_NOARGS, "pool_state() -> (bytes held, limit)"},
+    {"set_pool_limit", set_pool_limit, METH_VARARGS, "set_pool_limit(bytes) -> None"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -460,4 +1015,15 @@ static struct PyModuleDef module = {
     "Grouping bit-packed keys by hashing (see pandas_anon.engine.hashing).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernels(void) {
+    import_array();
+    pool_lock = PyThread_allocate_lock();
+    if (pool_lock == NULL) {
+        return PyErr_NoMemory();
+    }
+    pool_capsule = PyCapsule_New(&pool_handler, "mem_handler", NULL);
+    if (pool_capsule == NULL) {
+        return NULL;
+    }
+    return PyModule_Create(&module);
+}

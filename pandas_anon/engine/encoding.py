@@ -242,6 +242,8 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     when every value is a whole number of magnitude at most 2**53 (exact integers).
     """
     dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":  # no missing value: a fast path
+        return whole_number_codes(series)
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return None
     if pd.api.types.is_float_dtype(dtype):
@@ -270,6 +272,32 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     return codes, pd.Index(pd.array(span, dtype=dtype))
 
 
+def whole_number_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`_arithmetic_codes` of a column of numpy integers (which hold no missing value):
+    codes ``value - min`` and the values ``min..max``, when the range is compact; else
+    None."""
+    kind = np.uint64 if series.dtype.kind == "u" else np.int64
+    data = series.to_numpy(dtype=kind)
+    if data.size == 0:
+        return None
+    low, high = data.min(), data.max()
+    if int(high) - int(low) > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
+        return None
+    codes = (data - low).astype(np.int64, copy=False)  # exact: the range is small
+    span = low + np.arange(int(high) - int(low) + 1, dtype=kind)  # low..high, no overflow
+    return codes, pd.Index(pd.array(span, dtype=series.dtype))
+
+
+def all_missing(column: Hashable, *, weighted: bool = False) -> AllMissingColumnError:
+    """The error of a column holding only missing values (on the rows counting someone,
+    ``weighted``): it cannot tell rows apart."""
+    return AllMissingColumnError(
+        f"column {column!r} holds only missing values"
+        f"{' on the rows counting someone' if weighted else ''}, so it cannot tell rows apart; "
+        f"remove it from the columns examined"
+    )
+
+
 def arrow_source(series: pd.Series) -> weakref.ref | None:
     """A weak reference to the Arrow array holding ``series``' values, when pyarrow holds
     them: Arrow arrays are immutable (pandas writes a new one on assignment), so while the
@@ -288,7 +316,7 @@ def same_source(series: pd.Series, source: weakref.ref | None) -> bool:
     )
 
 
-def _with_missing(values: pd.Index) -> pd.Index:
+def with_missing(values: pd.Index) -> pd.Index:
     """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
     (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
     if values.dtype == object or (
@@ -366,14 +394,10 @@ class EncodedFrame:
         for column, (codes, values) in zip(self.columns, _encode_all(series, narrow)):
             held = codes >= 0 if row_weights is None else (codes >= 0) & (row_weights > 0)
             if not held.any():
-                raise AllMissingColumnError(
-                    f"column {column!r} holds only missing values"
-                    f"{'' if row_weights is None else ' on the rows counting someone'}, so it "
-                    f"cannot tell rows apart; remove it from the columns examined"
-                )
+                raise all_missing(column, weighted=row_weights is not None)
             if not dropna and (codes < 0).any():  # missing becomes one more value, the last
                 codes = np.where(codes < 0, codes.dtype.type(len(values)), codes)
-                values = _with_missing(values)
+                values = with_missing(values)
             raw[column], self.values[column] = codes, values
         self.positions = self._examined_positions(raw, row_weights)
         self.codes: dict[Hashable, np.ndarray] = (

@@ -32,12 +32,12 @@ _DENSE_MIN_LABELS = 1 << 16
 #: :func:`class_sizes` counts densely up to this many labels per row: beyond, sorting the
 #: labels (as 32-bit integers) is as fast, and needs no table as large as the key space.
 SIZES_DENSE_LABELS_PER_ROW = 1
-_KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
+KEY_LIMIT = 1 << 62  # mixed-radix keys stay below this to leave int64 headroom
 #: Sparse keys of at most this many rows are grouped in the compiled hash table, which
 #: numbers each row's combination in the same pass (3-5 ns a row against 18 for sorting on
 #: Adult's 30,162 rows); beyond, sorting, whose memory does not grow with a table of at
 #: least twice as many slots as rows (16 bytes a row more).
-_HASHED_ROWS = 1 << 21
+HASHED_ROWS = 1 << 21
 
 #: The elements weighing more than one row (positions among the labels grouped) and the rows
 #: each carries beyond one; every other element is one row.
@@ -75,9 +75,15 @@ class Grouping:
         return self.label_counts[self.labels]
 
 
+def dense_limit(n_rows: int) -> int:
+    """The largest key space of ``n_rows`` rows counted in a table of every key (as
+    ``np.bincount`` counts) rather than hashed or sorted."""
+    return max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
+
+
 def _dense(n_labels: int, n_rows: int) -> bool:
     """Whether a key space is small enough for ``np.bincount`` over every label."""
-    return n_labels <= max(DENSE_LABELS_PER_ROW * n_rows, _DENSE_MIN_LABELS)
+    return n_labels <= dense_limit(n_rows)
 
 
 def group_labels(labels: np.ndarray, n_labels: int, surplus: Surplus | None = None) -> Grouping:
@@ -152,7 +158,7 @@ def mixed_radix(
                 labels = out
                 np.copyto(labels, column_codes, casting="unsafe")  # codes are >= 0
         else:
-            if n_labels * cardinality >= _KEY_LIMIT:
+            if n_labels * cardinality >= KEY_LIMIT:
                 labels, n_labels = compress(group_labels(labels, n_labels))
             np.multiply(labels, cardinality, out=labels, casting="unsafe")
             np.add(labels, column_codes, out=labels, casting="unsafe")
@@ -308,7 +314,7 @@ def combinations(
     """Group rows by several code columns (as :func:`group_codes` does) and read each
     combination's codes back from its key, by division: no row is gathered, and the rows'
     labels are left as the keys when relabelling them would cost a pass over every row. A
-    sparse key space is counted in the compiled hash table (:data:`_HASHED_ROWS`), else by
+    sparse key space is counted in the compiled hash table (:data:`HASHED_ROWS`), else by
     sorting the keys (several times faster than pandas' hashing), unless the rows are
     weighted.
     With ``weights`` (positive, one per row) a combination's count is its rows' weight.
@@ -326,7 +332,7 @@ def combinations(
         if labels is None:
             labels = np.array(column_codes, dtype=np.int64)  # a copy: the caller's codes stay
         else:
-            if n_labels * cardinality >= _KEY_LIMIT:
+            if n_labels * cardinality >= KEY_LIMIT:
                 labels, stage_keys = _distinct(labels, n_labels)
                 n_labels = len(stage_keys)
                 stages.append((stage_keys, []))
@@ -341,7 +347,7 @@ def combinations(
         found = np.flatnonzero(label_counts)
         counts = label_counts[found]
         keys: np.ndarray | None = None if len(found) in (0, n_labels) else found
-    elif weights is None and COMPILED and len(labels) <= _HASHED_ROWS:
+    elif weights is None and COMPILED and len(labels) <= HASHED_ROWS:
         (found,), counts, labels = group((labels,), np.ones(len(labels), dtype=np.int64))
         keys = None  # the rows' labels are their combinations, in order of first occurrence
     elif weights is None:  # sorted: the keys and their runs, the rows keep their keys

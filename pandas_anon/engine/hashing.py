@@ -5,7 +5,7 @@ summed (:mod:`pandas_anon.engine.keys`). Sorting groups them, but numpy's int64 
 35-40 ns a key on tens of thousands of keys on the 2-core machines we measure on (most of a
 node's evaluation), and pandas' and pyarrow's hash tables 20 ns; the optimal search
 evaluates thousands of nodes, each a group-by of thousands of keys. One pass through an
-open-addressing hash table in C (``_kernels.c``, compiled when the package is installed)
+open-addressing hash table in C (``kernels.c``, compiled when the package is installed)
 costs 3 to 5 ns a key. We write it ourselves because no dependency offers it at that cost:
 Numba compiles the same loop, but its start-up costs about 0.75 s in every new process (a
 pre-commit hook, a ``pandas-anon`` command), more than the searches it would speed up.
@@ -27,14 +27,17 @@ import pyarrow as pa
 
 from pandas_anon.engine.keys import Words
 
-_kernels: ModuleType | None
+#: The compiled kernels (``kernels.c``): grouping, text, the tabulation of rows
+#: (:mod:`pandas_anon.engine.backends.pandas`) and numpy's memory pool
+#: (:mod:`pandas_anon.engine.memory`); None where the extension could not be built.
+kernels: ModuleType | None
 try:
-    from pandas_anon.engine import _kernels
+    from pandas_anon.engine import _kernels as kernels
 except ImportError:  # pragma: no cover - the extension is built on every supported platform
-    _kernels = None
+    kernels = None
 
 #: Whether the compiled kernels are in use (else numpy computes the same groups).
-COMPILED = _kernels is not None
+COMPILED = kernels is not None
 
 
 def group(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarray]:
@@ -49,12 +52,12 @@ def group(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarr
     >>> keys[0].tolist(), sums.tolist(), inverse.tolist()
     ([7, 3, 9], [4, 2, 4], [0, 1, 0, 2])
     """
-    if _kernels is None:  # pragma: no cover - see COMPILED
+    if kernels is None:  # pragma: no cover - see COMPILED
         return group_reference(words, counts)
     stacked, counts = _stacked(words), _int64(counts)
     n = len(counts)
     first, sums, inverse = (np.empty(n, dtype=np.int64) for _ in range(3))
-    groups = _kernels.group(stacked, len(words), n, counts, first, sums, inverse)
+    groups = kernels.group(stacked, len(words), n, counts, first, sums, inverse)
     return tuple(w[first[:groups]] for w in words), sums[:groups], inverse
 
 
@@ -89,12 +92,12 @@ def rollup(words: Words, counts: np.ndarray, rewrite: Rewrite) -> tuple[Words, n
     order of their first occurrence, with the sum of ``counts`` over each: what
     :meth:`~pandas_anon.engine.keys.KeyLayout.recode` of each field then :func:`group`
     return, in one pass."""
-    if _kernels is None:  # pragma: no cover - see COMPILED
+    if kernels is None:  # pragma: no cover - see COMPILED
         return rollup_reference(words, counts, rewrite)
     stacked, counts = _stacked(words), _int64(counts)
     n = len(counts)
     out, sums = np.empty_like(stacked), np.empty(n, dtype=np.int64)
-    groups = _kernels.rollup(
+    groups = kernels.rollup(
         stacked,
         len(words),
         n,
@@ -126,16 +129,16 @@ def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.nda
     """
     array = text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
     n = len(array)
-    if _kernels is None:  # pragma: no cover - see COMPILED
+    if kernels is None:  # pragma: no cover - see COMPILED
         codes, _ = pd.factorize(array.to_numpy(zero_copy_only=False), use_na_sentinel=True)
         codes = np.asarray(codes, dtype=np.int64)
         present = np.flatnonzero(codes >= 0)
         first = np.full(int(codes.max(initial=-1)) + 1, n, dtype=np.int64)
         np.minimum.at(first, codes[present], present)
         return codes, first
-    validity, offsets, data = _text_buffers(array)
+    validity, offsets, data = text_buffers(array)
     codes, first = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    uniques = _kernels.factorize_strings(offsets, data, validity, array.offset, n, codes, first)
+    uniques = kernels.factorize_strings(offsets, data, validity, array.offset, n, codes, first)
     return codes, first[:uniques]
 
 
@@ -158,23 +161,21 @@ def take_text(text: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     if rows is not None:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-    if _kernels is None:  # pragma: no cover - see COMPILED
+    if kernels is None:  # pragma: no cover - see COMPILED
         codes = codes if rows is None else codes[rows]
         missing = codes < 0
         taken = text.take(pa.array(codes, mask=missing))
         return taken.cast(pa.large_string())
     assert text.null_count == 0
-    _, offsets, data = _text_buffers(text)
+    _, offsets, data = text_buffers(text)
     n = len(codes) if rows is None else len(rows)
     # the new buffers come from Arrow's allocator, which keeps freed pages for the next
     # column: fresh pages from the system cost 2.3 µs each on the machines we measure on
     offsets_buffer = pa.allocate_buffer(8 * (n + 1))
     new_offsets = np.frombuffer(memoryview(offsets_buffer), dtype=np.int64)
-    total = _kernels.text_offsets(offsets, data, text.offset, len(text), codes, rows, new_offsets)
+    total = kernels.text_offsets(offsets, data, text.offset, len(text), codes, rows, new_offsets)
     data_buffer = pa.allocate_buffer(total + 32)
-    _kernels.copy_texts(
-        offsets, data, text.offset, len(text), codes, rows, new_offsets, data_buffer
-    )
+    kernels.copy_texts(offsets, data, text.offset, len(text), codes, rows, new_offsets, data_buffer)
     n_missing = 0 if len(codes) == 0 or codes.min() >= 0 else None
     validity = None
     if n_missing is None:
@@ -189,8 +190,8 @@ def take_text(text: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None)
     )
 
 
-def _text_buffers(array: pa.Array) -> tuple[pa.Buffer | None, np.ndarray, pa.Buffer | bytes]:
-    """An Arrow text array's validity bitmap (None: no missing value), its offsets as int64
+def text_buffers(array: pa.Array) -> tuple[pa.Buffer | None, np.ndarray, pa.Buffer | bytes]:
+    """What the kernels read of an Arrow text array: its validity bitmap (None: no missing value), its offsets as int64
     (up to its last text) and its bytes."""
     validity, offset_buffer, data = array.buffers()
     width = np.int64 if pa.types.is_large_string(array.type) else np.int32

@@ -181,7 +181,7 @@ def test_copy_texts_refuses_offsets_it_was_not_given():
 
     if _kernels is None:
         pytest.skip("the compiled kernels are not built")
-    _, offsets, data = hashing._text_buffers(pa.array(["ab", "c"]))
+    _, offsets, data = hashing.text_buffers(pa.array(["ab", "c"]))
     codes = np.array([0, 1, 0], dtype=np.int64)
     out = np.zeros(4, dtype=np.int64)
     total = _kernels.text_offsets(offsets, data, 0, 2, codes, None, out)

@@ -10,9 +10,27 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from pandas_anon.engine.encoding import EncodedFrame, same_source
+from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.engine.encoding import (
+    EncodedFrame,
+    all_missing,
+    arrow_source,
+    arrow_text,
+    same_source,
+    whole_number_codes,
+    with_missing,
+)
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import combinations, compress, first_occurrence, group_labels
+from pandas_anon.engine.grouping import (
+    HASHED_ROWS,
+    KEY_LIMIT,
+    combinations,
+    compress,
+    dense_limit,
+    first_occurrence,
+    group_labels,
+)
+from pandas_anon.engine.hashing import kernels, text_buffers
 from pandas_anon.engine.weights import Weights
 
 #: Rows' keys are read through a table indexed by key when the key space is at most this many
@@ -166,8 +184,67 @@ def tabulate(
     each column are released as soon as they are folded into the rows' keys, so a frame of
     millions of distinct rows does not hold its codes twice.
     """
+    if not dropna and weights is None:
+        compiled = _compiled_tabulation(frame, columns)
+        if compiled is not None:
+            return compiled
     encoded = EncodedFrame(frame, columns, dropna=dropna, weights=weights)
     return _tabulation(encoded, weighted=weights is not None)
+
+
+def _compiled_tabulation(
+    frame: pd.DataFrame, columns: Iterable[Hashable] | Hashable
+) -> Tabulation | None:
+    """:func:`tabulate` of every row, a missing value counted as a value, in one call of
+    the compiled kernels (``tabulate_rows``): each column of Arrow text factorized from
+    Arrow's buffers, each column of numpy integers coded ``value - min``, the rows' keys
+    folded and grouped without an array per step; the same frequency set, combinations and
+    rows as :class:`EncodedFrame` then :func:`combinations` give (the tests compare them).
+    None (that path, then) for any other column, a frame of more than ``HASHED_ROWS``
+    rows, keys too wide for one word, or without the kernels."""
+    require_data(frame)
+    names = resolve_columns(frame, columns)
+    n_rows = len(frame)
+    if kernels is None or n_rows > HASHED_ROWS:
+        return None
+    series = {c: frame[c] for c in names}
+    specs: list[tuple] = []
+    values: dict[Hashable, pd.Index] = {}
+    texts = {}
+    for column, s in series.items():
+        text = arrow_text(s)
+        if text is not None:
+            array = text.combine_chunks()
+            validity, offsets, data = text_buffers(array)
+            specs.append((offsets, data, validity, array.offset, array.null_count))
+            texts[column] = array
+            continue
+        coded = (
+            whole_number_codes(s)
+            if isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu"
+            else None
+        )
+        if coded is None:
+            return None
+        specs.append((coded[0], len(coded[1])))
+        values[column] = coded[1]
+    found = kernels.tabulate_rows(specs, n_rows, dense_limit(n_rows), KEY_LIMIT)
+    if found is None:
+        return None
+    if len(found) == 2:  # a column of missing values only
+        uniques = found[0]
+        raise all_missing(next(c for c, u in zip(names, uniques) if u == 0))
+    _, firsts, codes, counts, labels = found
+    for column, first in zip(names, firsts):
+        if first is not None:
+            distinct = pd.Index(series[column].array.take(first))
+            values[column] = with_missing(distinct) if texts[column].null_count else distinct
+    values = {c: values[c] for c in names}
+    frequencies = FrequencySet(
+        names, codes.T, counts, values, {c: s.dtype for c, s in series.items()}
+    )
+    sources = {c: source for c, s in series.items() if (source := arrow_source(s)) is not None}
+    return Tabulation(frequencies, labels, None, n_rows, None, sources)
 
 
 def _tabulation(encoded: EncodedFrame, *, weighted: bool) -> Tabulation:
