@@ -8,6 +8,7 @@ the municipality "AOSTA") is the same value, as it is to anyone reading the outp
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -46,10 +47,9 @@ class Recoded:
         text beside other values), and which of those rows held something else."""
         at = _position(self.values, marker)  # -1: absent
         values = self.values
-        as_default = pd.Index([marker])  # the marker as pandas stores text by default
-        if isinstance(values.dtype, pd.StringDtype) and values.dtype == as_default.dtype:
+        if isinstance(values.dtype, pd.StringDtype) and values.dtype == default_text_dtype():
             if at < 0:
-                values, at = values.append(as_default), len(values)
+                values, at = values.append(pd.Index([marker])), len(values)
         elif at < 0:
             values = _union(self.values, pd.Index([marker], dtype=object))
             at = len(self.values)
@@ -71,12 +71,16 @@ class TextLabels:
     dtype: Any
 
     def as_column(
-        self, index: pd.Index, name: Hashable, rows: np.ndarray | None = None
+        self,
+        index: pd.Index,
+        name: Hashable,
+        rows: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> pd.Series:
         """The column, one row per entry, or with ``rows`` entry ``rows[i]`` on row ``i``
-        (each row's combination), copied from the labels' bytes in one pass
-        (:func:`~pandas_anon.engine.hashing.take_text`)."""
-        taken: Any = take_text(self.text, self.codes, rows)  # pandas-stubs: no Arrow arrays
+        (each row's combination; ``counts``: the rows of each entry, when known), copied
+        from the labels' bytes in one pass (:func:`~pandas_anon.engine.hashing.take_text`)."""
+        taken: Any = take_text(self.text, self.codes, rows, counts=counts)  # pandas-stubs
         return pd.Series(pd.array(taken, dtype=self.dtype), index=index, name=name, copy=False)
 
 
@@ -96,10 +100,9 @@ def labels_as_text(
     label) or it is ``marked`` and its label is not the marker. None when the column is not
     such a column."""
     chunks = arrow_text(labels)
-    default = pd.Index([marker]).dtype
     if (
         chunks is None
-        or labels.dtype != default
+        or labels.dtype != default_text_dtype()
         or chunks.null_count
         or (len(label_codes) and int(label_codes.min()) < 0)
     ):
@@ -124,6 +127,21 @@ def labels_as_text(
             text = pa.concat_arrays([text, pa.array([marker], type=text.type)])
         codes = np.where(marked, at, codes)
     return TextLabels(text, codes, changed, labels.dtype)
+
+
+#: pandas 3 and later store text as ``str`` (Arrow), whatever a frame holds: its default
+#: dtype for text is found once (pandas 2 decides it by an option, read every time).
+_PANDAS_3 = int(pd.__version__.split(".")[0]) >= 3
+
+
+@functools.cache
+def _text_dtype_of_pandas_3() -> Any:
+    return pd.Index(["text"]).dtype
+
+
+def default_text_dtype() -> Any:
+    """The dtype pandas gives a column of text it infers (``str`` from pandas 3)."""
+    return _text_dtype_of_pandas_3() if _PANDAS_3 else pd.Index(["text"]).dtype
 
 
 def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashable) -> pd.Series:

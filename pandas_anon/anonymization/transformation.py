@@ -373,7 +373,10 @@ class Transformation:
                 changed[column] = int(tabulation.frequencies.counts[labelled.changed].sum())
                 if changed[column] or suppressed_rows.any():
                     out[column] = labelled.as_column(
-                        frame.index, column, rows=tabulation.row_combination
+                        frame.index,
+                        column,
+                        rows=tabulation.row_combination,
+                        counts=tabulation.frequencies.counts,
                     )
                 continue
             if read is not None:

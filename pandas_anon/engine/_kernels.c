@@ -336,19 +336,16 @@ static inline int64_t code_at(const int64_t *code, Py_ssize_t n_codes, const int
 }
 
 /*
- * Take texts by code, first step: text codes[i] of an Arrow (large) string array (bytes
- * offsets[start + v] to offsets[start + v + 1] of `data` are text v) is to become text i of a
- * new one, or with `rows` text codes[rows[i]] (the codes of a few entries, spread to many
- * rows); its offsets (one more than the texts, from 0) go to out_offsets, a code of -1
- * (missing) taking no bytes. Returns the bytes the new texts take (copy_texts then copies
- * them).
+ * The bytes of the texts taken by code (take_texts): text codes[i] of an Arrow (large) string
+ * array (bytes offsets[start + v] to offsets[start + v + 1] of `data` are text v), or with
+ * `rows` text codes[rows[i]]; a code of -1 (missing) takes none.
  */
-static PyObject *text_offsets(PyObject *self, PyObject *args) {
-    Py_buffer offsets, data, codes, rows = {0}, out_offsets;
+static PyObject *texts_size(PyObject *self, PyObject *args) {
+    Py_buffer offsets, data, codes, rows = {0};
     Py_ssize_t start, n_texts;
     PyObject *rows_object, *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*nny*Ow*", &offsets, &data, &start, &n_texts, &codes,
-                          &rows_object, &out_offsets)) {
+    if (!PyArg_ParseTuple(args, "y*y*nny*O", &offsets, &data, &start, &n_texts, &codes,
+                          &rows_object)) {
         return NULL;
     }
     const Py_ssize_t n_codes = codes.len / 8;
@@ -357,23 +354,19 @@ static PyObject *text_offsets(PyObject *self, PyObject *args) {
         int64_buffer(&codes, n_codes, "codes") && codes_of_texts(code, n_codes, n_texts)) {
         const int64_t *row = rows.buf;
         const Py_ssize_t n = row == NULL ? n_codes : rows.len / 8;
-        if (int64_buffer(&out_offsets, n + 1, "out_offsets")) {
-            int64_t *out = out_offsets.buf, total = 0;
-            out[0] = 0;
-            Py_ssize_t i = 0;
-            for (; i < n; i++) {
-                const int64_t v = code_at(code, n_codes, row, i);
-                if (v == -2) {
-                    break;
-                }
-                total += v < 0 ? 0 : at[v + 1] - at[v];
-                out[i + 1] = total;
+        int64_t total = 0;
+        Py_ssize_t i = 0;
+        for (; i < n; i++) {
+            const int64_t v = code_at(code, n_codes, row, i);
+            if (v == -2) {
+                break;
             }
-            if (i < n) {
-                PyErr_SetString(PyExc_ValueError, "rows: expected positions of codes");
-            } else {
-                result = PyLong_FromLongLong((long long)total);
-            }
+            total += v < 0 ? 0 : at[v + 1] - at[v];
+        }
+        if (i < n) {
+            PyErr_SetString(PyExc_ValueError, "rows: expected positions of codes");
+        } else {
+            result = PyLong_FromLongLong((long long)total);
         }
     }
     PyBuffer_Release(&offsets);
@@ -382,64 +375,71 @@ static PyObject *text_offsets(PyObject *self, PyObject *args) {
     if (rows.buf != NULL) {
         PyBuffer_Release(&rows);
     }
-    PyBuffer_Release(&out_offsets);
     return result;
 }
 
 /*
- * Take texts by code, second step: copy the texts into out_data at the offsets text_offsets
- * wrote (checked again as they are copied: each text's room is its length), which must leave
- * 32 bytes past the last text: a text of at most 32 bytes is copied as 32 (loads and stores
- * of a fixed size, no call to memcpy and no branch on its length), what it writes past its
- * end being overwritten by the texts after it.
+ * Take texts by code in one pass: text codes[i] (or codes[rows[i]]) of an Arrow (large)
+ * string array becomes text i of a new one, its offsets (one more than the texts, from 0)
+ * written to out_offsets and its bytes to out_data, which must hold them and 32 bytes more
+ * (texts_size, or the caller's own count): a text of at most 32 bytes is copied as 32 (loads
+ * and stores of a fixed size, no call to memcpy and no branch on its length), what it writes
+ * past its end being overwritten by the texts after it. Never writes past out_data: texts
+ * that do not fit raise a ValueError. Returns the bytes written.
  */
-static PyObject *copy_texts(PyObject *self, PyObject *args) {
+static PyObject *take_texts(PyObject *self, PyObject *args) {
     Py_buffer offsets, data, codes, rows = {0}, out_offsets, out_data;
     Py_ssize_t start, n_texts;
     PyObject *rows_object, *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*nny*Oy*w*", &offsets, &data, &start, &n_texts, &codes,
+    if (!PyArg_ParseTuple(args, "y*y*nny*Ow*w*", &offsets, &data, &start, &n_texts, &codes,
                           &rows_object, &out_offsets, &out_data)) {
         return NULL;
     }
     const Py_ssize_t n_codes = codes.len / 8;
     const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
-    const int64_t *out = out_offsets.buf;
     int checked = optional_rows(rows_object, &rows) &&
                   text_offsets_fit(&offsets, &data, start, n_texts) &&
                   int64_buffer(&codes, n_codes, "codes") && codes_of_texts(code, n_codes, n_texts);
     const int64_t *row = rows.buf;
     const Py_ssize_t n = row == NULL ? n_codes : rows.len / 8;
     checked = checked && int64_buffer(&out_offsets, n + 1, "out_offsets");
-    if (checked && (out[0] != 0 || out[n] < 0 || out_data.len < out[n] + 32)) {
-        checked = 0;
-    }
     Py_ssize_t i = 0;
+    int64_t position = 0;
+    char *padded = NULL; /* a few labels: copied with 32 bytes of room, for fixed loads */
+    if (checked && data.len < 65536 && (padded = malloc((size_t)data.len + 32)) != NULL) {
+        memcpy(padded, data.buf, (size_t)data.len);
+        memset(padded + data.len, 0, 32);
+    }
     if (checked) {
+        int64_t *out = out_offsets.buf;
         char *bytes = out_data.buf;
-        const char *texts = data.buf;
-        const int64_t readable = data.len - 32; /* a text starting here has 32 bytes */
+        const char *texts = padded != NULL ? padded : data.buf;
+        const int64_t room = out_data.len, readable = data.len - (padded != NULL ? 0 : 32);
+        out[0] = 0;
         Py_BEGIN_ALLOW_THREADS
         for (; i < n; i++) {
             const int64_t v = code_at(code, n_codes, row, i);
             const int64_t length = v < 0 ? 0 : at[v + 1] - at[v];
-            if (v == -2 || out[i + 1] - out[i] != length || out[i] < 0 || out[i + 1] > out[n]) {
+            if (v == -2 || position + length + 32 > room) {
                 break;
             }
             if (length <= 32 && at[v] <= readable) {
-                memcpy(bytes + out[i], texts + at[v], 32);
+                memcpy(bytes + position, texts + at[v], 32);
             } else if (length > 0) {
-                memcpy(bytes + out[i], texts + at[v], (size_t)length);
+                memcpy(bytes + position, texts + at[v], (size_t)length);
             }
+            position += length;
+            out[i + 1] = position;
         }
         Py_END_ALLOW_THREADS
     }
+    free(padded);
     if (checked && i == n) {
-        Py_INCREF(Py_None);
-        result = Py_None;
+        result = PyLong_FromLongLong((long long)position);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError,
-                        "rows, out_offsets, out_data: expected text_offsets' offsets and 32 bytes "
-                        "more than the texts");
+                        "rows, out_data: expected positions of codes, and room for the texts "
+                        "and 32 bytes more");
     }
     PyBuffer_Release(&offsets);
     PyBuffer_Release(&data);
@@ -451,7 +451,6 @@ static PyObject *copy_texts(PyObject *self, PyObject *args) {
     PyBuffer_Release(&out_data);
     return result;
 }
-
 
 /* -- a pool of memory for numpy's arrays --------------------------------------------------- */
 
@@ -993,10 +992,10 @@ static PyMethodDef methods[] = {
     {"rollup", rollup, METH_VARARGS,
      "rollup(words, n_words, n, fields, n_fields, tables, offsets, counts, out, sums) -> "
      "number of groups"},
-    {"text_offsets", text_offsets, METH_VARARGS,
-     "text_offsets(offsets, data, start, n_texts, codes, rows, out_offsets) -> bytes taken"},
-    {"copy_texts", copy_texts, METH_VARARGS,
-     "copy_texts(offsets, data, start, n_texts, codes, rows, out_offsets, out_data) -> None"},
+    {"texts_size", texts_size, METH_VARARGS,
+     "texts_size(offsets, data, start, n_texts, codes, rows) -> bytes taken"},
+    {"take_texts", take_texts, METH_VARARGS,
+     "take_texts(offsets, data, start, n_texts, codes, rows, out_offsets, out_data) -> bytes"},
     {"tabulate_rows", tabulate_rows, METH_VARARGS,
      "tabulate_rows(columns, n, dense_limit, key_limit) -> None, or (uniques, firsts, "
      "combination codes, counts, labels)"},

@@ -25,17 +25,16 @@ def rollup(
     sums: np.ndarray,
     /,
 ) -> int: ...
-def text_offsets(
+def texts_size(
     offsets: np.ndarray,
     data: object,
     start: int,
     n_texts: int,
     codes: np.ndarray,
     rows: np.ndarray | None,
-    out_offsets: np.ndarray,
     /,
 ) -> int: ...
-def copy_texts(
+def take_texts(
     offsets: np.ndarray,
     data: object,
     start: int,
@@ -45,9 +44,12 @@ def copy_texts(
     out_offsets: np.ndarray,
     out_data: object,
     /,
-) -> None: ...
+) -> int: ...
 def use_pool() -> object: ...
 def restore_handler(previous: object, /) -> None: ...
 def release_pool() -> int: ...
 def pool_state() -> tuple[int, int]: ...
 def set_pool_limit(limit: int, /) -> None: ...
+def tabulate_rows(
+    columns: list[tuple], n: int, dense_limit: int, key_limit: int, /
+) -> tuple | None: ...

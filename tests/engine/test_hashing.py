@@ -151,9 +151,11 @@ def test_take_text_equals_pyarrow(texts, start, kind, data):
     rows = np.array(
         data.draw(st.lists(st.integers(0, len(codes) - 1), max_size=80)), dtype=np.int64
     )
+    counts = np.bincount(rows, minlength=len(codes))
     for taken, expected in (
         (hashing.take_text(array, codes), codes),
         (hashing.take_text(array, codes, rows), codes[rows]),
+        (hashing.take_text(array, codes, rows, counts=counts), codes[rows]),
     ):
         assert taken.type == pa.large_string()
         assert taken.to_pylist() == [texts[c] if c >= 0 else None for c in expected]
@@ -171,29 +173,27 @@ def test_take_text_refuses_codes_outside_the_texts_and_rows_outside_the_codes():
         hashing.take_text(pa.array(["a", "b"]), np.array([0, 1]), np.array([-1]))
 
 
-def test_copy_texts_refuses_offsets_it_was_not_given():
-    """The second step checks the offsets as it copies: offsets that do not match the
-    texts' lengths, or a buffer without the 32 bytes of room, are refused, never written
-    past."""
+def test_take_texts_never_writes_past_its_buffer():
+    """Texts that do not fit the buffer given, with the 32 bytes of room past them (a
+    caller's wrong count of rows), are refused, never written past."""
     import pyarrow as pa
 
     from pandas_anon.engine import _kernels
 
-    if _kernels is None:
-        pytest.skip("the compiled kernels are not built")
     _, offsets, data = hashing.text_buffers(pa.array(["ab", "c"]))
     codes = np.array([0, 1, 0], dtype=np.int64)
+    total = _kernels.texts_size(offsets, data, 0, 2, codes, None)
+    assert total == 5
     out = np.zeros(4, dtype=np.int64)
-    total = _kernels.text_offsets(offsets, data, 0, 2, codes, None, out)
-    assert total == 5 and out.tolist() == [0, 2, 3, 5]
-    with pytest.raises(ValueError, match="32 bytes"):
-        _kernels.copy_texts(offsets, data, 0, 2, codes, None, out, bytearray(total + 31))
-    wrong = np.array([0, 1, 3, 5], dtype=np.int64)
-    with pytest.raises(ValueError, match="offsets"):
-        _kernels.copy_texts(offsets, data, 0, 2, codes, None, wrong, bytearray(64))
+    with pytest.raises(ValueError, match="room"):
+        _kernels.take_texts(offsets, data, 0, 2, codes, None, out, bytearray(total + 31))
     room = bytearray(total + 32)
-    _kernels.copy_texts(offsets, data, 0, 2, codes, None, out, room)
-    assert bytes(room[:total]) == b"abcab"
+    assert _kernels.take_texts(offsets, data, 0, 2, codes, None, out, room) == total
+    assert bytes(room[:total]) == b"abcab" and out.tolist() == [0, 2, 3, 5]
+    with pytest.raises(ValueError, match="room"):  # counts saying fewer rows than there are
+        hashing.take_text(
+            pa.array(["abc"] * 3), np.array([0, 1]), np.array([0, 1, 1]), counts=np.array([1, 0])
+        )
 
 
 def test_factorize_text_of_several_chunks():
