@@ -108,10 +108,8 @@ def labels_as_text(
     ):
         return None
     text = chunks.combine_chunks()
-    value_text = arrow_text(values)
-    if value_text is not None and values.dtype == labels.dtype:  # text: the same texts
-        same: Any = pc.index_in(text, value_set=value_text)  # pyarrow-stubs: fill_null
-        value_of_label = np.asarray(pc.fill_null(same, -1), dtype=np.int64)
+    if values.dtype == labels.dtype and arrow_text(values) is not None:  # the same texts
+        value_of_label = _positions_in(labels, values)
     elif getattr(values.dtype, "kind", "O") in "iufbmM":  # numbers, dates: no label is one
         value_of_label = np.full(len(text), -1, dtype=np.int64)
     else:  # objects, or text of another dtype: compared as pandas compares them
@@ -119,14 +117,31 @@ def labels_as_text(
     codes = np.asarray(label_codes, dtype=np.int64)
     changed = value_of_label[codes] != value_codes
     if marked.any():
-        equal: Any = pc.equal  # pyarrow-stubs: no overload for a Python scalar
-        is_marker = np.asarray(equal(text, marker)).astype(bool)  # labels may repeat
-        changed |= marked & ~is_marker[codes]
+        is_marker = _positions_in(labels, pd.Index([marker], dtype=labels.dtype)) == 0
+        changed |= marked & ~is_marker[codes]  # labels may repeat: compared as text
         at = int(np.argmax(is_marker)) if is_marker.any() else len(text)
         if at == len(text):
             text = pa.concat_arrays([text, pa.array([marker], type=text.type)])
         codes = np.where(marked, at, codes)
     return TextLabels(text, codes, changed, labels.dtype)
+
+
+#: Texts compared through a dict up to this many (a hierarchy's labels, a column's values):
+#: a few µs where a call of Arrow's compute functions costs tens.
+_DICT_TEXTS = 4096
+
+
+def _positions_in(texts: pd.Index, among: pd.Index) -> np.ndarray:
+    """The position of each of ``texts`` among the distinct ``among`` (text stored by Arrow,
+    none missing), -1 where absent."""
+    if len(texts) + len(among) > _DICT_TEXTS:
+        index_in: Any = pc.index_in  # pyarrow-stubs: the Arrow arrays of Arrow-backed text
+        found = index_in(arrow_text(texts), value_set=arrow_text(among))
+        return np.asarray(pc.fill_null(found, -1), dtype=np.int64)
+    position_of = {text: at for at, text in enumerate(among.tolist())}
+    return np.fromiter(
+        (position_of.get(text, -1) for text in texts.tolist()), dtype=np.int64, count=len(texts)
+    )
 
 
 #: pandas 3 and later store text as ``str`` (Arrow), whatever a frame holds: its default

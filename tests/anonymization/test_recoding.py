@@ -76,3 +76,20 @@ def test_other_columns_take_the_general_path():
     mixed = pd.Index(["a", 1], dtype=object)
     assert labels_as_text(codes, mixed, text, codes, none, SUPPRESSED) is None
     assert labels_as_text(codes, text, mixed, codes, none, SUPPRESSED) is None
+
+
+@pytest.mark.skipif(
+    TEXT.kind == "O" and not isinstance(TEXT, pd.StringDtype),
+    reason="text is stored as objects by default",
+)
+def test_many_texts_are_compared_by_arrow_as_few_are_by_a_dict():
+    from pandas_anon.anonymization import recoding
+
+    among = pd.Index([f"v{i}" for i in range(3000)])
+    texts = pd.Index([f"v{i}" for i in range(2500, 5000)])
+    many = recoding._positions_in(texts, among)  # beyond the dict's 4,096 texts
+    expected = np.array([i if i < 3000 else -1 for i in range(2500, 5000)])
+    np.testing.assert_array_equal(many, expected)
+    np.testing.assert_array_equal(
+        recoding._positions_in(texts[:100], among[2400:]), expected[:100] - 2400
+    )
