@@ -90,6 +90,16 @@ class ColumnRecoding:
                 np.broadcast_to(np.asarray(level, dtype=np.int64), of.shape),
             )
         levels = np.broadcast_to(np.asarray(level, dtype=np.int64), positions.shape)
+        present = positions >= 0
+        known = np.where(present, positions, 0)
+        if np.ndim(level) == 0:  # one level: its codes and labels as the hierarchy has them
+            codes = np.where(present, hierarchy.codes(int(level))[known], KEEP)
+            if missing_at_top and int(level) == hierarchy.height:
+                codes = np.where(present, codes, 0)
+            if selected is not None:
+                codes = np.where(selected, codes, KEEP)
+                levels = np.where(selected, levels, 0)
+            return cls(codes, hierarchy.labels(int(level)), hierarchy, levels)
         used = np.unique(level)  # only their labels: an unused level's must not widen the dtype
         offset = np.zeros(hierarchy.n_levels, dtype=np.int64)
         table = np.zeros((hierarchy.n_levels, max(len(hierarchy.values), 1)), dtype=np.int64)
@@ -99,8 +109,6 @@ class ColumnRecoding:
             table[at, : len(hierarchy.values)] = hierarchy.codes(at) + size
             parts.append(hierarchy.labels(at))
             size += len(parts[-1])
-        present = positions >= 0
-        known = np.where(present, positions, 0)
         codes = np.where(present, table[levels, known], KEEP)
         if missing_at_top:
             at_top = levels == hierarchy.height

@@ -141,34 +141,53 @@ typedef struct {
     uint64_t hash;
 } text_key;
 
+#if defined(__SIZEOF_INT128__)
+/* The low `bytes` bytes of a word (0 to 8): a shift of 128 bits, which compilers do without
+ * a branch (texts of mixed lengths would mispredict one). */
+static inline uint64_t low_bytes(int64_t bytes) {
+    return (uint64_t)((((unsigned __int128)1) << (8 * bytes)) - 1);
+}
+#else
+static inline uint64_t low_bytes(int64_t bytes) {
+    return bytes ? ~(uint64_t)0 >> (64 - 8 * bytes) : 0;
+}
+#endif
+
+/* Multipliers whose high bits spread texts that differ in any byte (the slot is the hash's
+ * high bits): the golden ratio's and xxHash's primes. */
+#define MIX_HEAD0 0x9E3779B97F4A7C15ULL
+#define MIX_HEAD1 0xC2B2AE3D27D4EB4FULL
+#define MIX_TAIL 0x165667B19E3779F9ULL
+#define MIX_LENGTH 0x27D4EB2F165667C5ULL
+
 static inline text_key key_of_text(const uint8_t *text, int64_t len, int64_t room) {
     text_key key = {{0, 0}, 0, 0};
-    uint64_t h = (uint64_t)len * GOLDEN;
+    uint64_t h = (uint64_t)len * MIX_LENGTH;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (room >= 16 && len <= 24) { /* fixed loads, the bytes past the text masked off, and
                                     * no branch on the length (texts of mixed lengths) */
+        const int64_t first = len < 8 ? len : 8, rest = len - 8 > 0 ? len - 8 : 0;
+        const int64_t second = rest < 8 ? rest : 8;
         memcpy(key.head, text, 16);
-        const uint64_t ones = ~(uint64_t)0, bits = 8 * (uint64_t)len;
-        key.head[0] &= len >= 8 ? ones : (len ? ones >> (64 - bits) : 0);
-        key.head[1] &= len >= 16 ? ones : (len > 8 ? ones >> (128 - bits) : 0);
+        key.head[0] &= low_bytes(first);
+        key.head[1] &= low_bytes(second);
         uint64_t tail;
         memcpy(&tail, text + (len > 16 ? len - 8 : 0), 8);
         key.tail = len > 16 ? tail : 0;
         /* the words are multiplied side by side (no chain of multiplications) */
-        key.hash = h ^ (key.head[0] * 0xff51afd7ed558ccdULL) ^
-                   (key.head[1] * 0xc4ceb9fe1a85ec53ULL) ^ (key.tail * 0x9fb21c651e98df25ULL);
-        return key; /* the hash's high bits pick the slot: each product mixes its word upwards */
+        key.hash = h ^ (key.head[0] * MIX_HEAD0) ^ (key.head[1] * MIX_HEAD1) ^ (key.tail * MIX_TAIL);
+        return key;
     }
 #endif
     memcpy(key.head, text, (size_t)(len < 16 ? len : 16));
-    h ^= (key.head[0] * 0xff51afd7ed558ccdULL) ^ (key.head[1] * 0xc4ceb9fe1a85ec53ULL);
+    h ^= (key.head[0] * MIX_HEAD0) ^ (key.head[1] * MIX_HEAD1);
     if (len > 16) {
         memcpy(&key.tail, text + len - 8, 8);
-        h ^= key.tail * 0x9fb21c651e98df25ULL;
+        h ^= key.tail * MIX_TAIL;
         for (int64_t at = 16; at < len - 8; at += 8) { /* the middle of a longer text */
             uint64_t w;
             memcpy(&w, text + at, 8);
-            h = (h ^ w) * 0xff51afd7ed558ccdULL;
+            h = (h ^ w) * MIX_HEAD0;
         }
     }
     key.hash = h;

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -127,7 +128,7 @@ def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.nda
     >>> codes.tolist(), first.tolist()
     ([0, -1, 1, 0], [0, 2])
     """
-    array = text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
+    array = one_array(text)
     n = len(array)
     if kernels is None:  # pragma: no cover - see COMPILED
         codes, _ = pd.factorize(array.to_numpy(zero_copy_only=False), use_na_sentinel=True)
@@ -140,6 +141,15 @@ def factorize_text(text: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.nda
     codes, first = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     uniques = kernels.factorize_strings(offsets, data, validity, array.offset, n, codes, first)
     return codes, first[:uniques]
+
+
+def one_array(text: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """The Arrow array of ``text``: its one chunk as it is (``combine_chunks`` copies it),
+    or its chunks joined."""
+    if not isinstance(text, pa.ChunkedArray):
+        return text
+    joined: Any = text.chunk(0) if text.num_chunks == 1 else text.combine_chunks()
+    return joined  # pyarrow-stubs: combine_chunks gives an Array
 
 
 def take_text(

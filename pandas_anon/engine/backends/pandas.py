@@ -30,7 +30,7 @@ from pandas_anon.engine.grouping import (
     first_occurrence,
     group_labels,
 )
-from pandas_anon.engine.hashing import kernels, text_buffers
+from pandas_anon.engine.hashing import kernels, one_array, text_buffers
 from pandas_anon.engine.weights import Weights
 
 #: Rows' keys are read through a table indexed by key when the key space is at most this many
@@ -214,7 +214,7 @@ def _compiled_tabulation(
     for column, s in series.items():
         text = arrow_text(s)
         if text is not None:
-            array = text.combine_chunks()
+            array = one_array(text)
             validity, offsets, data = text_buffers(array)
             specs.append((offsets, data, validity, array.offset, array.null_count))
             texts[column] = array
