@@ -164,26 +164,39 @@ def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dic
     for column in transformation.qid:
         original = frequencies.codes[:, frequencies.position(column)]
         values = frequencies.values[column]
-        held = np.bincount(original, minlength=len(values)) > 0
+        by_value = frequencies.value_rows(column)
+        held = by_value > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
-        label, code, rows = _pairs(written[column][0][kept], original[kept], counts, len(values))
+        label, code, rows = _pairs(
+            written[column][0][kept],
+            original[kept],
+            counts,
+            len(values),
+            by_value if isinstance(kept, slice) else None,
+        )
         found[column] = (_cost(held, numbers, label, code, rows) + penalty) / frequencies.n_rows
     return found
 
 
 def _pairs(
-    written: np.ndarray, original: np.ndarray, rows: np.ndarray, n_values: int
+    written: np.ndarray,
+    original: np.ndarray,
+    rows: np.ndarray,
+    n_values: int,
+    by_value: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (written code, original code) pairs of the combinations whose written
     value is not missing, with their rows, sorted: per value when each value is written one
     way (a full-domain recoding), else from a table of every pair when it is small beside
     the combinations, else by sorting (:func:`weighted_keys`). The rows of a pair are
-    added up in the combinations' order either way (the same floats)."""
+    added up in the combinations' order either way (the same floats). ``by_value``: the
+    rows of each value, when every combination is read (the frequency set's own count)."""
     label_of = np.full(n_values, -1, dtype=np.int64)
     label_of[original] = written
     if np.array_equal(label_of[original], written):  # each value written one way
-        by_value = np.bincount(original, weights=rows, minlength=n_values)
+        if by_value is None:
+            by_value = np.bincount(original, weights=rows, minlength=n_values)
         code = np.flatnonzero((by_value > 0) & (label_of >= 0))
         code = code[np.argsort(label_of[code], kind="stable")]  # by label, then by code
         return label_of[code], code, by_value[code]

@@ -69,6 +69,7 @@ class FrequencySet:
         self.values = dict(values)
         self.dtypes = dict(dtypes) if dtypes is not None else {}
         self.distinct = distinct
+        self._value_rows: dict[Hashable, np.ndarray] = {}  # found when first asked
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -95,6 +96,18 @@ class FrequencySet:
     def position(self, column: Hashable) -> int:
         """The index of ``column`` among the columns."""
         return self.columns.index(column)
+
+    def value_rows(self, column: Hashable) -> np.ndarray:
+        """The rows holding each code of ``column`` (float64, as ``np.bincount`` adds
+        weights; a code no row holds: 0), counted once: the lattice, the recodings and the
+        report all read them."""
+        found = self._value_rows.get(column)
+        if found is None:
+            codes = self.codes[:, self.position(column)]
+            weights = self.counts.astype(np.float64)
+            found = np.bincount(codes, weights=weights, minlength=self.cardinality(column))
+            self._value_rows[column] = found
+        return found
 
     def cardinality(self, column: Hashable) -> int:
         """Number of codes of ``column`` (values, plus missing when counted as a value)."""

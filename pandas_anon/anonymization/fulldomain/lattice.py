@@ -81,13 +81,9 @@ class Lattice:
         self.value_of: list[np.ndarray] = []
         codes, cardinalities = [], []
         one_to_one = True  # each column's values have distinct positions: nothing merges
-        weights = frequencies.counts.astype(np.float64)  # what bincount adds: converted once
         for c, h in zip(self.qid, self.hierarchies):
-            j = frequencies.position(c)
-            column_codes = frequencies.codes[:, j]
-            counts = np.bincount(
-                column_codes, weights=weights, minlength=frequencies.cardinality(c)
-            )
+            column_codes = frequencies.codes[:, frequencies.position(c)]
+            counts = frequencies.value_rows(c)
             position = h.positions(frequencies.values[c], column=c, counts=counts)
             held = position[counts > 0]
             one_to_one = one_to_one and len(np.unique(held)) == len(held)
