@@ -26,7 +26,6 @@ marital-status, education).
 
 from __future__ import annotations
 
-import gc
 import math
 import os
 import statistics
@@ -96,14 +95,10 @@ class Measured:
 
 
 def median_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """One warm-up run of ``fn``, then the median time of ``repeat`` runs, and a result.
-    Each timed run starts after a full garbage collection, as ARX's driver calls
-    ``System.gc()`` before each of its timed runs: neither tool pays, inside a timed run, for
-    the garbage of the runs before it."""
+    """One warm-up run of ``fn``, then the median time of ``repeat`` runs, and a result."""
     result = fn()
     times = []
     for _ in range(max(repeat, 1)):
-        gc.collect()
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)

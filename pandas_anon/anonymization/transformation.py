@@ -55,12 +55,15 @@ class ColumnRecoding:
     ``labels``, or :data:`~pandas_anon.anonymization.recoding.KEEP`. When the labels come
     from a hierarchy, ``hierarchy`` is it and ``levels`` the level of each combination's
     label (what precision reads); a method writing its own labels (ranges) leaves both None.
+    ``by_value``: when every combination holding a value writes it alike (a full-domain
+    recoding), each value's code (``codes`` spread to the combinations), else None.
     """
 
     codes: np.ndarray
     labels: pd.Index
     hierarchy: Hierarchy | None = None
     levels: np.ndarray | None = None
+    by_value: np.ndarray | None = None
 
     @classmethod
     def at_level(
@@ -88,6 +91,7 @@ class ColumnRecoding:
                 per_value.labels,
                 hierarchy,
                 np.broadcast_to(np.asarray(level, dtype=np.int64), of.shape),
+                by_value=per_value.codes,
             )
         levels = np.broadcast_to(np.asarray(level, dtype=np.int64), positions.shape)
         present = positions >= 0

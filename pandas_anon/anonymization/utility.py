@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
@@ -168,12 +169,20 @@ def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dic
         held = by_value > 0
         held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
+        codes, labels = written[column]
+        recoding = transformation.recodings[column]
+        label_of = (  # each value's written code, known when labels are what is written
+            np.where(recoding.by_value == KEEP, -1, recoding.by_value)
+            if recoding.by_value is not None and labels is recoding.labels
+            else None
+        )
         label, code, rows = _pairs(
-            written[column][0][kept],
+            codes[kept],
             original[kept],
             counts,
             len(values),
             by_value if isinstance(kept, slice) else None,
+            label_of,
         )
         found[column] = (_cost(held, numbers, label, code, rows) + penalty) / frequencies.n_rows
     return found
@@ -185,16 +194,22 @@ def _pairs(
     rows: np.ndarray,
     n_values: int,
     by_value: np.ndarray | None = None,
+    label_of: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (written code, original code) pairs of the combinations whose written
     value is not missing, with their rows, sorted: per value when each value is written one
     way (a full-domain recoding), else from a table of every pair when it is small beside
     the combinations, else by sorting (:func:`weighted_keys`). The rows of a pair are
     added up in the combinations' order either way (the same floats). ``by_value``: the
-    rows of each value, when every combination is read (the frequency set's own count)."""
-    label_of = np.full(n_values, -1, dtype=np.int64)
-    label_of[original] = written
-    if np.array_equal(label_of[original], written):  # each value written one way
+    rows of each value, when every combination is read (the frequency set's own count);
+    ``label_of``: each value's written code, when known to be written one way."""
+    if label_of is None:
+        label_of = np.full(n_values, -1, dtype=np.int64)
+        label_of[original] = written
+        one_way = np.array_equal(label_of[original], written)
+    else:
+        one_way = True
+    if one_way:  # each value written one way
         if by_value is None:
             by_value = np.bincount(original, weights=rows, minlength=n_values)
         code = np.flatnonzero((by_value > 0) & (label_of >= 0))
