@@ -2,8 +2,10 @@
 
 UCI Adult with its hierarchies, 32 configurations: 5 and 9 quasi-identifiers, k = 2, 5, 10,
 50, at most 0 % and 5 % of the rows suppressed, metric precision and metric DM. For each,
-interleaved (pandas-anon then ARX, both warm; the JVM is left idle half a second before our
-runs, as its compiler and collector threads go on working after it answers):
+interleaved (pandas-anon then ARX, both warm: one untimed pass over the whole grid first,
+then per configuration one untimed run each before the timed ones; the JVM is left a
+second to settle before our runs, as its compiler and collector threads go on working after
+it answers, while our search runs untimed, so that neither tool is timed on an idle core):
 ``pandas_anon.anonymize(..., algo="ola")`` (the search, in-process) and
 ``anonymize(...).apply(frame)`` (with every row written) against ARX's
 ``ARXAnonymizer.anonymize`` and that plus every output cell read (a warm JVM answering from
@@ -64,7 +66,16 @@ GRID = [
 
 #: Seconds left to the JVM between its answer and our timed runs: its compiler and collector
 #: threads go on working after ``anonymize`` returns, on the same two cores.
-SETTLE = 0.5
+SETTLE = 1.0
+
+
+def settle(decide: Callable[[], Any]) -> None:
+    """Leave the JVM :data:`SETTLE` seconds to settle while our search runs untimed: a core
+    left idle that long slows down, and the first runs timed after a sleep would be timed on
+    a slow core (ARX's runs follow ours at once, on a busy one)."""
+    end = time.perf_counter() + SETTLE
+    while time.perf_counter() < end:
+        decide()
 
 
 @dataclass
@@ -105,40 +116,66 @@ def median_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
+def decider(
+    adult: Any, hierarchies: dict, qid: list[str], k: int, suppression: float, metric: str
+) -> Callable[[], Any]:
+    """The optimal search of one configuration, as a function of no argument."""
+
+    def decide():
+        return pandas_anon.anonymize(
+            adult,
+            k,
+            qid=qid,
+            hierarchies={c: hierarchies[c] for c in qid},
+            max_suppression=suppression,
+            metric=metric,
+            progress=False,
+        )
+
+    return decide
+
+
+def run_arx(arx: Any, qid: list[str], k: int, suppression: float, metric: str, repeat: int) -> dict:
+    """ARX's answer for one configuration (``repeat`` timed runs after an untimed one)."""
+    return arx.run(
+        ADULT_CSV / "adult.csv",
+        str(ADULT_CSV / "adult_hierarchy_%s.csv"),
+        qid,
+        k=k,
+        suppression=suppression,
+        metric=metric,
+        repeats=repeat,
+    )
+
+
+def warm_up(adult: Any, hierarchies: dict, arx: Any) -> None:
+    """One untimed pass over the grid, both tools: every configuration is then met warm
+    (the JVM has compiled the code paths of every configuration, not only of those before
+    it, and Python's and Arrow's allocators hold the memory of each), whatever its place in
+    the grid."""
+    for qid, k, suppression, metric in GRID:
+        decide = decider(adult, hierarchies, qid, k, suppression, metric)
+        decide().apply(adult)
+        if arx is not None:
+            run_arx(arx, qid, k, suppression, metric, 1)
+
+
 def grid(repeat: int) -> list[Measured]:
     adult, hierarchies = load_adult(), adult_hierarchies()
     server = arx_server()
     arx = server.__enter__() if server is not None else None
     measured = []
     try:
+        warm_up(adult, hierarchies, arx)
         for qid, k, suppression, metric in GRID:
             label = f"{len(qid)} QIs, k={k}, {suppression:.0%}, {metric}"
-
-            def decide(qid=qid, k=k, suppression=suppression, metric=metric):
-                return pandas_anon.anonymize(
-                    adult,
-                    k,
-                    qid=qid,
-                    hierarchies={c: hierarchies[c] for c in qid},
-                    max_suppression=suppression,
-                    metric=metric,
-                    progress=False,
-                )
-
-            time.sleep(SETTLE)  # ARX's JVM compiles and collects after answering: let it idle
+            decide = decider(adult, hierarchies, qid, k, suppression, metric)
+            settle(decide)
             search, decision = median_of(decide, repeat)
             rows, _ = median_of(lambda decide=decide: decide().apply(adult), repeat)
             theirs = None
             if arx is not None:
-                theirs = arx.run(
-                    ADULT_CSV / "adult.csv",
-                    str(ADULT_CSV / "adult_hierarchy_%s.csv"),
-                    qid,
-                    k=k,
-                    suppression=suppression,
-                    metric=metric,
-                    repeats=repeat,
-                )
+                theirs = run_arx(arx, qid, k, suppression, metric, repeat)
             report = decision.report
             levels = [int(report.levels[c]) for c in qid]
             measured.append(
