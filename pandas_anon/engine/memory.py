@@ -3,8 +3,8 @@
 An anonymization allocates and frees arrays of a few hundred KiB to a few MiB (a column's
 codes, a frequency set, keys) dozens of times per call, the same sizes call after call. The
 system allocator hands such blocks back to the system as soon as they are freed, and the
-next call pays a page fault for each 4 KiB it touches again: on Adult's nine
-quasi-identifiers, about a thousand faults, 2 to 3 µs each, a tenth of the optimal search.
+next call pays a page fault for each 4 KiB it touches again: hundreds of faults in a search
+of Adult's nine quasi-identifiers, 2.5 µs each (``benchmarks/bench_kanon.py``, case g).
 Inside :func:`pooled`, numpy allocates arrays of 64 KiB to 64 MiB from a pool
 (``kernels.c``) that keeps freed blocks, by size class, for the next arrays of their size,
 up to :func:`limit` bytes in all (128 MiB unless set); smaller and larger arrays are the
