@@ -177,28 +177,37 @@ def direct_identifiers(
     total = len(frame) if people is None else int(people.sum())
 
     def identifying(column: Hashable) -> DirectIdentifier | None:
-        series = frame[column]
-        head = slice(0, 2 * sharing(column, total) + 1024)
-        if head.stop < len(series) and _sharing_at_least(series, people, head) > sharing(
-            column, total
-        ):
-            return None  # the first rows already share too much: so does the column
+        series, most = frame[column], sharing(column, total)
+        for rows in _first_heads(most):  # a column of few values: proven by the first rows
+            if rows < len(series) and _sharing_at_least(series, people, rows) > most:
+                return None  # the first rows already share too much: so does the column
         alone, _ = _alone_counts(series, people)
         return verdict(column, alone, total)
 
     return tuple(f for f in thread_map(identifying, candidates, rows=len(frame)) if f is not None)
 
 
-def _sharing_at_least(series: pd.Series, people: np.ndarray | None, rows: slice) -> int:
-    """At least how many people of ``series[rows]`` share their value: of ``h`` rows holding
-    ``d`` distinct values at most ``d`` are alone (a count of distinct values costs far less
-    than counting each value's rows); the exact count (:func:`_alone_counts`) with weights."""
+def _first_heads(sharing: int) -> tuple[int, int]:
+    """How many first rows :func:`direct_identifiers` reads to prove that more than
+    ``sharing`` people share their value: first just enough for a column of up to
+    :data:`_FEW_VALUES` distinct values (most columns), then twice as many and more."""
+    return sharing + _FEW_VALUES + 1, 2 * sharing + 1024
+
+
+#: Distinct values that the shortest first head of :func:`direct_identifiers` allows.
+_FEW_VALUES = 256
+
+
+def _sharing_at_least(series: pd.Series, people: np.ndarray | None, head: int) -> int:
+    """At least how many people of the first ``head`` rows of ``series`` share their value:
+    of ``h`` rows holding ``d`` distinct values at most ``d`` are alone (a count of distinct
+    values costs far less than counting each value's rows); the exact count
+    (:func:`_alone_counts`) with weights."""
     if people is None:
-        head = series.iloc[rows]
-        distinct = distinct_count(head)
+        distinct = distinct_count(series, head=head)
         if distinct is not None:
-            return len(head) - distinct
-    return _alone_counts(series, people, rows)[1]
+            return min(head, len(series)) - distinct
+    return _alone_counts(series, people, slice(0, head))[1]
 
 
 def _alone_counts(

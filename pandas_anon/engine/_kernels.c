@@ -699,7 +699,7 @@ static PyArrayObject *int64_array(Py_ssize_t n) {
 /* One column of a frame as tabulate_rows reads it. */
 typedef struct {
     int text;
-    Py_buffer offsets, data, validity, given;
+    Py_buffer offsets, data, validity, given, out;
     Py_ssize_t offset, null_count, cardinality;
     int64_t *codes, *first; /* a text column's codes and first rows (factorized) */
     Py_ssize_t found;       /* its distinct texts (-1: out of memory) */
@@ -752,7 +752,8 @@ static void factorize_all(read_column *columns, Py_ssize_t q, Py_ssize_t n, int 
 /* Read column `object` of n rows into `c`: 1, or 0 with a Python error set. */
 static int read_spec(PyObject *object, Py_ssize_t n, read_column *c) {
     PyObject *validity = Py_None;
-    c->text = PyTuple_Check(object) && PyTuple_GET_SIZE(object) == 5;
+    c->text = PyTuple_Check(object) &&
+              (PyTuple_GET_SIZE(object) == 5 || PyTuple_GET_SIZE(object) == 6);
     if (!c->text) {
         if (!PyArg_ParseTuple(object, "y*n", &c->given, &c->cardinality)) {
             return 0;
@@ -770,9 +771,15 @@ static int read_spec(PyObject *object, Py_ssize_t n, read_column *c) {
         c->found = c->cardinality;
         return 1;
     }
-    if (!PyArg_ParseTuple(object, "y*y*Onn", &c->offsets, &c->data, &validity, &c->offset,
-                          &c->null_count)) {
+    if (!PyArg_ParseTuple(object, "y*y*Onn|w*", &c->offsets, &c->data, &validity, &c->offset,
+                          &c->null_count, &c->out)) {
         return 0;
+    }
+    if (c->out.obj != NULL) { /* the caller's array receives the column's codes */
+        if (!int64_buffer(&c->out, n, "codes out")) {
+            return 0;
+        }
+        c->codes = c->out.buf;
     }
     if (validity != Py_None && PyObject_GetBuffer(validity, &c->validity, PyBUF_SIMPLE) < 0) {
         return 0;
@@ -786,15 +793,17 @@ static int read_spec(PyObject *object, Py_ssize_t n, read_column *c) {
 }
 
 static void release_column(read_column *c, int own_codes) {
-    Py_buffer *views[] = {&c->offsets, &c->data, &c->validity, &c->given};
-    for (size_t v = 0; v < 4; v++) {
+    if (own_codes) {
+        if (c->out.obj == NULL) {
+            scratch_free(c->codes);
+        }
+        scratch_free(c->first);
+    }
+    Py_buffer *views[] = {&c->offsets, &c->data, &c->validity, &c->given, &c->out};
+    for (size_t v = 0; v < 5; v++) {
         if (views[v]->obj != NULL) {
             PyBuffer_Release(views[v]);
         }
-    }
-    if (own_codes) {
-        scratch_free(c->codes);
-        scratch_free(c->first);
     }
 }
 
@@ -807,9 +816,11 @@ static void release_column(read_column *c, int own_codes) {
  * tabulate_rows(columns, n, dense_limit, key_limit): the n rows of a frame grouped into their
  * combinations of columns, read in one call (pandas_anon.engine.backends.pandas.tabulate).
  * Each column is either Arrow text, a tuple (offsets as int64, data, validity or None,
- * offset, null count), factorized here in the order of first occurrence (a missing text coded
- * after the others; two columns at a time in two threads on a frame of more than
- * THREADED_ROWS rows); or codes already found, a tuple (int64 codes, cardinality). The codes
+ * offset, null count[, codes out]), factorized here in the order of first occurrence (a missing
+ * text coded after the others; two columns at a time in two threads on a frame of more than
+ * THREADED_ROWS rows; with codes out, a writable int64 array of n, each row's code is left
+ * there, a missing text's too: codes such a column can be given as next time); or codes
+ * already found, a tuple (int64 codes, cardinality). The codes
  * are folded into mixed-radix keys column by column (the first column the most significant,
  * as grouping.combinations folds them), and the keys grouped in the hash table of
  * _grouping.h, which numbers each row's combination in the same pass, in the order of first
@@ -854,22 +865,30 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
     own_codes = n > THREADED_ROWS && texts > 1 &&
                 (size_t)texts * 16 * (size_t)n <= THREADED_BYTES;
     for (Py_ssize_t j = 0; j < q; j++) {
-        if (!columns[j].text) {
+        read_column *c = &columns[j];
+        if (!c->text) {
             continue;
         }
-        if (own_codes || shared_codes == NULL) {
-            columns[j].codes = shared_codes = scratch(sizeof(int64_t) * (size_t)n);
-            columns[j].first = shared_first = scratch(sizeof(int64_t) * (size_t)n);
-            if (columns[j].codes == NULL || columns[j].first == NULL) {
-                if (own_codes) {
-                    shared_codes = shared_first = NULL; /* each column frees its own */
-                }
-                PyErr_NoMemory();
-                goto done;
+        if (own_codes) { /* each column frees its own (release_column) */
+            c->first = scratch(sizeof(int64_t) * (size_t)n);
+            if (c->out.obj == NULL) {
+                c->codes = scratch(sizeof(int64_t) * (size_t)n);
             }
         } else {
-            columns[j].codes = shared_codes;
-            columns[j].first = shared_first;
+            if (shared_first == NULL) {
+                shared_first = scratch(sizeof(int64_t) * (size_t)n);
+            }
+            if (c->out.obj == NULL && shared_codes == NULL) {
+                shared_codes = scratch(sizeof(int64_t) * (size_t)n);
+            }
+            c->first = shared_first;
+            if (c->out.obj == NULL) {
+                c->codes = shared_codes;
+            }
+        }
+        if (c->codes == NULL || c->first == NULL) {
+            PyErr_NoMemory();
+            goto done;
         }
     }
     if (own_codes) {
@@ -917,6 +936,11 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
         radixes[j] = c->cardinality;
         const int64_t missing = c->found; /* a missing text: after the others */
         Py_BEGIN_ALLOW_THREADS
+        if (c->out.obj != NULL && c->null_count > 0) { /* the caller's codes: missing coded */
+            for (Py_ssize_t i = 0; i < n; i++) {
+                c->codes[i] = c->codes[i] < 0 ? missing : c->codes[i];
+            }
+        }
         for (Py_ssize_t i = 0; i < n; i++) {
             const int64_t value = code[i] < 0 ? missing : code[i];
             keys[i] = j == 0 ? value : keys[i] * c->cardinality + value;

@@ -160,21 +160,27 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
     return np.concatenate(([missing], np.diff(starts, prepend=0, append=len(ordered))))
 
 
-def distinct_count(series: pd.Series) -> int | None:
-    """How many distinct values ``series`` holds, a missing value counting as one value of
-    its own; None when its values cannot be compared (lists or dicts in cells). Arrow-backed
-    text is counted from Arrow's buffers (:func:`~pandas_anon.engine.hashing.factorize_text`,
-    2-3 times faster than Arrow's own count), without making Python strings.
+def distinct_count(series: pd.Series, head: int | None = None) -> int | None:
+    """How many distinct values ``series`` holds (in its first ``head`` rows, default all),
+    a missing value counting as one value of its own; None when its values cannot be
+    compared (lists or dicts in cells). Arrow-backed text is counted from Arrow's buffers
+    (:func:`~pandas_anon.engine.hashing.factorize_text`, 2-3 times faster than Arrow's own
+    count), without making Python strings.
 
     Examples
     --------
     >>> distinct_count(pd.Series(["a", "b", None, "a"], dtype="string[pyarrow]"))
     3
+    >>> distinct_count(pd.Series(["a", "b", None, "a"], dtype="string[pyarrow]"), head=2)
+    2
     """
     text = arrow_text(series)
     if text is not None:
+        text = text if head is None else text.slice(0, head)
         _, first = factorize_text(text)
         return len(first) + int(text.null_count > 0)
+    if head is not None:
+        series = series.iloc[:head]
     try:
         return int(series.nunique(dropna=False))
     except TypeError:

@@ -9,9 +9,9 @@ array lookup per column (docs/architecture.md), and the rows are touched once, a
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from os import PathLike
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -231,6 +231,8 @@ class Hierarchy:
         ``counts`` is given: values with no rows are then not required) and how to fix it.
         """
         found = self.lookup(data_values)
+        if len(found) == 0 or found.min() >= 0:
+            return found
         absent = (found < 0) & ~pd.isna(data_values)
         if counts is not None:  # a value no row holds needs no label (any position will do)
             unused = absent & (counts == 0)
@@ -252,6 +254,9 @@ class Hierarchy:
         >>> h.lookup(pd.Index([1950, 1999, None])).tolist()
         [1, -1, -1]
         """
+        found = self._typed_text_lookup(data_values)
+        if found is not None:
+            return found
         by_text = _is_text(self.values) and not _is_text(data_values)
         if by_text and not pd.api.types.is_object_dtype(self.values.dtype):
             # typed text against numbers or dates: nothing matches exactly, only by text
@@ -262,6 +267,35 @@ class Hierarchy:
         if absent.any() and by_text:
             found = self._indexer(_as_text(data_values))
         return found
+
+    def _typed_text_lookup(self, data_values: pd.Index) -> np.ndarray | None:
+        """:meth:`lookup` for the most common case, in a few µs: a hierarchy of typed text
+        (``str``, no missing value; read from a CSV) and a few distinct values of a column
+        of typed text (a missing one maps to -1) or of integers (matched by their text, as
+        ``astype(str)`` writes them). None for any other case."""
+        position_of = self._text_positions()
+        if position_of is None or len(data_values) > _DICT_LOOKUP:
+            return None
+        dtype = data_values.dtype
+        if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+            texts: Iterable[Any] = map(str, data_values.tolist())
+        elif isinstance(dtype, pd.StringDtype):
+            texts = data_values.tolist()  # a missing value is no text: not found
+        else:
+            return None
+        return np.fromiter(
+            (position_of.get(text, -1) for text in texts), dtype=np.int64, count=len(data_values)
+        )
+
+    def _text_positions(self) -> dict[str, int] | None:
+        """The position of each level-0 value when they are typed text without a missing
+        value (built once), else None."""
+        if not hasattr(self, "_typed_text_positions"):  # decided once
+            values = self.values
+            typed = isinstance(values.dtype, pd.StringDtype) and not values.hasnans
+            positions = {text: at for at, text in enumerate(values.tolist())} if typed else None
+            self._typed_text_positions: dict[str, int] | None = positions
+        return self._typed_text_positions
 
     def _indexer(self, data_values: pd.Index) -> np.ndarray:
         """``self.values.get_indexer(data_values)`` as int64: for a few values (the

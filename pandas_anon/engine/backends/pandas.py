@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from pandas_anon.engine import kept_codes
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.engine.encoding import (
     EncodedFrame,
@@ -211,13 +212,24 @@ def _compiled_tabulation(
     specs: list[tuple] = []
     values: dict[Hashable, pd.Index] = {}
     texts = {}
+    room = kept_codes.LIMIT  # codes kept for this call's columns, at most
     for column, s in series.items():
         text = arrow_text(s)
         if text is not None:
+            known = kept_codes.kept(text)
+            if known is not None:  # read by an earlier call
+                specs.append((known.codes, known.cardinality))
+                values[column] = known.values
+                continue
             array = one_array(text)
             validity, offsets, data = text_buffers(array)
-            specs.append((offsets, data, validity, array.offset, array.null_count))
-            texts[column] = array
+            spec: tuple = (offsets, data, validity, array.offset, array.null_count)
+            row_codes = None
+            if 8 * n_rows <= room:  # filled by the kernels, then kept
+                row_codes, room = np.empty(n_rows, dtype=np.int64), room - 8 * n_rows
+                spec = (*spec, row_codes)
+            specs.append(spec)
+            texts[column] = (text, array, row_codes)
             continue
         coded = (
             whole_number_codes(s)
@@ -237,8 +249,11 @@ def _compiled_tabulation(
     _, firsts, codes, counts, labels = found
     for column, first in zip(names, firsts):
         if first is not None:
+            text, array, row_codes = texts[column]
             distinct = pd.Index(series[column].array.take(first))
-            values[column] = with_missing(distinct) if texts[column].null_count else distinct
+            values[column] = with_missing(distinct) if array.null_count else distinct
+            if row_codes is not None:
+                kept_codes.keep(text, kept_codes.KeptCodes(row_codes, values[column]))
     values = {c: values[c] for c in names}
     frequencies = FrequencySet(
         names, codes.T, counts, values, {c: s.dtype for c, s in series.items()}
