@@ -117,7 +117,7 @@ def labels_as_text(
     codes = np.asarray(label_codes, dtype=np.int64)
     changed = value_of_label[codes] != value_codes
     if marked.any():
-        is_marker = _positions_in(labels, pd.Index([marker], dtype=labels.dtype)) == 0
+        is_marker = _positions_in(labels, [marker]) == 0
         changed |= marked & ~is_marker[codes]  # labels may repeat: compared as text
         at = int(np.argmax(is_marker)) if is_marker.any() else len(text)
         if at == len(text):
@@ -131,17 +131,29 @@ def labels_as_text(
 _DICT_TEXTS = 4096
 
 
-def _positions_in(texts: pd.Index, among: pd.Index) -> np.ndarray:
+def _positions_in(texts: pd.Index, among: pd.Index | list[str]) -> np.ndarray:
     """The position of each of ``texts`` among the distinct ``among`` (text stored by Arrow,
-    none missing), -1 where absent."""
+    none missing; or a few Python texts), -1 where absent."""
     if len(texts) + len(among) > _DICT_TEXTS:
         index_in: Any = pc.index_in  # pyarrow-stubs: the Arrow arrays of Arrow-backed text
-        found = index_in(arrow_text(texts), value_set=arrow_text(among))
+        value_set = arrow_text(among) if isinstance(among, pd.Index) else pa.array(among)
+        found = index_in(arrow_text(texts), value_set=value_set)
         return np.asarray(pc.fill_null(found, -1), dtype=np.int64)
-    position_of = {text: at for at, text in enumerate(among.tolist())}
+    position_of = {text: at for at, text in enumerate(_python_texts(among))}
     return np.fromiter(
-        (position_of.get(text, -1) for text in texts.tolist()), dtype=np.int64, count=len(texts)
+        (position_of.get(text, -1) for text in _python_texts(texts)),
+        dtype=np.int64,
+        count=len(texts),
     )
+
+
+def _python_texts(texts: pd.Index | list[str]) -> list[str]:
+    """Python's texts of an index of Arrow text (from Arrow: pandas' ``tolist`` costs
+    several times more), or the list given."""
+    if isinstance(texts, list):
+        return texts
+    arrow: Any = arrow_text(texts)  # pyarrow-stubs: to_pylist of a ChunkedArray
+    return arrow.to_pylist()
 
 
 #: pandas 3 and later store text as ``str`` (Arrow), whatever a frame holds: its default
