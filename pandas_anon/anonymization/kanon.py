@@ -702,7 +702,9 @@ def _hierarchies(
     chosen: dict[Hashable, Hierarchy] = {}
     keys = column_keys(qid)
     for column in qid:
-        if column in given:
+        if isinstance(given.get(column), Hierarchy):  # as it is: no column read
+            chosen[column] = cast(Hierarchy, given[column])
+        elif column in given:
             chosen[column] = hierarchy_for(frame[column], given[column], frame)
         else:
             if column not in built:
@@ -761,7 +763,9 @@ def _report(
     kept = ~transformation.suppressed
     written = kept if kept.any() else np.ones_like(kept)  # every row suppressed: all of them
     written_levels = {  # each combination's level, on the rows written, once per column
-        c: r.levels[written] for c, r in recodings.items() if r.levels is not None and len(r.levels)
+        c: r.levels[:1] if r.by_value is not None else r.levels[written]  # one level: its own
+        for c, r in recodings.items()
+        if r.levels is not None and len(r.levels)
     }
     levels = {  # the level of columns written at one level of a hierarchy on the kept rows
         keys[c]: int(at[0]) for c, at in written_levels.items() if (at == at[0]).all()

@@ -145,11 +145,17 @@ def _precision(transformation: Transformation) -> Fraction | None:
     written = [r.levels for r in recodings if r.levels is not None]
     if len(heights) < len(recodings) or len(written) < len(recodings):
         return None
-    share, scale = level_shares(written, heights)
     counts, suppressed = transformation.tabulation.frequencies.counts, transformation.suppressed
-    total = int((share[~suppressed] * counts[~suppressed]).sum())
-    total += scale * int(counts[suppressed].sum())
-    return Fraction(total, scale * transformation.n_rows)
+    n_suppressed = int(counts[suppressed].sum())
+    if len(counts) and all(r.by_value is not None for r in recodings):  # one level each
+        common = math.lcm(*heights)
+        share = sum(int(level[0]) * (common // h) for level, h in zip(written, heights))
+        total = share * (int(counts.sum()) - n_suppressed)
+        scale = len(heights) * common
+    else:
+        shares, scale = level_shares(written, heights)
+        total = int((shares[~suppressed] * counts[~suppressed]).sum())
+    return Fraction(total + scale * n_suppressed, scale * transformation.n_rows)
 
 
 def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dict[Hashable, float]:
@@ -167,7 +173,8 @@ def _ncp_by_column(transformation: Transformation, written: WrittenCodes) -> dic
         values = frequencies.values[column]
         by_value = frequencies.value_rows(column)
         held = by_value > 0
-        held &= ~np.asarray(pd.isna(values), dtype=bool)  # the values present in the table
+        if values.hasnans:  # the values present in the table
+            held &= ~np.asarray(pd.isna(values), dtype=bool)
         numbers = _as_numbers(values, frequencies.dtypes.get(column))
         codes, labels = written[column]
         recoding = transformation.recodings[column]
@@ -257,14 +264,14 @@ def _cost(
         if domain <= 0:
             return 0.0
         distinct = np.bincount(label[held[code]], minlength=n)
-        spread = (distinct - 1).clip(0) / domain
+        spread = np.maximum(distinct - 1, 0) / domain
     return float(np.bincount(label, weights=rows, minlength=n) @ spread)
 
 
 def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:
     """The values of a column of ``dtype`` as floats (dates as nanoseconds), missing and
     infinite ones as NaN; None when the column holds neither numbers nor dates."""
-    if dtype is None:
+    if dtype is None or isinstance(dtype, pd.StringDtype):
         return None
     if pd.api.types.is_datetime64_any_dtype(dtype):
         numbers = pd.DatetimeIndex(values).asi8.astype(float)

@@ -357,35 +357,41 @@ static inline int64_t code_at(const int64_t *code, Py_ssize_t n_codes, const int
 /*
  * The bytes of the texts taken by code (take_texts): text codes[i] of an Arrow (large) string
  * array (bytes offsets[start + v] to offsets[start + v + 1] of `data` are text v), or with
- * `rows` text codes[rows[i]]; a code of -1 (missing) takes none.
+ * `rows` text codes[rows[i]], or with `counts` (int64, one per code; rows then None) text
+ * codes[i] counts[i] times; a code of -1 (missing) takes none.
  */
 static PyObject *texts_size(PyObject *self, PyObject *args) {
-    Py_buffer offsets, data, codes, rows = {0};
+    Py_buffer offsets, data, codes, rows = {0}, counts = {0};
     Py_ssize_t start, n_texts;
-    PyObject *rows_object, *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*nny*O", &offsets, &data, &start, &n_texts, &codes,
-                          &rows_object)) {
+    PyObject *rows_object, *counts_object = Py_None, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*nny*O|O", &offsets, &data, &start, &n_texts, &codes,
+                          &rows_object, &counts_object)) {
         return NULL;
     }
     const Py_ssize_t n_codes = codes.len / 8;
     const int64_t *code = codes.buf, *at = (const int64_t *)offsets.buf + start;
-    if (optional_rows(rows_object, &rows) && text_offsets_fit(&offsets, &data, start, n_texts) &&
+    if (optional_rows(rows_object, &rows) && optional_rows(counts_object, &counts) &&
+        text_offsets_fit(&offsets, &data, start, n_texts) &&
         int64_buffer(&codes, n_codes, "codes") && codes_of_texts(code, n_codes, n_texts)) {
-        const int64_t *row = rows.buf;
+        const int64_t *row = rows.buf, *count = counts.buf;
         const Py_ssize_t n = row == NULL ? n_codes : rows.len / 8;
         int64_t total = 0;
         Py_ssize_t i = 0;
-        for (; i < n; i++) {
-            const int64_t v = code_at(code, n_codes, row, i);
-            if (v == -2) {
-                break;
-            }
-            total += v < 0 ? 0 : at[v + 1] - at[v];
-        }
-        if (i < n) {
-            PyErr_SetString(PyExc_ValueError, "rows: expected positions of codes");
+        if (count != NULL && (row != NULL || counts.len != n_codes * 8)) {
+            PyErr_SetString(PyExc_ValueError, "counts: expected a count per code, and no rows");
         } else {
-            result = PyLong_FromLongLong((long long)total);
+            for (; i < n; i++) {
+                const int64_t v = code_at(code, n_codes, row, i);
+                if (v == -2) {
+                    break;
+                }
+                total += (v < 0 ? 0 : at[v + 1] - at[v]) * (count != NULL ? count[i] : 1);
+            }
+            if (i < n) {
+                PyErr_SetString(PyExc_ValueError, "rows: expected positions of codes");
+            } else {
+                result = PyLong_FromLongLong((long long)total);
+            }
         }
     }
     PyBuffer_Release(&offsets);
@@ -393,6 +399,9 @@ static PyObject *texts_size(PyObject *self, PyObject *args) {
     PyBuffer_Release(&codes);
     if (rows.buf != NULL) {
         PyBuffer_Release(&rows);
+    }
+    if (counts.buf != NULL) {
+        PyBuffer_Release(&counts);
     }
     return result;
 }
@@ -1036,7 +1045,7 @@ static PyMethodDef methods[] = {
      "rollup(words, n_words, n, fields, n_fields, tables, offsets, counts, out, sums) -> "
      "number of groups"},
     {"texts_size", texts_size, METH_VARARGS,
-     "texts_size(offsets, data, start, n_texts, codes, rows) -> bytes taken"},
+     "texts_size(offsets, data, start, n_texts, codes, rows[, counts]) -> bytes taken"},
     {"take_texts", take_texts, METH_VARARGS,
      "take_texts(offsets, data, start, n_texts, codes, rows, out_offsets, out_data) -> bytes"},
     {"tabulate_rows", tabulate_rows, METH_VARARGS,

@@ -32,6 +32,7 @@ def texts_size(
     n_texts: int,
     codes: np.ndarray,
     rows: np.ndarray | None,
+    counts: np.ndarray | None = None,
     /,
 ) -> int: ...
 def take_texts(

@@ -88,9 +88,14 @@ def _dense(n_labels: int, n_rows: int) -> bool:
 
 def group_labels(labels: np.ndarray, n_labels: int, surplus: Surplus | None = None) -> Grouping:
     """Count rows per label, through a hash table when the label space is too sparse (with a
-    ``surplus``, the elements grouped are weighted: the counts are rows)."""
+    ``surplus``, the elements grouped are weighted: the counts are rows): the kernels' up to
+    :data:`HASHED_ROWS` labels, else pandas' (the same ids, in the order of first
+    occurrence)."""
     if _dense(n_labels, len(labels)):
         grouping = Grouping(labels, np.bincount(labels, minlength=n_labels))
+    elif COMPILED and len(labels) <= HASHED_ROWS:
+        _, sizes, ids = group((np.asarray(labels, dtype=np.int64),), np.ones(len(labels), np.int64))
+        grouping = Grouping(ids, sizes)
     else:
         dense, _ = pd.factorize(labels, sort=False)
         dense = np.asarray(dense, dtype=np.int64)

@@ -190,8 +190,8 @@ def take_text(
     if counts is None:
         total = kernels.texts_size(offsets, data, text.offset, len(text), codes, rows)
     else:  # each entry's text, as many times as rows name it
-        lengths = np.diff(offsets[text.offset : text.offset + len(text) + 1])
-        total = int(np.where(codes >= 0, lengths[codes], 0) @ counts)
+        counts = np.ascontiguousarray(counts, dtype=np.int64)
+        total = kernels.texts_size(offsets, data, text.offset, len(text), codes, None, counts)
     # the new buffers come from Arrow's allocator, which keeps freed pages for the next
     # column: fresh pages from the system cost 2.3 µs each on the machines we measure on
     offsets_buffer = pa.allocate_buffer(8 * (n + 1))
