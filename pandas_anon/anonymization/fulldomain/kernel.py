@@ -107,5 +107,5 @@ def search(evaluator: Evaluator, metric: Metric, bar: Progress) -> Outcome:
     found = None
     if best >= 0:
         node = tuple(int(level) for level in np.unravel_index(best, shape))
-        found = evaluator.judge(lattice.classes(node))
+        found = evaluator.judge(lattice.assign(node)[0])  # kept for writing it
     return Outcome(found, value, evaluations, probes, status, verdict, evaluated.astype(bool))

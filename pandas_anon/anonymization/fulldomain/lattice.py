@@ -141,6 +141,7 @@ class Lattice:
         self._combinations, self._counts = reduced.codes, reduced.counts
         self._reduced = reduced
         self._cache = ClassCache(len(self.qid))
+        self._assigned: tuple[Classes, np.ndarray] | None = None
         self._reset_rewrites()
         return combination_of
 
@@ -167,6 +168,7 @@ class Lattice:
         projected, combination_of = self._reduced.project(keep)
         sub._combinations, sub._counts, sub._reduced = projected.codes, projected.counts, projected
         sub._cache = ClassCache(len(sub.qid))
+        sub._assigned = None
         sub._reset_rewrites()
         sub.combination_of = combination_of[self.combination_of]
         return sub
@@ -297,8 +299,15 @@ class Lattice:
     def _bottom(self) -> Classes:
         """The classes of the bottom node, where every roll-up can start (kept, never
         evicted from the cache)."""
-        keys, counts, _ = group(self._keys_of_combinations(self.bottom), self._counts)
-        return self._classes_of(self.bottom, keys, counts)
+        keys = self._keys_of_combinations(self.bottom)
+        if not all(
+            len(np.unique(per_level[0])) == len(per_level[0]) for per_level in self._lookups
+        ):
+            keys, counts, _ = group(keys, self._counts)  # some combinations merge at the bottom
+            return self._classes_of(self.bottom, keys, counts)
+        # each column's bottom level tells its positions apart, and the lattice's frequency
+        # set holds each combination once: every combination is a class of its own
+        return self._classes_of(self.bottom, keys, self._counts)
 
     def classes(self, node: Node) -> Classes:
         """The equivalence classes of ``node``, rolled up from the cached node below it with
@@ -364,9 +373,12 @@ class Lattice:
     def assign(self, node: Node) -> tuple[Classes, np.ndarray]:
         """The classes of ``node`` with the class of every combination of the frequency set
         the lattice was built on (to write a chosen node), numbered as the classes list
-        them."""
+        them. The last node assigned is kept (a search's optimum, then written)."""
+        if self._assigned is not None and self._assigned[0].node == node:
+            return self._assigned
         keys, counts, row = group(self._keys_of_combinations(node), self._counts)
         classes = self._classes_of(node, keys, counts)
         if classes.pair_class is not None:  # a table row is a (class, sensitive value) pair
             row = classes.pair_class[row]
-        return classes, row[self.combination_of]
+        self._assigned = classes, row[self.combination_of]
+        return self._assigned
