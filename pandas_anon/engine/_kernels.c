@@ -770,14 +770,11 @@ static int read_spec(PyObject *object, Py_ssize_t n, read_column *c) {
         if (!int64_buffer(&c->given, n, "codes")) {
             return 0;
         }
-        const int64_t *code = c->given.buf;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (code[i] < 0 || code[i] >= c->cardinality) {
-                PyErr_SetString(PyExc_ValueError, "codes: expected codes below the cardinality");
-                return 0;
-            }
+        if (c->cardinality < 0) {
+            PyErr_SetString(PyExc_ValueError, "codes: expected a cardinality of at least 0");
+            return 0;
         }
-        c->found = c->cardinality;
+        c->found = c->cardinality; /* each code checked as it is folded */
         return 1;
     }
     if (!PyArg_ParseTuple(object, "y*y*Onn|w*", &c->offsets, &c->data, &validity, &c->offset,
@@ -944,17 +941,30 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
         n_labels *= c->cardinality;
         radixes[j] = c->cardinality;
         const int64_t missing = c->found; /* a missing text: after the others */
+        uint64_t outside = 0; /* given codes: any outside 0 .. cardinality - 1 */
         Py_BEGIN_ALLOW_THREADS
-        if (c->out.obj != NULL && c->null_count > 0) { /* the caller's codes: missing coded */
+        if (c->text) {
+            if (c->out.obj != NULL && c->null_count > 0) { /* the caller's codes: missing coded */
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    c->codes[i] = c->codes[i] < 0 ? missing : c->codes[i];
+                }
+            }
             for (Py_ssize_t i = 0; i < n; i++) {
-                c->codes[i] = c->codes[i] < 0 ? missing : c->codes[i];
+                const int64_t value = code[i] < 0 ? missing : code[i];
+                keys[i] = j == 0 ? value : keys[i] * c->cardinality + value;
+            }
+        } else {
+            const uint64_t radix = (uint64_t)c->cardinality;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                outside |= (uint64_t)code[i] >= radix;
+                keys[i] = j == 0 ? code[i] : keys[i] * c->cardinality + code[i];
             }
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const int64_t value = code[i] < 0 ? missing : code[i];
-            keys[i] = j == 0 ? value : keys[i] * c->cardinality + value;
-        }
         Py_END_ALLOW_THREADS
+        if (outside) {
+            PyErr_SetString(PyExc_ValueError, "codes: expected codes below the cardinality");
+            goto done;
+        }
     }
     labels = int64_array(n);
     sums = scratch(sizeof(int64_t) * (size_t)(n + 1));

@@ -212,3 +212,16 @@ def test_blocks_of_the_pool_are_freed_from_any_thread():
     for thread in threads:
         thread.join()
     assert not errors
+
+
+def test_codes_given_outside_their_cardinality_are_refused():
+    """Codes given (a column's kept codes, whole numbers) are checked as they are folded."""
+    from pandas_anon.engine.hashing import kernels
+
+    codes = np.array([0, 1, 2, 3], dtype=np.int64)
+    found = kernels.tabulate_rows([(codes, 4)], 4, 1 << 16, 1 << 62)
+    assert found[3].tolist() == [1, 1, 1, 1]
+    with pytest.raises(ValueError, match="codes"):
+        kernels.tabulate_rows([(codes, 3)], 4, 1 << 16, 1 << 62)
+    with pytest.raises(ValueError, match="codes"):
+        kernels.tabulate_rows([(codes - 1, 4)], 4, 1 << 16, 1 << 62)
