@@ -15,6 +15,11 @@ Printed per configuration: both optima (levels in the order of the quasi-identif
 the tie rule), the rows suppressed, both medians and the ratio ARX / pandas-anon; then the
 geometric mean and the worst ratio, for the search alone and with
 rows written.                             every ratio >= 1, geometric mean >= 2 (both)
+   Then the same figures with each text column read again in every timed run of ours (the
+   codes ``pandas_anon.engine.kept_codes`` keeps from one call to the next forgotten
+   first, untimed): ARX's timed runs start from data it coded against its dictionary when
+   loading it, ours from the codes a column's previous call kept; these lines show what
+   reading the columns again costs (information, no target).
 b. Cold, whole process, 9 QIs, k=5, 5 %, precision: a fresh interpreter running
    ``arx/once.py`` (import, read the CSV and the hierarchies, ``kanon``, write the CSV)
    against a fresh JVM running ``arx/ArxOnce.java`` (the same steps with ARX's API, compiled
@@ -47,6 +52,7 @@ from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
 from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_adult
+from pandas_anon.engine import kept_codes
 from pandas_anon.privacy.models import KAnonymity
 
 import harness
@@ -92,10 +98,14 @@ class Measured:
     search: float  # medians, in seconds
     rows: float
     arx: dict | None
+    search_read: float  # the same, each text column read again (its kept codes forgotten)
+    rows_read: float
 
     def seconds(self, which: str) -> tuple[float, float | None]:
-        """Ours and ARX's median for ``which`` (``"search"`` or ``"rows"``)."""
-        ours = self.search if which == "search" else self.rows
+        """Ours and ARX's median for ``which`` (``"search"`` or ``"rows"``, and
+        ``"search_read"`` or ``"rows_read"`` for ours with every column read again)."""
+        ours = getattr(self, which)
+        which = which.removesuffix("_read")
         if self.arx is None:
             return ours, None
         return ours, self.arx["median_anon_ms" if which == "search" else "median_rows_ms"] / 1000
@@ -105,11 +115,16 @@ class Measured:
         return None if theirs is None else theirs / ours
 
 
-def median_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """One warm-up run of ``fn``, then the median time of ``repeat`` runs, and a result."""
+def median_of(
+    fn: Callable[[], Any], repeat: int, before: Callable[[], Any] | None = None
+) -> tuple[float, Any]:
+    """One warm-up run of ``fn``, then the median time of ``repeat`` runs (each after an
+    untimed call of ``before``, if given), and a result."""
     result = fn()
     times = []
     for _ in range(max(repeat, 1)):
+        if before is not None:
+            before()
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
@@ -176,6 +191,11 @@ def grid(repeat: int) -> list[Measured]:
             theirs = None
             if arx is not None:
                 theirs = run_arx(arx, qid, k, suppression, metric, repeat)
+            forget = kept_codes.forget  # each text column read again, as in a first call
+            search_read, _ = median_of(decide, repeat, before=forget)
+            rows_read, _ = median_of(
+                lambda decide=decide: decide().apply(adult), repeat, before=forget
+            )
             report = decision.report
             levels = [int(report.levels[c]) for c in qid]
             measured.append(
@@ -190,6 +210,8 @@ def grid(repeat: int) -> list[Measured]:
                     search,
                     rows,
                     theirs,
+                    search_read,
+                    rows_read,
                 )
             )
             print(f"   {label}: {search * 1000:.1f} ms", flush=True)
@@ -265,14 +287,7 @@ def grid_cases(repeat: int) -> list[Case]:
         return []
     cases = []
     for which, what in (("search", "search alone"), ("rows", "with rows written")):
-        ours = [m.seconds(which)[0] for m in measured]
-        theirs = [m.seconds(which)[1] or 0.0 for m in measured]
-        ratios = [t / o for t, o in zip(theirs, ours)]
-        worst = ratios.index(min(ratios))
-        print(
-            f"   {what}: geometric mean of ARX / ours {geometric_mean(ratios):.2f}, worst "
-            f"{ratios[worst]:.2f} ({measured[worst].label})"
-        )
+        ours, theirs, worst = summary(measured, which, what)
         cases.append(  # the ratio of the geometric means is the geometric mean of the ratios
             Case(
                 f"grid, {what}: geometric means of the times",
@@ -289,7 +304,25 @@ def grid_cases(repeat: int) -> list[Case]:
                 min_ratio=1.0,
             )
         )
+    for which, what in (("search_read", "search alone"), ("rows_read", "with rows written")):
+        summary(measured, which, f"{what}, every text column read again (no kept codes)")
     return cases
+
+
+def summary(
+    measured: Sequence[Measured], which: str, what: str
+) -> tuple[list[float], list[float], int]:
+    """Print the geometric mean and the worst of ARX / ours for ``which`` times; return
+    ours, ARX's and the worst configuration's position."""
+    ours = [m.seconds(which)[0] for m in measured]
+    theirs = [m.seconds(which)[1] or 0.0 for m in measured]
+    ratios = [t / o for t, o in zip(theirs, ours)]
+    worst = ratios.index(min(ratios))
+    print(
+        f"   {what}: geometric mean of ARX / ours {geometric_mean(ratios):.2f}, worst "
+        f"{ratios[worst]:.2f} ({measured[worst].label})"
+    )
+    return ours, theirs, worst
 
 
 def cold_case(repeat: int) -> list[Case]:
