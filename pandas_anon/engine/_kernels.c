@@ -1016,13 +1016,38 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
     }
     int64_t *count = PyArray_DATA(counts), *decoded = PyArray_DATA(combination_codes);
     memcpy(count, sums, sizeof(int64_t) * (size_t)groups);
-    for (Py_ssize_t g = 0; g < groups; g++) {
-        int64_t key = group_key[g];
-        for (Py_ssize_t j = q - 1; j >= 0; j--) {
-            decoded[j * groups + g] = key % radixes[j];
-            key /= radixes[j];
+    int kept_codes = 1; /* every column's codes still here: read at each group's first row */
+    for (Py_ssize_t j = 0; j < q; j++) {
+        kept_codes &= !columns[j].text || own_codes || columns[j].out.obj != NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (kept_codes) { /* a gather per column, where dividing the keys costs a division each */
+        int64_t *first = group_key; /* the keys are no longer needed */
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            first[g] = -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            first[label[i]] = first[label[i]] < 0 ? i : first[label[i]];
+        }
+        for (Py_ssize_t j = 0; j < q; j++) {
+            const read_column *c = &columns[j];
+            const int64_t *code = c->text ? c->codes : c->given.buf, missing = c->found;
+            int64_t *out = decoded + j * groups;
+            for (Py_ssize_t g = 0; g < groups; g++) {
+                const int64_t value = code[first[g]];
+                out[g] = value < 0 ? missing : value;
+            }
+        }
+    } else {
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            int64_t key = group_key[g];
+            for (Py_ssize_t j = q - 1; j >= 0; j--) {
+                decoded[j * groups + g] = key % radixes[j];
+                key /= radixes[j];
+            }
         }
     }
+    Py_END_ALLOW_THREADS
     scratch_free(group_key);
     result = Py_BuildValue("OOOOO", uniques, firsts, combination_codes, counts, labels);
 done:
