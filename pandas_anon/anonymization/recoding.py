@@ -80,8 +80,11 @@ class TextLabels:
         """The column, one row per entry, or with ``rows`` entry ``rows[i]`` on row ``i``
         (each row's combination; ``counts``: the rows of each entry, when known), copied
         from the labels' bytes in one pass (:func:`~pandas_anon.engine.hashing.take_text`)."""
-        taken = take_text(self.text, self.codes, rows, counts=counts)
-        return pd.Series(text_array(taken, self.dtype), index=index, name=name, copy=False)
+        return pd.Series(self.as_array(rows, counts), index=index, name=name, copy=False)
+
+    def as_array(self, rows: np.ndarray | None = None, counts: np.ndarray | None = None) -> Any:
+        """The column's values (:meth:`as_column`), as a pandas array of its dtype."""
+        return text_array(take_text(self.text, self.codes, rows, counts=counts), self.dtype)
 
 
 def labels_as_text(
@@ -91,14 +94,17 @@ def labels_as_text(
     label_codes: np.ndarray,
     marked: np.ndarray,
     marker: str,
+    by_value: np.ndarray | None = None,
 ) -> TextLabels | None:
     """What :func:`relabel` then :meth:`Recoded.marked` write, found without merging the
     values and the labels into one index, when every entry gets a label (none is
     :data:`KEEP`: a full-domain recoding) and the labels are text stored as pandas stores
     text by default (Arrow): the output then holds labels and the marker only. An entry
     changed when its label is not its value (the same text; a value that is not text is no
-    label) or it is ``marked`` and its label is not the marker. None when the column is not
-    such a column."""
+    label) or it is ``marked`` and its label is not the marker. ``by_value``: each value's
+    label code, when every entry holding a value gets the same label
+    (:attr:`ColumnRecoding.by_value`): whether a value changes is then found once per value.
+    None when the column is not such a column."""
     chunks = arrow_text(labels)
     if (
         chunks is None
@@ -115,7 +121,10 @@ def labels_as_text(
     else:  # objects, or text of another dtype: compared as pandas compares them
         return None
     codes = np.asarray(label_codes, dtype=np.int64)
-    changed = value_of_label[codes] != value_codes
+    if by_value is not None and len(by_value) == len(values) and int(by_value.min(initial=0)) >= 0:
+        changed = (value_of_label[by_value] != np.arange(len(values)))[value_codes]
+    else:
+        changed = value_of_label[codes] != value_codes
     if marked.any():
         is_marker = _positions_in(labels, [marker]) == 0
         changed |= marked & ~is_marker[codes]  # labels may repeat: compared as text

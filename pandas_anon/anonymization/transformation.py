@@ -36,6 +36,7 @@ from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
 from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation
+from pandas_anon.engine.columns import column_array
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.engine.memory import with_pooled_memory
@@ -366,10 +367,9 @@ class Transformation:
         changed: dict[Hashable, int] = {}
         out = output_copy(frame)
         for column in self.qid:
-            series = frame[column]
             recoding = self.recodings[column]
             read = (
-                tabulation.combination_codes(series)
+                tabulation.combination_codes(column_array(frame, column), column)
                 if weights is None and tabulation.weights is None  # the counts are rows
                 else None
             )
@@ -377,18 +377,24 @@ class Transformation:
                 None
                 if read is None
                 else labels_as_text(
-                    *read, recoding.labels, recoding.codes, self.suppressed, SUPPRESSED
+                    *read,
+                    recoding.labels,
+                    recoding.codes,
+                    self.suppressed,
+                    SUPPRESSED,
+                    by_value=recoding.by_value,
                 )
             )
             if labelled is not None:  # every combination labelled: copied from the labels
                 modified_combinations |= labelled.changed
                 changed[column] = int(tabulation.frequencies.counts[labelled.changed].sum())
                 if changed[column] or suppressed_rows.any():
-                    out[column] = labelled.as_column(
-                        frame.index,
+                    _replace(
+                        out,
                         column,
-                        rows=tabulation.row_combination,
-                        counts=tabulation.frequencies.counts,
+                        labelled.as_array(
+                            rows=tabulation.row_combination, counts=tabulation.frequencies.counts
+                        ),
                     )
                 continue
             if read is not None:
@@ -397,7 +403,9 @@ class Transformation:
                 changed[column] = int(tabulation.frequencies.counts[flags].sum())
                 codes = written.codes[tabulation.row_combination]
             else:
-                written, flags = self._written(column, *self._read_rows(series), suppressed_rows)
+                written, flags = self._written(
+                    column, *self._read_rows(frame[column]), suppressed_rows
+                )
                 modified_rows |= flags
                 changed[column] = int(flags.sum() if weights is None else weights[flags].sum())
                 codes = written.codes
@@ -439,6 +447,17 @@ class Transformation:
             row_labels = np.full(len(series), KEEP, dtype=per_row.dtype)
             row_labels[examined] = per_row
         return row_codes, pd.Index(uniques), row_labels
+
+
+def _replace(out: pd.DataFrame, column: Hashable, values: Any) -> None:
+    """Put ``values`` (an array of the frame's length) in place of column ``column`` of
+    ``out``: by position, without a Series and its index check (a name labelling several
+    columns, which no quasi-identifier does, by name)."""
+    at = out.columns.get_loc(column)
+    if isinstance(at, int):
+        out.isetitem(at, values)
+    else:
+        out[column] = values
 
 
 def _hash_key(salt: bytes | str | None) -> bytes:

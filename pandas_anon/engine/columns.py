@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -104,3 +104,24 @@ def sensitive_outside(qid: Iterable[Hashable], sensitive: Hashable | None) -> No
             f"the sensitive column {sensitive!r} is inside the quasi-identifier; a column is "
             f"either one or the other"
         )
+
+
+def column_array(frame: pd.DataFrame, column: Hashable) -> Any:
+    """The values of ``frame[column]`` as pandas stores them (a numpy array or a pandas
+    extension array, such as Arrow text), read without building a Series: ``frame[column]``
+    costs 10-25 µs a column (its Series, index and references), a tenth of a writing pass
+    over Adult's rows. Through pandas' own accessor of a column's stored values
+    (``DataFrame._get_column_array``, pandas 1.3 and later), else the Series' values. The
+    values are read, never written; ``column`` must label one column."""
+    at = frame.columns.get_loc(column)
+    if not isinstance(at, int):
+        raise _duplicated([column])
+    read = getattr(frame, "_get_column_array", None)
+    if read is not None:
+        return read(at)
+    series = frame.iloc[:, at]
+    return (
+        series.array
+        if isinstance(series.dtype, pd.api.extensions.ExtensionDtype)
+        else series.to_numpy()
+    )

@@ -278,12 +278,12 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     return codes, pd.Index(pd.array(span, dtype=dtype))
 
 
-def whole_number_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
-    """:func:`_arithmetic_codes` of a column of numpy integers (which hold no missing value):
-    codes ``value - min`` and the values ``min..max``, when the range is compact; else
-    None."""
+def whole_number_codes(series: pd.Series | np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`_arithmetic_codes` of a column of numpy integers (which hold no missing value;
+    a Series or its numpy array): codes ``value - min`` and the values ``min..max``, when
+    the range is compact; else None."""
     kind = np.uint64 if series.dtype.kind == "u" else np.int64
-    data = series.to_numpy(dtype=kind)
+    data = np.asarray(series, dtype=kind)
     if data.size == 0:
         return None
     low, high = data.min(), data.max()
@@ -291,7 +291,7 @@ def whole_number_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
         return None
     codes = (data - low).astype(np.int64, copy=False)  # exact: the range is small
     span = low + np.arange(int(high) - int(low) + 1, dtype=kind)  # low..high, no overflow
-    return codes, pd.Index(pd.array(span, dtype=series.dtype))
+    return codes, pd.Index(span.astype(series.dtype, copy=False))
 
 
 def all_missing(column: Hashable, *, weighted: bool = False) -> AllMissingColumnError:
@@ -304,21 +304,25 @@ def all_missing(column: Hashable, *, weighted: bool = False) -> AllMissingColumn
     )
 
 
-def arrow_source(series: pd.Series) -> weakref.ref | None:
-    """A weak reference to the Arrow array holding ``series``' values, when pyarrow holds
-    them: Arrow arrays are immutable (pandas writes a new one on assignment), so while the
-    reference lives the values are the ones it was taken from. None for other storage."""
-    if not isinstance(series.array, pd.arrays.ArrowExtensionArray | pd.arrays.ArrowStringArray):
+def arrow_source(series: pd.Series | Any) -> weakref.ref | None:
+    """A weak reference to the Arrow array holding ``series``' values (a Series or its
+    array), when pyarrow holds them: Arrow arrays are immutable (pandas writes a new one on
+    assignment), so while the reference lives the values are the ones it was taken from.
+    None for other storage."""
+    array = getattr(series, "array", series)
+    if not isinstance(array, pd.arrays.ArrowExtensionArray | pd.arrays.ArrowStringArray):
         return None
-    return weakref.ref(series.array.__arrow_array__())
+    return weakref.ref(array.__arrow_array__())
 
 
-def same_source(series: pd.Series, source: weakref.ref | None) -> bool:
-    """Whether ``series`` holds the very Arrow array ``source`` was taken from."""
+def same_source(series: pd.Series | Any, source: weakref.ref | None) -> bool:
+    """Whether ``series`` (a Series or its array) holds the very Arrow array ``source`` was
+    taken from."""
+    array = getattr(series, "array", series)
     return (
         source is not None
-        and arrow_source(series) is not None
-        and (series.array.__arrow_array__() is source())
+        and arrow_source(array) is not None
+        and (array.__arrow_array__() is source())
     )
 
 

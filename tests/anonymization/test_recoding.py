@@ -37,10 +37,11 @@ def _general(value_codes, values, labels, label_codes, marked):
     reason="text is stored as objects by default",
 )
 @settings(max_examples=200, deadline=None)
-@given(st.data(), st.booleans())
-def test_text_labels_write_what_the_general_path_writes(data, numbers):
+@given(st.data(), st.booleans(), st.booleans())
+def test_text_labels_write_what_the_general_path_writes(data, numbers, one_way):
     """Values of text (some equal to labels, the marker among them or not) or of whole
-    numbers, labels of text, entries marked or not: the same column, dtype and changes."""
+    numbers, labels of text, entries marked or not, each value labelled one way (its
+    label given per value) or not: the same column, dtype and changes."""
     if numbers:
         values = pd.Index(
             data.draw(st.lists(st.integers(-5, 5), min_size=1, max_size=6, unique=True)),
@@ -53,11 +54,21 @@ def test_text_labels_write_what_the_general_path_writes(data, numbers):
     value_codes = np.array(
         data.draw(st.lists(st.integers(0, len(values) - 1), min_size=n, max_size=n))
     )
-    label_codes = np.array(
-        data.draw(st.lists(st.integers(0, len(labels) - 1), min_size=n, max_size=n))
-    )
+    by_value = None
+    if one_way:  # a full-domain recoding: a label per value
+        size = len(values)
+        by_value = np.array(
+            data.draw(st.lists(st.integers(0, len(labels) - 1), min_size=size, max_size=size))
+        )
+        label_codes = by_value[value_codes]
+    else:
+        label_codes = np.array(
+            data.draw(st.lists(st.integers(0, len(labels) - 1), min_size=n, max_size=n))
+        )
     marked = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
-    found = labels_as_text(value_codes, values, labels, label_codes, marked, SUPPRESSED)
+    found = labels_as_text(
+        value_codes, values, labels, label_codes, marked, SUPPRESSED, by_value=by_value
+    )
     assert found is not None
     expected, changed = _general(value_codes, values, labels, label_codes, marked)
     written = found.as_column(pd.RangeIndex(n), "c")

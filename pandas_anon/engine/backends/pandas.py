@@ -6,12 +6,13 @@ import weakref
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.engine import kept_codes
-from pandas_anon.engine.columns import require_data, resolve_columns
+from pandas_anon.engine.columns import column_array, require_data, resolve_columns
 from pandas_anon.engine.encoding import (
     EncodedFrame,
     all_missing,
@@ -128,15 +129,18 @@ class Tabulation:
             total=self.total,
         )
 
-    def combination_codes(self, series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
-        """Each combination's code in column ``series.name`` and the value of each code,
-        read from the frequency set, when ``series`` holds the data this tabulation read (so
-        its rows are the combinations' rows), every row was examined and none is missing;
-        else None. Arrow data is the data read when it is the very Arrow array read (Arrow
-        arrays are immutable); a column of whole numbers or booleans in a numpy array (which
-        anyone may write to) when each row holds its combination's value, compared row by
-        row (a fraction of the cost of reading the column again)."""
-        column = series.name
+    def combination_codes(
+        self, series: pd.Series | Any, column: Hashable = None
+    ) -> tuple[np.ndarray, pd.Index] | None:
+        """Each combination's code in column ``column`` (default ``series.name``) and the
+        value of each code, read from the frequency set, when ``series`` (a Series, or its
+        values: :func:`~pandas_anon.engine.columns.column_array`) holds the data this
+        tabulation read (so its rows are the combinations' rows), every row was examined
+        and none is missing; else None. Arrow data is the data read when it is the very
+        Arrow array read (Arrow arrays are immutable); a column of whole numbers or booleans
+        in a numpy array (which anyone may write to) when each row holds its combination's
+        value, compared row by row (a fraction of the cost of reading the column again)."""
+        column = series.name if column is None else column
         if self.positions is not None or column not in self.frequencies.values:
             return None
         values = self.frequencies.values[column]
@@ -149,7 +153,7 @@ class Tabulation:
         if kind is None or kind not in "iub" or values.dtype != series.dtype:
             return None
         held = values.to_numpy()[codes][self.row_combination]
-        return (codes, values) if np.array_equal(held, series.to_numpy()) else None
+        return (codes, values) if np.array_equal(held, np.asarray(series)) else None
 
     def rows_where(self, combinations: np.ndarray) -> np.ndarray:
         """Spread a boolean per combination to the frame's rows (False on rows not
@@ -208,32 +212,32 @@ def _compiled_tabulation(
     n_rows = len(frame)
     if kernels is None or n_rows > HASHED_ROWS:
         return None
-    series = {c: frame[c] for c in names}
+    arrays = {c: column_array(frame, c) for c in names}
     specs: list[tuple] = []
     values: dict[Hashable, pd.Index] = {}
     texts = {}
     room = kept_codes.LIMIT  # codes kept for this call's columns, at most
-    for column, s in series.items():
-        text = arrow_text(s)
+    for column, array in arrays.items():
+        text = arrow_text(array)
         if text is not None:
             known = kept_codes.kept(text)
             if known is not None:  # read by an earlier call
                 specs.append((known.codes, known.cardinality))
                 values[column] = known.values
                 continue
-            array = one_array(text)
-            validity, offsets, data = text_buffers(array)
-            spec: tuple = (offsets, data, validity, array.offset, array.null_count)
+            chunk = one_array(text)
+            validity, offsets, data = text_buffers(chunk)
+            spec: tuple = (offsets, data, validity, chunk.offset, chunk.null_count)
             row_codes = None
             if 8 * n_rows <= room:  # filled by the kernels, then kept
                 row_codes, room = np.empty(n_rows, dtype=np.int64), room - 8 * n_rows
                 spec = (*spec, row_codes)
             specs.append(spec)
-            texts[column] = (text, array, row_codes)
+            texts[column] = (text, chunk, row_codes)
             continue
         coded = (
-            whole_number_codes(s)
-            if isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu"
+            whole_number_codes(array)
+            if isinstance(array.dtype, np.dtype) and array.dtype.kind in "iu"
             else None
         )
         if coded is None:
@@ -249,16 +253,16 @@ def _compiled_tabulation(
     _, firsts, codes, counts, labels = found
     for column, first in zip(names, firsts):
         if first is not None:
-            text, array, row_codes = texts[column]
-            distinct = pd.Index(series[column].array.take(first))
-            values[column] = with_missing(distinct) if array.null_count else distinct
+            text, chunk, row_codes = texts[column]
+            distinct = pd.Index(arrays[column].take(first))
+            values[column] = with_missing(distinct) if chunk.null_count else distinct
             if row_codes is not None:
                 kept_codes.keep(text, kept_codes.KeptCodes(row_codes, values[column]))
     values = {c: values[c] for c in names}
     frequencies = FrequencySet(
-        names, codes.T, counts, values, {c: s.dtype for c, s in series.items()}
+        names, codes.T, counts, values, {c: a.dtype for c, a in arrays.items()}
     )
-    sources = {c: source for c, s in series.items() if (source := arrow_source(s)) is not None}
+    sources = {c: source for c, a in arrays.items() if (source := arrow_source(a)) is not None}
     return Tabulation(frequencies, labels, None, n_rows, None, sources)
 
 
