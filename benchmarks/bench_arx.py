@@ -5,7 +5,10 @@ UCI Adult with its hierarchies, 32 configurations: 5 and 9 quasi-identifiers, k 
 interleaved (pandas-anon then ARX, both warm: one untimed pass over the whole grid first,
 then per configuration one untimed run each before the timed ones; the JVM is left a
 second to settle before our runs, as its compiler and collector threads go on working after
-it answers, while our search runs untimed, so that neither tool is timed on an idle core):
+it answers, and then until it goes quiet (read from ``/proc``), while our search runs
+untimed, so that neither tool is timed on an idle core or beside the other's threads; our
+rows are written untimed for 0.3 s before they are timed, as the first writes after a
+second of searching alone run up to three times slower than the next ones):
 ``pandas_anon.anonymize(..., algo="ola")`` (the search, in-process) and
 ``anonymize(...).apply(frame)`` (with every row written) against ARX's
 ``ARXAnonymizer.anonymize`` and that plus every output cell read (a warm JVM answering from
@@ -42,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -70,18 +74,57 @@ GRID = [
 ]
 
 
-#: Seconds left to the JVM between its answer and our timed runs: its compiler and collector
-#: threads go on working after ``anonymize`` returns, on the same two cores.
+#: Seconds left to the JVM, at least, between its answer and our timed runs: its compiler and
+#: collector threads go on working after ``anonymize`` returns, on the same two cores.
 SETTLE = 1.0
+#: ... and at most, waiting for it to go quiet: spending at most QUIET_CPU seconds of
+#: processor time in the last QUIET_WINDOW seconds.
+SETTLE_MAX = 5.0
+QUIET_WINDOW = 0.25
+QUIET_CPU = 0.01
 
 
-def settle(decide: Callable[[], Any]) -> None:
-    """Leave the JVM :data:`SETTLE` seconds to settle while our search runs untimed: a core
-    left idle that long slows down, and the first runs timed after a sleep would be timed on
-    a slow core (ARX's runs follow ours at once, on a busy one)."""
-    end = time.perf_counter() + SETTLE
-    while time.perf_counter() < end:
+#: Seconds our rows are written untimed before they are timed: after a second of searching
+#: alone (the settling), the first few writes ran two to three times slower than the next
+#: ones (8-14 ms against 4.6 for 5 QIs, k=2, 5 %, precision), enough to decide a median of 5.
+WARM = 0.3
+
+
+def written(decide: Callable[[], Any], frame: Any) -> Any:
+    """The rows ``decide``'s transformation writes to ``frame``."""
+    return decide().apply(frame)
+
+
+def settle(decide: Callable[[], Any], jvm: int | None, least: float = SETTLE) -> None:
+    """Leave the JVM (process ``jvm``) ``least`` seconds to settle, then until it goes
+    quiet (up to :data:`SETTLE_MAX`; its processor time is read from ``/proc``, where there
+    is one), while ``decide`` (what is timed next) runs untimed: our timed runs then share the cores with no
+    thread of ARX's, as ARX's timed runs share them with none of ours (we wait for its
+    answer). A core left idle that long slows down, so the first runs timed after a sleep
+    would be timed on a slow core: hence the search run meanwhile."""
+    start = time.perf_counter()
+    seen: list[tuple[float, float]] = []  # (when, the JVM's processor time so far)
+    while True:
         decide()
+        now, used = time.perf_counter(), processor_time(jvm)
+        seen.append((now, used))
+        if now - start >= SETTLE_MAX or used < 0:
+            return
+        if now - start >= least:
+            window = [(at, cpu) for at, cpu in seen if at >= now - QUIET_WINDOW]
+            if now - window[0][0] >= QUIET_WINDOW * 0.8 and used - window[0][1] <= QUIET_CPU:
+                return
+
+
+def processor_time(pid: int | None) -> float:
+    """Seconds of processor time process ``pid`` has used (all its threads), -1 where
+    ``/proc`` cannot say (no process given, or not Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return -1.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
 
 
 @dataclass
@@ -185,17 +228,20 @@ def grid(repeat: int) -> list[Measured]:
         for qid, k, suppression, metric in GRID:
             label = f"{len(qid)} QIs, k={k}, {suppression:.0%}, {metric}"
             decide = decider(adult, hierarchies, qid, k, suppression, metric)
-            settle(decide)
+            jvm = None if arx is None else arx.process.pid
+            write = partial(written, decide, adult)
+            settle(decide, jvm)
             search, decision = median_of(decide, repeat)
-            rows, _ = median_of(lambda decide=decide: decide().apply(adult), repeat)
+            settle(write, jvm, least=WARM)  # writing rows warm again after the search
+            rows, _ = median_of(write, repeat)
             theirs = None
             if arx is not None:
                 theirs = run_arx(arx, qid, k, suppression, metric, repeat)
             forget = kept_codes.forget  # each text column read again, as in a first call
+            settle(decide, jvm)
             search_read, _ = median_of(decide, repeat, before=forget)
-            rows_read, _ = median_of(
-                lambda decide=decide: decide().apply(adult), repeat, before=forget
-            )
+            settle(write, jvm, least=WARM)
+            rows_read, _ = median_of(write, repeat, before=forget)
             report = decision.report
             levels = [int(report.levels[c]) for c in qid]
             measured.append(
