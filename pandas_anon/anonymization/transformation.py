@@ -220,6 +220,13 @@ class Transformation:
         found: WrittenCodes = {}
         for column in self.qid:
             recoding = self.recodings[column]
+            if (
+                recoding.by_value is not None
+                and recoding.by_value.min(initial=0) >= 0
+                and recoding.labels.is_unique
+            ):  # a label for every value (a full-domain recoding): the labels are the values
+                found[column] = recoding.codes, recoding.labels
+                continue
             original = frequencies.codes[:, frequencies.position(column)]
             kept_as_read = recoding.codes == KEEP
             if recoding.labels.is_unique and not (original[kept_as_read] >= 0).any():
@@ -243,9 +250,12 @@ class Transformation:
             return memo[1]
         written = self.written_codes() if written is None else written
         kept = ~self.suppressed
-        codes = [
-            np.where(kept, np.where(found < 0, len(v), found), 0) for found, v in written.values()
-        ]
+        some_suppressed = not kept.all()
+        codes = []
+        for column_codes, v in written.values():
+            if column_codes.min(initial=0) < 0:  # missing: a code of its own
+                column_codes = np.where(column_codes < 0, len(v), column_codes)
+            codes.append(np.where(kept, column_codes, 0) if some_suppressed else column_codes)
         cardinalities = [len(v) + 1 for _, v in written.values()]  # missing: one more code
         found = compress(group_codes(codes, cardinalities, n_rows=len(self.suppressed)))
         self._memo["classes"] = ((self.recodings, self.suppressed), found)
