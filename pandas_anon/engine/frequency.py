@@ -70,6 +70,7 @@ class FrequencySet:
         self.dtypes = dict(dtypes) if dtypes is not None else {}
         self.distinct = distinct
         self._value_rows: dict[Hashable, np.ndarray] = {}  # found when first asked
+        self._weights: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -104,8 +105,9 @@ class FrequencySet:
         found = self._value_rows.get(column)
         if found is None:
             codes = self.codes[:, self.position(column)]
-            weights = self.counts.astype(np.float64)
-            found = np.bincount(codes, weights=weights, minlength=self.cardinality(column))
+            if self._weights is None:  # the counts as weights, converted once
+                self._weights = self.counts.astype(np.float64)
+            found = np.bincount(codes, weights=self._weights, minlength=self.cardinality(column))
             self._value_rows[column] = found
         return found
 
