@@ -9,7 +9,8 @@ lives its codes stay right; pandas keeps an index's hash table on the index in t
 way. :func:`kept` answers with the codes :func:`keep` was given for the very array (an
 identity, never a comparison of contents: another array holding the same texts is read
 again), and an entry goes away with its array. The entries hold at most :data:`LIMIT`
-bytes of codes in all, the least recently used given up first; :func:`forget` drops them.
+bytes of codes in all, the least recently used given up first (0: none kept); :func:`forget`
+drops them.
 
 ARX starts its timed work from data already coded the same way: its ``DataHandle`` codes
 every value against a dictionary when the data is loaded, before ``anonymize``.
