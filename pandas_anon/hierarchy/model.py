@@ -287,15 +287,20 @@ class Hierarchy:
             (position_of.get(text, -1) for text in texts), dtype=np.int64, count=len(data_values)
         )
 
-    def _text_positions(self) -> dict[str, int] | None:
-        """The position of each level-0 value when they are typed text without a missing
-        value (built once), else None."""
-        if not hasattr(self, "_typed_text_positions"):  # decided once
-            values = self.values
-            typed = isinstance(values.dtype, pd.StringDtype) and not values.hasnans
-            positions = {text: at for at, text in enumerate(values.tolist())} if typed else None
-            self._typed_text_positions: dict[str, int] | None = positions
-        return self._typed_text_positions
+    def _text_positions(self) -> dict[Hashable, int] | None:
+        """:meth:`_value_positions` when the level-0 values are typed text without a missing
+        value, else None."""
+        values = self.values
+        typed = isinstance(values.dtype, pd.StringDtype) and not values.hasnans
+        return self._value_positions() if typed else None
+
+    def _value_positions(self) -> dict[Hashable, int]:
+        """The position of each level-0 value, as a dict (built once)."""
+        position_of = getattr(self, "_position_of", None)  # None: not built yet
+        if position_of is None:
+            position_of = {value: at for at, value in enumerate(self.values.tolist())}
+            self._position_of = position_of
+        return position_of
 
     def _indexer(self, data_values: pd.Index) -> np.ndarray:
         """``self.values.get_indexer(data_values)`` as int64: for a few values (the
@@ -312,10 +317,7 @@ class Hierarchy:
             or _kind(data_values) is None
         ):
             return np.asarray(self.values.get_indexer(data_values), dtype=np.int64)
-        position_of = getattr(self, "_position_of", None)  # None: not built yet
-        if position_of is None:
-            position_of = {value: at for at, value in enumerate(self.values.tolist())}
-            self._position_of = position_of
+        position_of = self._value_positions()
         return np.fromiter(
             (position_of.get(value, -1) for value in data_values.tolist()),
             dtype=np.int64,

@@ -166,3 +166,25 @@ def test_lookups_through_the_dict_match_pandas(monkeypatch, values, looked_up, f
     h = Hierarchy(values)
     expected = h.values.get_indexer(looked_up)
     assert h._indexer(looked_up).tolist() == list(expected)
+
+
+@pytest.mark.parametrize(
+    "looked_up",
+    [
+        pd.Index([1950, 7, 1944], dtype="int64"),
+        pd.Index([1950, 1944], dtype="uint16"),
+        pd.Index(["1944", "x", None], dtype="str"),
+        pd.Index(["a", "1950"], dtype="string[pyarrow]"),
+        pd.Index(["a", None], dtype="string[python]"),
+        pd.Index([1944.0, 1950.5]),
+    ],
+)
+def test_lookups_in_a_hierarchy_of_typed_text_match_the_general_path(monkeypatch, looked_up):
+    """A hierarchy of typed text (as read from a CSV) finds a few values of text or of
+    integers through its dict as the general path (pandas, by text) finds them."""
+    from pandas_anon.hierarchy import model
+
+    h = Hierarchy(pd.Index(["1944", "1950", "a"], dtype="str"), [["40s", "50s", "x"]])
+    few = h.lookup(looked_up).tolist()
+    monkeypatch.setattr(model, "_DICT_LOOKUP", 0)
+    assert few == h.lookup(looked_up).tolist()
