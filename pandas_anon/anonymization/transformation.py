@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -398,10 +398,9 @@ class Transformation:
             if labelled is not None:  # every combination labelled: copied from the labels
                 modified_combinations |= labelled.changed
                 changed[column] = int(tabulation.frequencies.counts[labelled.changed].sum())
-                if changed[column] or suppressed_rows.any():
-                    _replace(
-                        out,
-                        column,
+                if changed[column] or suppressed_rows.any():  # by position: no Series
+                    out.isetitem(
+                        cast(int, out.columns.get_loc(column)),  # one: column_array checked it
                         labelled.as_array(
                             rows=tabulation.row_combination, counts=tabulation.frequencies.counts
                         ),
@@ -457,17 +456,6 @@ class Transformation:
             row_labels = np.full(len(series), KEEP, dtype=per_row.dtype)
             row_labels[examined] = per_row
         return row_codes, pd.Index(uniques), row_labels
-
-
-def _replace(out: pd.DataFrame, column: Hashable, values: Any) -> None:
-    """Put ``values`` (an array of the frame's length) in place of column ``column`` of
-    ``out``: by position, without a Series and its index check (a name labelling several
-    columns, which no quasi-identifier does, by name)."""
-    at = out.columns.get_loc(column)
-    if isinstance(at, int):
-        out.isetitem(at, values)
-    else:
-        out[column] = values
 
 
 def _hash_key(salt: bytes | str | None) -> bytes:
