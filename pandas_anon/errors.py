@@ -93,6 +93,12 @@ class ConfigError(AnonError, ValueError):
     is malformed: bad TOML, an unknown key, or a value of the wrong kind."""
 
 
+class LimitExceededError(AnonError, RuntimeError):
+    """Work or input would go past a documented limit (the zero-configuration election's
+    budget of column subsets); the message says how to continue: the option that raises the
+    limit, or a way around it (naming the quasi-identifier)."""
+
+
 class MissingDependencyError(AnonError, ImportError):
     """A feature needs an optional dependency that is not installed; the message names the
     extra to install (``pip install 'pandas-anon[dp]'``)."""
