@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Algorithm, Problem, get_algorithm
+from pandas_anon.anonymization.pseudonyms import salt_key
 from pandas_anon.anonymization.recoding import (
     KEEP,
     HierarchyLike,
@@ -397,8 +398,10 @@ def kanon(
         ``"mask"``: the suppressed rows keep their place, with ``*`` in every QID column;
         ``"drop"``: they are left out.
     salt : bytes or str, optional
-        The key of ``identifiers="hash"``. Default None: a random one, never stored, so the
-        tokens of two calls cannot be linked; give one to get the same tokens again.
+        The key of ``identifiers="hash"``. Default None (or empty): a random one, never
+        stored, so the tokens of two calls cannot be linked; give one to get the same tokens
+        again: a secret of at least 16 bytes, such as ``secrets.token_hex(16)`` (a shorter
+        one is refused: it could be found by trying keys).
     **options
         The options of :func:`anonymize`, passed to it unchanged (details there):
 
@@ -514,6 +517,7 @@ def kanon(
     ({'id': 'dropped'}, {'age': 0, 'sex': 1}, True)
     """
     one_of(suppress, "suppress", ("mask", "drop"))
+    salt_key(salt)  # a bad salt refused before the search, not after it
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
 
 

@@ -315,6 +315,17 @@ def merged_codes(
     return codes, before, pd.Index(values)
 
 
+def positions_among(values: pd.Index, among: pd.Index) -> np.ndarray:
+    """The position of each of the distinct ``values`` among the distinct ``among``, equal
+    values matched as :func:`~pandas_anon.engine.encoding.factorize` matches them (the
+    engine's one definition of the same value); -1 where absent, and for a missing value."""
+    union_codes, distinct = factorize(_union(among, values))
+    position_of = np.full(len(distinct) + 1, -1, dtype=np.int64)  # last: a missing value's
+    known = np.flatnonzero(union_codes[: len(among)] >= 0)
+    position_of[union_codes[known]] = known
+    return position_of[union_codes[len(among) :]]
+
+
 def narrow_codes(n_values: int) -> type[np.signedinteger]:
     """The integer type for codes into ``n_values`` values (and -1): int32 when they fit,
     halving the arrays a column of millions of rows writes through."""

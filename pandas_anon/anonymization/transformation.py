@@ -12,7 +12,6 @@ transformation the same way.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.pseudonyms import keyed_hash
+from pandas_anon.anonymization.pseudonyms import keyed_hash, salt_key
 from pandas_anon.anonymization.recoding import (
     KEEP,
     Recoded,
@@ -30,6 +29,7 @@ from pandas_anon.anonymization.recoding import (
     merged_codes,
     narrow_codes,
     output_copy,
+    positions_among,
     relabel,
 )
 from pandas_anon.anonymization.reports import Report, attach, column_keys
@@ -306,10 +306,23 @@ class Transformation:
         """The output: a copy of ``frame`` with the transformation written
         (:meth:`write`), the direct identifiers dropped, hashed or kept, the suppressed rows
         masked (``suppress="mask"``) or left out (``"drop"``), and the report attached with
-        the rows modified. ``salt``: the key of ``"hash"`` (default: a random one, never
-        stored). A transformation decided on a Dask frame writes that frame lazily, each
-        partition's rows as their combinations are written (:meth:`_apply_distributed`)."""
-        key = _hash_key(salt) if self.identifiers and self.treatment == "hash" else b""
+        the rows modified. ``salt``: the key of ``"hash"``, a secret of at least 16 bytes
+        (default, or empty: a random one, never stored; :func:`~.pseudonyms.salt_key`). A
+        transformation decided on a Dask frame writes that frame lazily, each partition's
+        rows as their combinations are written (:meth:`_apply_distributed`).
+
+        ``frame`` must be the frame decided on: as many rows, in the same order, each
+        holding the values it held in every column the decision read (the
+        quasi-identifier, and the sensitive column when given); its index and its other
+        columns may differ. Every method decides per combination of those rows, and what
+        it decided (classes of at least k rows, the rows suppressed, the report's figures)
+        holds for them only: even a full-domain recoding, whose labels are a function of
+        each value, leaves classes below k on other rows, and its report would describe
+        rows that are not there. Any other frame (rows shuffled, other values, more or
+        fewer rows) raises :class:`~pandas_anon.errors.InvalidParameterError`: decide on
+        it instead, or select and reorder the output of the frame decided on.
+        """
+        key = salt_key(salt)  # checked even when no column is hashed
         if self.digest is not None or is_dask(frame):
             return self._apply_distributed(frame, suppress, key)
         written = self.write(frame)
@@ -362,15 +375,20 @@ class Transformation:
         return attach(out, self.report.after_writing(modified, written.changed))
 
     def write(self, frame: pd.DataFrame, *, weights: np.ndarray | None = None) -> Written:
-        """Write the quasi-identifiers to a copy of ``frame`` (the frame the transformation
-        was decided on, or any frame with its rows and quasi-identifier columns); ``frame``
-        is unchanged. ``weights``: the rows each row of ``frame`` stands for (a Dask frame's
-        digest), which the counts of rows changed add up.
+        """Write the quasi-identifiers to a copy of ``frame``, the frame the transformation
+        was decided on (its rows in the same order, each holding the values read in every
+        column the decision read; other columns and the index may differ): any other frame
+        is refused (:meth:`apply`). ``frame`` is unchanged. ``weights``: the rows each row of
+        ``frame`` stands for (a Dask frame's digest, the very rows tabulated), which the
+        counts of rows changed add up.
 
         A column holding the very data the transformation was decided on is written per
         combination, then spread to the rows in one pass (:meth:`Tabulation.combination_codes`);
-        any other column is read again and written row by row."""
+        any other column is read again, checked row by row against the values decided on,
+        and written row by row."""
         tabulation = self.tabulation
+        if weights is None:
+            self._refuse_other_rows(frame)
         suppressed_rows = tabulation.rows_where(self.suppressed)
         modified_rows = suppressed_rows.copy()
         modified_combinations = self.suppressed.copy()
@@ -412,8 +430,9 @@ class Transformation:
                 changed[column] = int(tabulation.frequencies.counts[flags].sum())
                 codes = written.codes[tabulation.row_combination]
             else:
+                held = self._held(column_array(frame, column), column, check=weights is None)
                 written, flags = self._written(
-                    column, *self._read_rows(frame[column]), suppressed_rows
+                    column, *held, self._row_labels(column), suppressed_rows
                 )
                 modified_rows |= flags
                 changed[column] = int(flags.sum() if weights is None else weights[flags].sum())
@@ -441,26 +460,69 @@ class Transformation:
         written, starred = recoded.marked(suppressed, SUPPRESSED)
         return written, recoded.changed | starred
 
-    def _read_rows(self, series: pd.Series) -> tuple[np.ndarray, pd.Index, np.ndarray]:
-        """A quasi-identifier column read row by row: each row's value code, the values,
-        and each row's label code (KEEP on the rows not examined)."""
-        recoding = self.recodings[series.name]
-        row_codes, uniques = factorize(series)
+    def _refuse_other_rows(self, frame: pd.DataFrame) -> None:
+        """Refuse a frame that is not the one decided on: another number of rows, or other
+        values in a column the decision read beside the quasi-identifier (the sensitive
+        column; the quasi-identifier's columns are checked as they are written)."""
+        tabulation = self.tabulation
+        if len(frame) != tabulation.n_rows:
+            raise _not_decided(
+                f"this transformation was decided on a frame of {tabulation.n_rows:,} rows "
+                f"and this one holds {len(frame):,}"
+            )
+        for column in tabulation.frequencies.columns:
+            if column not in self.qid and column in frame.columns:
+                self._held(column_array(frame, column), column, check=True)
+
+    def _held(self, values: Any, column: Hashable, *, check: bool) -> tuple[np.ndarray, pd.Index]:
+        """A column of the frame read row by row: each row's value code (-1: missing) and
+        the values. ``check``: refuse the column unless each row examined holds the value
+        its combination was decided with (equal as the engine compares values)."""
+        row_codes, uniques = factorize(values, where=f"column {column!r}")
+        uniques = pd.Index(uniques)
+        if not check:
+            return row_codes, uniques
+        tabulation, frequencies = self.tabulation, self.tabulation.frequencies
+        decided_values = frequencies.values[column]
+        missing = np.flatnonzero(np.asarray(decided_values.isna()))
+        position = np.append(  # a missing value last: where the decided values hold one
+            positions_among(uniques, decided_values), missing[0] if len(missing) else -2
+        )
+        held = position[row_codes]
+        if tabulation.positions is not None:
+            held = held[tabulation.positions]
+        decided = frequencies.codes[:, frequencies.position(column)][tabulation.row_combination]
+        if not np.array_equal(held, decided):
+            raise _not_decided(
+                f"column {column!r} of this frame does not hold, row for row, the values the "
+                f"transformation was decided on (other values, or rows in another order)"
+            )
+        return row_codes, uniques
+
+    def _row_labels(self, column: Hashable) -> np.ndarray:
+        """Each row's label code in ``column`` (KEEP on the rows not examined), from its
+        combination: the rows are those decided on (:meth:`_held` checked them)."""
+        recoding = self.recodings[column]
         examined = self.tabulation.positions
         per_row = recoding.codes.astype(narrow_codes(len(recoding.labels)), copy=False)[
             self.tabulation.row_combination
         ]
         if examined is None:
-            row_labels = per_row
-        else:
-            row_labels = np.full(len(series), KEEP, dtype=per_row.dtype)
-            row_labels[examined] = per_row
-        return row_codes, pd.Index(uniques), row_labels
+            return per_row
+        row_labels = np.full(self.tabulation.n_rows, KEEP, dtype=per_row.dtype)
+        row_labels[examined] = per_row
+        return row_labels
 
 
-def _hash_key(salt: bytes | str | None) -> bytes:
-    """The key of ``identifiers="hash"``: ``salt``, or a random one (never stored)."""
-    return salt.encode() if isinstance(salt, str) else salt or secrets.token_bytes(32)
+def _not_decided(problem: str) -> InvalidParameterError:
+    """The error of :meth:`Transformation.apply` given a frame other than the one decided
+    on: the ``problem``, and the fixes."""
+    return InvalidParameterError(
+        f"frame: {problem}. A transformation writes the frame it was decided on, row for "
+        f"row, since its classes, suppression and report are those of these rows: decide on "
+        f"this frame (pandas_anon.anonymize(frame, ...)), or apply the decision to the frame "
+        f"it was decided on and then select or reorder the output (.loc[...])"
+    )
 
 
 def _treat_identifiers(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -302,12 +303,11 @@ def test_written_rows_reuse_the_codes_only_of_the_data_read():
     assert tabulation.combination_codes(rebuilt["place"]) is None  # equal values, other arrays
     expected = decision.apply(rebuilt)
     pd.testing.assert_frame_equal(decision.apply(frame), expected)
-    # a frame changed after the decision is read as it is: the row now holding "F" is
-    # written with its combination's label "M", a change the report counts
-    written = decision.apply(copied)
-    pd.testing.assert_frame_equal(written, expected)
-    assert written.anon.report().changed["sex"] == 1
     assert expected.anon.report().changed["sex"] == 0
+    # a frame changed after the decision is not the frame decided on: refused (it was
+    # written with the row's former label "M")
+    with pytest.raises(InvalidParameterError, match="column 'sex' of this frame"):
+        decision.apply(copied)
 
 
 def test_a_column_written_unchanged_keeps_its_dtype_and_reports_no_change():
@@ -339,8 +339,99 @@ def test_written_whole_numbers_are_read_per_combination_only_while_unchanged():
     swapped.loc[[0, 3], "age"] = [52, 30]  # the same ages, on other rows
     assert tabulation.combination_codes(swapped["age"]) is None
     assert tabulation.combination_codes(frame["age"].astype("int32")) is None
-    # read row by row instead: each row written from the age it holds
-    ages = decision.apply(swapped)["age"]
-    by_age = dict(zip(frame["age"], decision.apply(frame)["age"]))
-    kept = ~decision.tabulation.rows_where(decision.suppressed)
-    assert [by_age[a] for a in swapped["age"][kept]] == ages[kept].tolist()
+    # read row by row instead, and refused: not the rows decided on
+    with pytest.raises(InvalidParameterError, match="column 'age' of this frame"):
+        decision.apply(swapped)
+
+
+def _patients(n: int = 200) -> pd.DataFrame:
+    """Synthetic patients with a guessable id (PAT0000, ...), three quasi-identifiers and a
+    sensitive column."""
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {
+            "patient": [f"PAT{i:04d}" for i in range(n)],
+            "age": rng.integers(20, 80, n),
+            "sex": rng.choice(["F", "M"], n),
+            "zip": rng.choice(["10001", "10002", "10003", "10004"], n),
+            "disease": rng.choice(["flu", "cold", "asthma"], n),
+        }
+    )
+
+
+@pytest.mark.parametrize("algo", ["ola", "mondrian", "local"])
+def test_apply_writes_only_the_frame_decided_on(algo):
+    """A decision written on another frame gave rows another row's labels (106 of 200 on a
+    shuffled copy), labels not holding the values of another frame, or numpy's broadcasting
+    error on a shorter one: every such frame is refused with our error; the frame decided on
+    is written whatever its index and its other columns."""
+    frame = _patients()
+    qid = ["age", "sex", "zip"]
+    decision = pandas_anon.anonymize(frame, 5, qid=qid, algo=algo)
+    expected = decision.apply(frame)
+    relabelled = frame.set_index(frame.index + 1000).assign(note="x")
+    out = decision.apply(relabelled)
+    assert out[qid].reset_index(drop=True).equals(expected[qid].reset_index(drop=True))
+    others = {
+        "row for row": frame.sample(frac=1, random_state=1),
+        "row for row ": frame.assign(age=frame["age"] + 100),
+        "200 rows and this one holds 50": frame.iloc[:50],
+        "200 rows and this one holds 400": pd.concat([frame, frame]),
+    }
+    for message, other in others.items():
+        with pytest.raises(InvalidParameterError, match=f"^frame: .*{message.strip()}"):
+            decision.apply(other)
+
+
+def test_apply_refuses_a_frame_whose_sensitive_column_changed():
+    """l-diversity was reached on the sensitive values decided on: a frame holding others
+    is not the frame decided on."""
+    frame = _patients()
+    decision = pandas_anon.anonymize(frame, 3, qid=["age", "sex"], l=2, sensitive="disease")
+    changed = frame.assign(disease=frame["disease"].sample(frac=1, random_state=2).to_numpy())
+    assert not changed["disease"].equals(frame["disease"])
+    with pytest.raises(InvalidParameterError, match="column 'disease' of this frame"):
+        decision.apply(changed)
+    assert decision.apply(frame.drop(columns="disease"))["age"].equals(
+        decision.apply(frame)["age"]
+    )  # a column left out is not read
+
+
+def test_an_empty_salt_is_no_salt_a_random_key():
+    """``salt=""`` keyed the hash with a public constant: every token of a guessable id was
+    reversed by trying the ids. It is no salt now, as ``salt=b""`` was: a random key."""
+    from pandas_anon.anonymization.pseudonyms import keyed_hash
+
+    frame = _patients(50)
+    options = {"qid": ["age", "sex"], "identifiers": "hash"}
+    first = frame.anon.kanon(5, salt="", **options)["patient"]
+    second = frame.anon.kanon(5, salt="", **options)["patient"]
+    public = keyed_hash(frame["patient"], b"")
+    assert not first.isin(public).any() and not first.isin(second).any()
+
+
+@pytest.mark.parametrize("salt", ["s3cret", b"0123456789abcde", "é" * 7])
+def test_a_short_salt_is_refused_and_never_shown(salt):
+    """A key shorter than 16 bytes is found by trying keys: refused, the message naming
+    ``salt`` and a safe one, never the key itself."""
+    frame = _patients(50)
+    with pytest.raises(InvalidParameterError, match=r"^salt is \d+ bytes long") as caught:
+        frame.anon.kanon(5, qid=["age", "sex"], identifiers="hash", salt=salt)
+    assert "secrets.token_hex(16)" in str(caught.value)
+    shown = salt.decode() if isinstance(salt, bytes) else salt
+    assert shown not in str(caught.value)
+    long_enough = "0123456789abcdef"
+    out = frame.anon.kanon(5, qid=["age", "sex"], identifiers="hash", salt=long_enough)
+    assert out["patient"].equals(
+        frame.anon.kanon(5, qid=["age", "sex"], identifiers="hash", salt=long_enough)["patient"]
+    )
+
+
+@pytest.mark.parametrize("identifiers", ["hash", "drop"])
+def test_a_salt_that_is_neither_text_nor_bytes_is_refused(identifiers):
+    """``salt=123`` raised hashlib's TypeError when hashing, and was accepted otherwise."""
+    frame = _patients(50)
+    decision = pandas_anon.anonymize(frame, 5, qid=["age", "sex"], identifiers=identifiers)
+    for salt in (123, 1.5, ["k" * 16]):
+        with pytest.raises(InvalidParameterError, match="^salt must be text or bytes"):
+            decision.apply(frame, salt=salt)
