@@ -4,6 +4,8 @@ a brute-force search, the masks, and UCI Adult."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
 from dataclasses import replace
 
 import numpy as np
@@ -333,3 +335,69 @@ def test_adult_2_diverse_on_salary(adult, hierarchies):
     assert changed.sum() == report.modified <= 23430
     assert report.suppressed == 0 and report.search["rows_safe_joined"] == 0
     assert report.search["cells_masked"] == masked_cells(adult, out, qid)
+
+
+@contextlib.contextmanager
+def _within(seconds: int):
+    """Fail the block (TimeoutError) when it runs longer than ``seconds``."""
+
+    def stop(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _forty_patients() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {
+            "age": rng.integers(20, 80, 40),
+            "town": rng.choice(["a", "b", "c", "d"], 40),
+            "sex": rng.choice(["F", "M"], 40),
+            "disease": rng.choice(["x", "y", "z"], 40),
+        }
+    )
+
+
+def test_a_utility_returning_nan_is_refused_not_looped_on():
+    """A NaN utility ranked no column best, so each round masked a column that changed
+    nothing and the rounds never ended (over 10 minutes on 40 rows)."""
+    with (
+        _within(60),
+        pytest.raises(InvalidParameterError, match="^utility must .* it returned NaN"),
+    ):
+        _forty_patients().anon.reinforce(
+            KAnonymity(3),
+            sensitive="disease",
+            qid=["age", "town", "sex"],
+            utility=lambda mate: float("nan"),
+        )
+
+
+@pytest.mark.parametrize(
+    ("returned", "named"),
+    [("1.5", "str"), (None, "NoneType"), (1j, "complex"), (True, "bool"), (np.nan, "NaN")],
+)
+def test_a_utility_that_is_not_a_real_number_is_refused(returned, named):
+    """Text, None and complex numbers raised float()'s own errors; a boolean was taken for a
+    number. An infinity ranks as the best or worst there is (the paper's utility is infinite
+    for a mate whose paths no longer differ): accepted, and the goal is met."""
+    frame = _forty_patients()
+    options = {"sensitive": "disease", "qid": ["age", "town", "sex"]}
+    with (
+        _within(60),
+        pytest.raises(InvalidParameterError, match=f"it returned .*{named}") as caught,
+    ):
+        frame.anon.reinforce(KAnonymity(3), utility=lambda mate: returned, **options)
+    assert "utility" in str(caught.value) and "paper_utility" in str(caught.value)
+    for infinity in (np.inf, -np.inf):
+        out = frame.anon.reinforce(
+            KAnonymity(3), utility=lambda mate, value=infinity: value, **options
+        )
+        assert out.groupby(options["qid"], dropna=False).size().min() >= 3

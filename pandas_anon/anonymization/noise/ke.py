@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon.anonymization.kanon import AUTO_QID_SIZE, anonymize
+from pandas_anon.anonymization.kanon import anonymize
 from pandas_anon.anonymization.noise import linking
 from pandas_anon.anonymization.noise.sources import NoiseSource, noise_source, random_order
 from pandas_anon.anonymization.reports import (
@@ -48,7 +48,7 @@ from pandas_anon.detect.exposure import SUPPRESSED, scan
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
-from pandas_anon.errors import AllMissingColumnError, InvalidParameterError
+from pandas_anon.errors import AllMissingColumnError, InvalidParameterError, InvalidQIDError
 from pandas_anon.params import fraction, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
 
@@ -383,9 +383,11 @@ def ke_decide(
         ε, a finite number above 0: a class's noise scale is its diameter over ε (smaller ε,
         more noise).
     qid : sequence of hashable, optional
-        The quasi-identifiers, k-quasis and ε-quasis together. Default None: the gate's
-        rule elects them, as ``kanon`` does (with the ε-quasis given, if any), and the plan's
-        ``choices`` say so.
+        The quasi-identifiers, k-quasis and ε-quasis together; to be named. Default None:
+        refused with an :class:`InvalidQIDError` naming the gate's election as a start,
+        since no (k, ε) release passes the gate's rule as zero-configuration ``kanon``'s
+        does (the noise leaves each ε-quasi with a distinct value on nearly every row, which
+        ``pandas-anon check`` counts as a direct identifier).
     eps_quasi : sequence of hashable, optional
         The numeric quasi-identifiers to noise, all in ``qid``; the others are the k-quasis.
         Default None: every numeric (not boolean) quasi-identifier, which the plan's
@@ -419,16 +421,17 @@ def ke_decide(
     ------
     InvalidParameterError
         When ``k`` or ``eps`` is out of range, or ``eps`` is so small that a class's scale
-        Δ/ε overflows floating point; an ε-quasi is not in ``qid``, does not hold numbers or
-        is named ``"mean"``; every quasi-identifier is an ε-quasi (no column is left to
-        k-anonymize); no quasi-identifier is numeric (with ``eps_quasi=None``); a hierarchy
-        is given for an ε-quasi; and for the arguments ``anonymize`` refuses (``algo``,
+        Δ/ε overflows floating point; an ε-quasi is not in ``qid``, does not hold real
+        numbers (text, objects, complex numbers) or is named ``"mean"``; every
+        quasi-identifier is an ε-quasi (no column is left to k-anonymize); no
+        quasi-identifier is numeric (with ``eps_quasi=None``); a hierarchy is given for an
+        ε-quasi; and for the arguments ``anonymize`` refuses (``algo``,
         ``hierarchies``, ``max_suppression``, ``identifiers``).
     AllMissingColumnError
         When an ε-quasi, or a k-quasi, holds only missing values.
     ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
-        When ``qid`` or ``eps_quasi`` name a column that is not in the frame, name one
-        twice, are empty, or name a label several columns share.
+        When ``qid`` is not given, or ``qid`` or ``eps_quasi`` name a column that is not in
+        the frame, name one twice, are empty, or name a label several columns share.
     EmptyDataError
         When the frame has no column, or (a pandas frame) no row.
     HierarchyError, UnknownNameError, InfeasibleError
@@ -710,25 +713,18 @@ def _quasis(
     eps_quasi: Sequence[Hashable] | None,
     choices: dict[str, str],
 ) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
-    """The quasi-identifiers and the ε-quasis among them, checked (``choices``: what zero
-    configuration chose, and why)."""
+    """The quasi-identifiers and the ε-quasis among them, checked (``choices``: what was
+    chosen for the caller, and why)."""
     chosen = None if eps_quasi is None else resolve_columns(frame, eps_quasi)
     if qid is None:
-        candidates = candidate_columns(frame, None)
-        elected = scan(frame[list(candidates)], k=max(k, 2), max_size=AUTO_QID_SIZE).qid
-        found = tuple(elected) + tuple(c for c in chosen or () if c not in elected)
-        choices["qid"] = (
-            f"the gate's rule: the subset of up to {AUTO_QID_SIZE} columns with most rows "
-            f"below k={k}" + (", with the ε-quasis given" if chosen else "")
+        raise _no_zero_configuration(frame, k, chosen)
+    found = resolve_columns(frame, qid)
+    outside = [c for c in chosen or () if c not in found]
+    if outside:
+        raise InvalidParameterError(
+            f"eps_quasi {outside!r} not in qid {list(found)!r}: the ε-quasis are "
+            f"quasi-identifiers too; add them to qid"
         )
-    else:
-        found = resolve_columns(frame, qid)
-        outside = [c for c in chosen or () if c not in found]
-        if outside:
-            raise InvalidParameterError(
-                f"eps_quasi {outside!r} not in qid {list(found)!r}: the ε-quasis are "
-                f"quasi-identifiers too; add them to qid"
-            )
     if chosen is None:
         chosen = tuple(c for c in found if _is_number(frame[c]))
         if not chosen:
@@ -743,10 +739,19 @@ def _quasis(
                 "an ε-quasi named 'mean' would hide the report's mean over the ε-quasis; "
                 "rename the column (df.rename(columns={'mean': ...}))"
             )
+        dtype = frame[column].dtype
+        if pd.api.types.is_complex_dtype(dtype):
+            raise InvalidParameterError(
+                f"ε-quasi {column!r} holds complex numbers ({dtype}): Laplace noise needs real "
+                f"numbers, and reading these as real would drop their imaginary part; split "
+                f"the column into two real ones (its .real and .imag parts) to noise them, or "
+                f"name the ε-quasis without it (eps_quasi=)"
+            )
         if not _is_number(frame[column]):
             raise InvalidParameterError(
-                f"ε-quasi {column!r} holds {frame[column].dtype} values, not numbers: Laplace "
-                f"noise needs numbers; k-anonymize it instead (leave it out of eps_quasi)"
+                f"ε-quasi {column!r} holds {dtype} values, not numbers: Laplace noise needs a "
+                f"numeric column; convert it (pd.to_numeric) if it holds numbers, or "
+                f"k-anonymize it instead (leave it out of eps_quasi)"
             )
     held = candidate_columns(frame[list(chosen)], None)  # those holding a value, in one pass
     for column in chosen:
@@ -756,6 +761,27 @@ def _quasis(
                 f"remove it from eps_quasi"
             )
     return found, tuple(chosen)
+
+
+def _no_zero_configuration(
+    frame: pd.DataFrame, k: int, eps_quasi: Sequence[Hashable] | None
+) -> InvalidQIDError:
+    """The error of a call without ``qid``: no (k, ε) release passes the gate's rule (an
+    ε-quasi's noise leaves a distinct value on nearly every row, which the rule counts as a
+    direct identifier), so zero configuration cannot promise what zero-configuration
+    ``kanon`` does; the error names the gate's election as a start."""
+    elected = list(scan(frame[list(candidate_columns(frame, None))], k=max(k, 2)).qid)
+    named = [*elected, *(c for c in eps_quasi or () if c not in elected)]
+    noised = list(eps_quasi) if eps_quasi else [c for c in named if _is_number(frame[c])]
+    start = f"qid={named!r}" + (f", eps_quasi={noised!r}" if noised else "")
+    return InvalidQIDError(
+        f"ke_anon needs qid= (--qid): without it, no (k, ε) release passes pandas-anon check "
+        f"--k {k}, since the noise leaves each ε-quasi with a distinct value on nearly every "
+        f"row, which the gate counts as a direct identifier. Name the quasi-identifiers and "
+        f"the ε-quasis (the gate's election would give {start}) and check the release with "
+        f"pandas-anon check --qid <the k-quasis>; or use "
+        f"kanon({k}), whose zero-configuration release passes pandas-anon check --k {k}"
+    )
 
 
 def _is_number(series: pd.Series) -> bool:

@@ -45,6 +45,7 @@ from pandas_anon.anonymization.reinforcement.mates import (
     Mating,
     Units,
     Utility,
+    scored,
 )
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.engine.frequency import FrequencySet
@@ -62,9 +63,11 @@ class TreeReinforcement:
     Parameters
     ----------
     utility
-        The utility of a mate (a callable on a :class:`~pandas_anon.anonymization.reinforcement.mates.Mate`,
-        higher is better); default: the paper's, 1 / (records x distance sum of the singular
-        paths) (:func:`~pandas_anon.anonymization.reinforcement.mates.paper_utility`).
+        The utility of a mate (a callable on a :class:`~pandas_anon.anonymization.reinforcement.mates.Mate`
+        returning a real number, higher is better; NaN or anything but a number raises
+        :class:`~pandas_anon.errors.InvalidParameterError`); default: the paper's, 1 /
+        (records x distance sum of the singular paths)
+        (:func:`~pandas_anon.anonymization.reinforcement.mates.paper_utility`).
     max_depth
         The deepest the decision trees grow (default: until every leaf is one class).
 
@@ -174,6 +177,8 @@ class _Run:
                 scope[(scope >= 0) & ~at_risk[np.maximum(scope, 0)]] = -1  # meets the goal
                 if not at_risk.any():
                     break
+                if self.rounds == d:  # each round masks a column left in every mate
+                    raise AssertionError("a sub-dataset breaks the goal with every column masked")
                 trees = np.flatnonzero(at_risk)
                 tree_of_scope = np.full(len(usable), -1, dtype=np.int64)
                 tree_of_scope[trees] = np.arange(len(trees))
@@ -305,16 +310,19 @@ class _Run:
             new = np.r_[True, (owner[by][1:] != owner[by][:-1]) | (value[by][1:] != value[by][:-1])]
             distinct[:, j] = np.bincount(owner[by][new], minlength=n)
         candidate = allowed & (distinct > 1)
+        # chosen among the candidates (else among the columns still allowed): a column
+        # outside them changes nothing, and the rounds would not end
+        pool = np.where(candidate.any(axis=1, keepdims=True), candidate, allowed)
         if self.method.utility is None:  # the paper's: the column most pairs differ in
-            differing = np.stack([g.differing for g in groups])
-            score = np.where(candidate, differing, -1).astype(float)
+            score = np.stack([g.differing for g in groups]).astype(float)
         else:
-            score = np.full(candidate.shape, -np.inf)
+            score = np.zeros(candidate.shape)
             for at, group in enumerate(groups):
                 view = mating.view(group)
                 for j in np.flatnonzero(candidate[at]).tolist():
-                    score[at, j] = float(self.method.utility(view.masking(self.qid[j])))
-        best = score == score.max(axis=1, keepdims=True)
+                    score[at, j] = scored(self.method.utility, view.masking(self.qid[j]))
+        score = np.where(pool, score, -np.inf)
+        best = pool & (score == score.max(axis=1, keepdims=True))
         split = forest.column[[g.node for g in groups]]
         at_split = best[np.arange(n), np.maximum(split, 0)] & (split >= 0)
         most = np.argmax(np.where(best, distinct, -1), axis=1)

@@ -31,6 +31,8 @@ one's own is called once per candidate mate, which is slower.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pandas_anon.anonymization.reinforcement.forest import Forest
+from pandas_anon.errors import InvalidParameterError
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -124,6 +127,30 @@ def paper_utility(mate: Mate) -> float:
     """
     distance = mate.distance
     return float("inf") if distance == 0 else 1.0 / (mate.rows * distance)
+
+
+def scored(utility: Utility, mate: Mate) -> float:
+    """``utility(mate)``, checked to be a real number the mates can be ranked by: an
+    infinity is the best (or worst) there is, as :func:`paper_utility` gives a mate whose
+    paths no longer differ; NaN, which no comparison ranks, is refused (ranked as it is, it
+    made the reinforcement choose columns that changed nothing, round after round).
+
+    Raises
+    ------
+    InvalidParameterError
+        When the utility returns NaN, or anything that is not a real number (text, None, a
+        complex number, a boolean).
+    """
+    found = utility(mate)
+    real = isinstance(found, numbers.Real) and not isinstance(found, (bool, np.bool_))
+    if real and not math.isnan(found):
+        return float(found)
+    returned = "NaN" if real else f"a value of type {type(found).__name__}"
+    raise InvalidParameterError(
+        f"utility must return a real number for every mate (higher is better), never NaN; "
+        f"it returned {returned} for a mate of {mate.rows:,} rows and {mate.paths} paths: "
+        f"return a number, such as 1 / (mate.rows * mate.distance) (pandas_anon.paper_utility)"
+    )
 
 
 #: Whether each group, given as a histogram (rows per sensitive code), breaks the goal.
@@ -298,7 +325,7 @@ class Mating:
         names = [c for c, u in zip(self.columns, usable) if u]
         return np.array(
             [
-                float(self.utility(Mate(int(r), int(p), dict(zip(names, map(int, d[usable]))))))
+                scored(self.utility, Mate(int(r), int(p), dict(zip(names, map(int, d[usable])))))
                 for r, d, p in zip(rows, differing, paths)
             ]
         )
