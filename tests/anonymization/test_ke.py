@@ -525,3 +525,55 @@ def test_the_box_of_several_eps_quasis_has_confidence_alpha():
         noise = rng.laplace(0, 1, (200_000, d))
         inside = (np.abs(noise) <= _box_half_width(0.99, d)).all(axis=1).mean()
         assert inside == pytest.approx(0.99, abs=0.002)
+
+
+# -- what the gate passes, and numbers that are not real ------------------------------------
+
+
+def test_zero_configuration_is_refused_saying_what_to_configure(adult, tmp_path):
+    """Without qid no (k, ε) release passes ``check --k 5`` (the noised ε-quasis are distinct
+    on nearly every row: direct identifiers to the gate), so the call is refused with the
+    gate's election as a start; the release so configured passes the check so configured."""
+    from pandas_anon.cli.main import main
+    from pandas_anon.errors import InvalidQIDError
+
+    with pytest.raises(InvalidQIDError) as refused:
+        pandas_anon.ke_anon(adult, 5, 1.0, seed=0)
+    message = str(refused.value)
+    assert "ke_anon needs qid= (--qid)" in message
+    assert "qid=['age', 'education', 'occupation'], eps_quasi=['age']" in message
+    assert "check the release with pandas-anon check --qid <the k-quasis>; or" in message
+    assert "kanon(5), whose zero-configuration release passes pandas-anon check --k 5" in message
+    with pytest.raises(InvalidQIDError, match=r"eps_quasi=\['age'\]"):
+        ke_decide(adult, 5, 1.0, eps_quasi=["age"])
+    out = pandas_anon.ke_anon(
+        adult, 5, 1.0, qid=["age", "education", "occupation"], eps_quasi=["age"], seed=0
+    )
+    path = tmp_path / "release.csv"
+    out.to_csv(path, index=False)
+    assert main(["check", str(path), "--k", "5", "--qid", "education,occupation"]) == 0
+    assert main(["check", str(path), "--k", "5"]) == 1  # zero configuration: age alone
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+@pytest.mark.parametrize("eps_quasi", [None, ["z"]])
+def test_a_complex_eps_quasi_is_refused_not_cut_to_its_real_part(dtype, eps_quasi):
+    frame = pd.DataFrame(
+        {"sex": list("FFFMMM"), "z": np.array([1 + 1j, 2 + 2j, 3, 4, 5, 6j], dtype=dtype)}
+    )
+    with pytest.raises(InvalidParameterError) as refused:
+        ke_decide(frame, 3, 1.0, qid=["sex", "z"], eps_quasi=eps_quasi)
+    assert str(refused.value) == (
+        f"ε-quasi 'z' holds complex numbers ({dtype}): Laplace noise needs real numbers, and "
+        f"reading these as real would drop their imaginary part; split the column into two "
+        f"real ones (its .real and .imag parts) to noise them, or name the ε-quasis without "
+        f"it (eps_quasi=)"
+    )
+
+
+@pytest.mark.parametrize("values", [[1.5, 2, 3, 4, 5, 6], [1 + 1j, 2, 3, 4, 5, 6]])
+def test_numbers_held_as_objects_are_refused_saying_how_to_convert(values):
+    frame = pd.DataFrame({"sex": list("FFFMMM"), "z": pd.Series(values, dtype=object)})
+    with pytest.raises(InvalidParameterError, match=r"ε-quasi 'z' holds object values.*"
+                       r"convert it \(pd.to_numeric\) if it holds numbers"):  # fmt: skip
+        pandas_anon.ke_anon(frame, 3, 1.0, qid=["sex", "z"], eps_quasi=["z"], seed=0)

@@ -130,3 +130,14 @@ def test_bad_options_are_one_line(capsys, people, tmp_path, options, message):
 def test_refuses_to_write_over_its_input(capsys, people):
     code, _, err = run(capsys, "ke-anon", str(people), str(people), *OPTIONS, "--seed", "1")
     assert code == 2 and "is the input file" in err
+
+
+def test_without_qid_it_says_what_to_configure(capsys, people, tmp_path):
+    """No (k, ε) copy passes ``check --k 5`` (the noised heights are distinct on nearly every
+    row), so the command asks for the quasi-identifier instead of writing one that fails."""
+    out_path = tmp_path / "out.csv"
+    code, _, err = run(capsys, "ke-anon", str(people), str(out_path), "--k", "5", "--eps", "1")
+    assert code == 2 and not out_path.exists()
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("pandas-anon: error: ke_anon needs qid= (--qid)")
+    assert "pandas-anon check --qid <the k-quasis>" in last and "kanon(5)" in last
