@@ -46,6 +46,11 @@ class InvalidQIDError(InvalidParameterError):
     """The quasi-identifier (or column set) asked for is malformed: empty, repeated names."""
 
 
+class NotAFrameError(AnonError, TypeError):
+    """The table passed is not a DataFrame (``None``, a Series, a dict, an array, a path);
+    the message says how to make one."""
+
+
 class DuplicateColumnsError(AnonError, ValueError):
     """The frame has several columns with the same name, so a name does not pick one column."""
 

@@ -9,8 +9,16 @@ parameter, the value and the fix.
 - :func:`fraction`: a share of the rows (``max_suppression``, ``t``, ``max_fraction``): a
   number from 0 to 1, or text in the forms the command line takes, ``"5%"`` or ``"0.05"``.
 - :func:`one_of`: a name from a fixed list (``algo``, ``suppress``).
+- :func:`flag`: a switch (``dropna``, ``progress``): ``True`` or ``False`` (or ``None``
+  where it means "decide for me"); ``"yes"`` and ``1`` are refused.
 - :func:`from_text`: what a command-line option holds, as the number it spells (``"5"`` -> 5),
   before one of the parsers above reads it.
+- :func:`frame`: the table a function reads: a pandas (or Dask) DataFrame, not a Series, a
+  dict, an array or ``None``; the message says how to make one.
+- :func:`known_options`: the keywords a function passes on (``kanon(df, 5, **options)``),
+  each one the function receiving them takes.
+- :func:`output_file`: a path a file is written to: not a directory, in a folder that
+  exists; :func:`writing` turns the errors of writing it into one naming it.
 
 A parser returns the value in its plain form (``int``, ``float``), so that reports and
 comparisons never meet a numpy scalar or a string.
@@ -18,15 +26,20 @@ comparisons never meet a numpy scalar or a string.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import math
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 import numpy as np
+import pandas as pd
 
-from pandas_anon.errors import InvalidParameterError
+from pandas_anon.errors import InvalidParameterError, NotAFrameError, OutputFileError
 
 #: A decimal number as written on a command line or in a configuration file.
 _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
@@ -146,3 +159,127 @@ def from_text(value: object) -> object:
         if _DECIMAL.fullmatch(value):
             return float(value)
     return value
+
+
+def flag(value: object, name: str, *, optional: bool = False) -> bool | None:
+    """``value`` when it is ``True`` or ``False`` (a numpy boolean as a ``bool``), or ``None``
+    with ``optional`` (a switch whose default decides for the caller); else an
+    InvalidParameterError naming ``name``. Text and numbers are refused: ``"no"`` and ``0``
+    are not switches."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if optional and value is None:
+        return None
+    expected = "True, False or None" if optional else "True or False"
+    raise _refused(name, expected, value, number=False)
+
+
+#: How to build a pandas DataFrame from what is often passed instead of one.
+_CONVERSIONS = {
+    "Series": "series.to_frame()",
+    "dict": "pd.DataFrame(mapping)",
+    "list": "pd.DataFrame(rows, columns=[...])",
+    "tuple": "pd.DataFrame(rows, columns=[...])",
+    "ndarray": "pd.DataFrame(array, columns=[...])",
+    "str": "pd.read_csv(path)",
+    "Path": "pd.read_csv(path)",
+    "PosixPath": "pd.read_csv(path)",
+    "WindowsPath": "pd.read_csv(path)",
+}
+
+
+def is_frame(value: object) -> bool:
+    """Whether ``value`` is a pandas DataFrame or a Dask DataFrame (told from its type,
+    without importing Dask)."""
+    kind = type(value)
+    return isinstance(value, pd.DataFrame) or (
+        kind.__name__ == "DataFrame" and kind.__module__.partition(".")[0] in ("dask", "dask_expr")
+    )
+
+
+def frame(value: Any, name: str = "frame") -> Any:
+    """``value`` when it is a pandas or Dask DataFrame; else a :class:`NotAFrameError` naming
+    ``name``, what was passed and how to make a frame of it (``series.to_frame()``,
+    ``pd.DataFrame(...)``, ``pd.read_csv(path)``, ``.to_pandas()``)."""
+    if is_frame(value):
+        return value
+    kind = type(value)
+    if value is None:
+        fix = "pass the table to examine"
+    elif kind.__name__ in _CONVERSIONS:
+        fix = f"make one first: {_CONVERSIONS[kind.__name__]}"
+    elif hasattr(value, "to_pandas"):  # a polars frame, an Arrow table
+        fix = "convert it first: .to_pandas()"
+    else:
+        fix = "make one first with pd.DataFrame(...)"
+    package = kind.__module__.partition(".")[0]
+    got = kind.__name__ if package == "builtins" else f"{package}.{kind.__name__}"
+    got = "None" if value is None else got
+    raise NotAFrameError(
+        f"{name} must be a pandas DataFrame (or a Dask DataFrame), got {got}; {fix}"
+    )
+
+
+def known_options(
+    options: Mapping[str, object],
+    caller: str,
+    receivers: Iterable[Callable],
+    *,
+    fixed: Iterable[str] = (),
+) -> None:
+    """Refuse a keyword in ``options`` (what ``caller`` takes as ``**options`` and passes on
+    to ``receivers``) that no receiver takes by keyword, or that ``caller`` sets itself
+    (``fixed``), with an InvalidParameterError naming it, the closest valid name and the
+    valid ones, rather than Python's error naming an internal function."""
+    settled = set(fixed)
+    valid = [
+        name
+        for receiver in receivers
+        for name, parameter in inspect.signature(receiver).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name not in settled
+    ]
+    for given in options:
+        if given not in valid:
+            close = difflib.get_close_matches(given, valid, n=1)
+            fix = f"did you mean {close[0]}=? " if close else "remove it; "
+            why = f"{caller}() sets it itself" if given in settled else "unknown option"
+            raise InvalidParameterError(
+                f"{caller}() got {given}=: {why}; {fix}valid options: {', '.join(valid)}"
+            )
+
+
+def output_file(path: object, name: str | None = None) -> str:
+    """The file that writing to ``path`` replaces (a symbolic link's target), checked before
+    any work is done: an InvalidParameterError when ``path`` is not a path, an
+    :class:`OutputFileError` for a directory or a folder that does not exist. ``name``: the
+    parameter holding ``path``, which the messages name (None: a file named on the command
+    line, which they name alone)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise _refused(name or "path", "a file path (str or pathlib.Path)", path, number=False)
+    target = os.path.realpath(path)
+    shown = f"{name}={os.fspath(path)!r}" if name else os.fspath(path)
+    if os.path.isdir(target):
+        raise OutputFileError(f"{shown} is a directory; give the path of a file to write")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise OutputFileError(
+            f"{shown} cannot be written: folder {folder} does not exist; create it or write "
+            "elsewhere"
+        )
+    return target
+
+
+@contextmanager
+def writing(name: str) -> Iterator[None]:
+    """Turn the errors of writing the file ``name`` into an OutputFileError naming it."""
+    try:
+        yield
+    except IsADirectoryError:
+        raise OutputFileError(f"{name} is a directory; give the path of a file to write") from None
+    except PermissionError:
+        raise OutputFileError(
+            f"{name} cannot be written: permission denied; check the permissions of the file "
+            "and its folder, or write elsewhere"
+        ) from None
+    except OSError as exc:
+        raise OutputFileError(f"{name} cannot be written: {exc.strerror or exc}") from None

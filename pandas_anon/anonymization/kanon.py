@@ -53,7 +53,7 @@ from pandas_anon.errors import (
 from pandas_anon.formatting import plural
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.builders import auto
-from pandas_anon.params import fraction, one_of, whole
+from pandas_anon.params import flag, fraction, known_options, one_of, whole
 from pandas_anon.plugins.registry import claimed_hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, PrivacyModel, TCloseness
 from pandas_anon.progress import with_distributed_progress
@@ -290,6 +290,7 @@ def anonymize(
     algorithm = get_algorithm(algo) if isinstance(algo, str) else _algorithm(algo)
     one_of(identifiers, "identifiers", IDENTIFIER_TREATMENTS)
     max_suppression = fraction(max_suppression, "max_suppression")  # 0.05, "5%" or "0.05"
+    progress = flag(progress, "progress", optional=True)
     digest = None
     if is_dask(frame):
         require_columns(frame)
@@ -516,6 +517,7 @@ def kanon(
     >>> report.identifiers, report.levels, report.exposure["passes"]
     ({'id': 'dropped'}, {'age': 0, 'sex': 1}, True)
     """
+    known_options(options, "kanon", [anonymize])
     one_of(suppress, "suppress", ("mask", "drop"))
     salt_key(salt)  # a bad salt refused before the search, not after it
     return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)

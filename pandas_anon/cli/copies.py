@@ -103,7 +103,7 @@ class Input:
 def read_input(args: argparse.Namespace) -> Input:
     """The input of a copy, after refusing an output that is the input (without
     ``--force``) or cannot be written, and an unknown ``--hierarchy`` column."""
-    from pandas_anon.gate.io import output_target
+    from pandas_anon.params import output_file
 
     if not args.force and same_file(args.input, args.output):
         other = "" if args.output == args.input else f" {args.input}"
@@ -111,7 +111,7 @@ def read_input(args: argparse.Namespace) -> Input:
             f"{args.output} is the input file{other}; write the anonymized copy to another "
             f"file, or pass --force to replace the input"
         )
-    output_target(args.output)  # a directory or a missing folder: said before any work
+    output_file(args.output)  # a directory or a missing folder: said before any work
     return read_source(args.input, args)
 
 

@@ -9,7 +9,10 @@ imports the library when it runs, so that ``pandas-anon --help`` and ``pandas-an
 --help`` load little.
 
 Exit codes: 0 done, 2 bad usage or unreadable input (one line on stderr naming the file or
-column); ``check`` exits 1 when a file exceeds its limits. Reports hold counts and column names
+column); ``check`` exits 1 when a file exceeds its limits; 130 when stopped by Ctrl-C
+(SIGINT), 143 by SIGTERM, with one line on stderr and no traceback: the signal is raised as
+an exception where the command is, so every ``finally`` clause runs and a file being written
+is left as it was (its temporary file removed). Reports hold counts and column names
 only, never quasi-identifier values, so they are safe to print in a public CI log.
 """
 
@@ -18,8 +21,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import NoReturn, Protocol
 
 from pandas_anon import __version__
@@ -34,7 +40,7 @@ from pandas_anon.cli import (
     scan,
     study,
 )
-from pandas_anon.errors import AnonError, InputFileError, capture_warnings
+from pandas_anon.errors import AnonError, InputFileError, OutputFileError, capture_warnings
 
 
 class Command(Protocol):
@@ -74,11 +80,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):  # character gets an escape, not a traceback
             stream.reconfigure(errors="backslashreplace")
     try:
-        with _warnings_as_lines():
+        with _termination_raised(), _warnings_as_lines():
             return COMMANDS[args.command].run(args)
+    except (KeyboardInterrupt, _Terminated) as stop:
+        signum = stop.signum if isinstance(stop, _Terminated) else signal.SIGINT
+        how = "Ctrl-C (SIGINT)" if signum == signal.SIGINT else signal.Signals(signum).name
+        print(
+            f"pandas-anon: stopped by {how}; a file being written is left as it was",
+            file=sys.stderr,
+        )
+        return 128 + signum
     except AnonError as error:
-        where = str(getattr(args, "file", "") or "")  # file errors already begin with it
-        prefix = f"{where}: " if where and not isinstance(error, InputFileError) else ""
+        where = str(getattr(args, "file", "") or "")
+        named = isinstance(error, InputFileError | OutputFileError)  # begin with their file
+        prefix = f"{where}: " if where and not named else ""
         print(f"pandas-anon: error: {prefix}{error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head`: stop quietly
@@ -93,6 +108,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="pandas-anon", description="Find re-identification risk in tables about people."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    if command in COMMANDS:
+        parser.helped = f"pandas-anon {command} --help"
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in COMMANDS.items():
         options = commands.add_parser(name, help=module.HELP)
@@ -105,6 +122,35 @@ def _command_in(words: Sequence[str]) -> str | None:
     """The command the words name: the first that is not an option (the options before a
     command, ``--help`` and ``--version``, take no value)."""
     return next((word for word in words if not word.startswith("-")), None)
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised as an exception where the command is (a BaseException, as
+    KeyboardInterrupt is, so that no ``except Exception`` stops it) for every ``finally``
+    clause to run on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _termination_raised() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`_Terminated` (Python's default would end the
+    process at once, leaving a half-written temporary file); the previous handler is
+    restored after. Only the main thread can handle signals: elsewhere, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise _Terminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager
@@ -122,10 +168,16 @@ def _warnings_as_lines() -> Iterator[None]:
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with a usage error ending in the one ``pandas-anon: error:`` line that every
-    other error prints (the usage line above it names the command)."""
+    other error prints (the usage line above it names the command); an option the command
+    does not take is told where its options are listed (``helped``)."""
+
+    #: The help that lists the options of the command being parsed.
+    helped = "pandas-anon --help"
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
+        if message.startswith("unrecognized arguments"):
+            message += f"; see {self.helped} for the options it takes"
         self.exit(2, f"pandas-anon: error: {message}\n")
 
 

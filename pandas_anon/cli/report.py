@@ -32,8 +32,10 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the file, measure it, write the page; print where it went."""
     from pandas_anon.gate.io import read_table
+    from pandas_anon.params import output_file
     from pandas_anon.studies.handover import report_html
 
+    output_file(args.output)  # a directory or a missing folder: said before any work
     # typed, as compare reads it: a year is a number, whose fixes are intervals
     frame = read_table(args.file, sep=args.sep, encoding=args.encoding)
     report_html(

@@ -25,7 +25,7 @@ from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import IDENTIFIER, Subset, SubsetSearch, check_max_size
 from pandas_anon.engine.weights import Weights
 from pandas_anon.errors import InvalidQIDError
-from pandas_anon.params import whole
+from pandas_anon.params import flag, whole
 from pandas_anon.progress import Progress, with_distributed_progress
 
 
@@ -176,6 +176,8 @@ def best_qid(
     """
     check_max_size(max_size)
     k = whole(k, "k", low=2, example=5)
+    exhaustive = bool(flag(exhaustive, "exhaustive"))
+    progress = flag(progress, "progress", optional=True)
     frequencies, dropped = candidate_frequencies(frame, columns, dropna=dropna, weights=weights)
     search = SubsetSearch(frequencies, max_size=max_size, k=k)
     return elect(search, dropped=dropped, exhaustive=exhaustive, progress=progress)

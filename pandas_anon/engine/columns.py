@@ -13,6 +13,7 @@ from pandas_anon.errors import (
     EmptyDataError,
     InvalidQIDError,
 )
+from pandas_anon.params import frame as checked_frame
 
 
 class Labelled(Protocol):
@@ -46,12 +47,19 @@ def resolve_columns(frame: Labelled, columns: Iterable[Hashable] | Hashable) -> 
 
     Raises :class:`InvalidQIDError` for an empty or repeated selection,
     :class:`ColumnNotFoundError` (listing the available columns) for unknown names and
-    :class:`DuplicateColumnsError` when a selected name labels several columns of the frame.
+    :class:`DuplicateColumnsError` when a selected name labels several columns of the frame
+    (before a repeated selection: a frame's repeated name is what to fix), and
+    :class:`NotAFrameError` when ``frame`` is no DataFrame.
     """
-    available: list[Hashable] = list(frame.columns)  # the stubs say str: labels are any Hashable
+    available: list[Hashable] = list(checked_frame(frame).columns)  # labels are any Hashable
     requested = as_label_list(columns, available)
     if not requested:
         raise InvalidQIDError("the quasi-identifier is empty: name at least one column")
+    ambiguous = [
+        c for at, c in enumerate(requested) if c not in requested[:at] and available.count(c) > 1
+    ]
+    if ambiguous:
+        raise _duplicated(ambiguous)
     repeated = sorted({repr(c) for c in requested if requested.count(c) > 1})
     if repeated:
         raise InvalidQIDError(
@@ -61,16 +69,14 @@ def resolve_columns(frame: Labelled, columns: Iterable[Hashable] | Hashable) -> 
     missing = [c for c in requested if c not in available]  # exact labels, not MultiIndex levels
     if missing:
         raise ColumnNotFoundError(missing, available)
-    ambiguous = [c for c in requested if available.count(c) > 1]
-    if ambiguous:
-        raise _duplicated(ambiguous)
     wanted = set(requested)
     return tuple(c for c in available if c in wanted)
 
 
 def require_columns(frame: Labelled) -> None:
-    """:class:`EmptyDataError` when ``frame`` (of any engine) has no column."""
-    if len(frame.columns) == 0:
+    """:class:`EmptyDataError` when ``frame`` (of any engine) has no column
+    (:class:`NotAFrameError` when it is no DataFrame)."""
+    if len(checked_frame(frame).columns) == 0:
         raise EmptyDataError("the frame has no columns: there is nothing to examine")
 
 
@@ -82,8 +88,8 @@ def require_data(frame: pd.DataFrame) -> None:
 
 
 def all_columns(frame: Labelled) -> tuple:
-    """Every column of ``frame``, refusing duplicated names."""
-    duplicated = frame.columns[frame.columns.duplicated()].unique()
+    """Every column of ``frame``, refusing duplicated names (and anything but a DataFrame)."""
+    duplicated = checked_frame(frame).columns[frame.columns.duplicated()].unique()
     if len(duplicated):
         raise _duplicated(duplicated)
     return tuple(frame.columns)

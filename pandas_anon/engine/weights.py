@@ -24,6 +24,7 @@ import pandas as pd
 
 from pandas_anon.engine.columns import as_label_list, resolve_columns
 from pandas_anon.errors import InvalidParameterError
+from pandas_anon.params import frame as checked_frame
 
 #: What a caller may pass as weights: a column label, or one number per row.
 Weights = Hashable | Sequence[float] | np.ndarray | pd.Series
@@ -202,7 +203,7 @@ def melt_counts(
     >>> pandas_anon.singletons(long, ["area", "sex"], weights="n").count
     1
     """
-    counts = list(resolve_columns(frame, as_label_list(counts, frame.columns)))
+    counts = list(resolve_columns(frame, as_label_list(counts, checked_frame(frame).columns)))
     for name, option in ((dimension, "dimension"), (count, "count")):
         if (name in frame.columns and name not in counts) or dimension == count:
             raise InvalidParameterError(

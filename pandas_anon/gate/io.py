@@ -51,12 +51,12 @@ from pandas_anon.errors import (
     ColumnNotFoundError,
     HierarchyError,
     InputFileError,
-    OutputFileError,
     warn,
 )
 from pandas_anon.gate import formats
 from pandas_anon.gate.formats import Sheet
 from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.params import output_file, writing
 
 #: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
 SAMPLE_BYTES = 1 << 20
@@ -893,23 +893,6 @@ def text_form(
     return TextForm(layout.sep, layout.encoding, "\r\n" if text[end - 1 : end] == "\r" else "\n")
 
 
-def output_target(path: str | os.PathLike[str]) -> str:
-    """The file that writing to ``path`` replaces (a symbolic link's target), checked before
-    any work is done: :class:`OutputFileError` for a directory or a folder that does not
-    exist."""
-    name = os.fspath(path)
-    target = os.path.realpath(name)
-    if os.path.isdir(target):
-        raise OutputFileError(f"{name} is a directory; give the path of a file to write")
-    folder = os.path.dirname(target)
-    if not os.path.isdir(folder):
-        raise OutputFileError(
-            f"{name} cannot be written: folder {folder} does not exist; create it or write "
-            "elsewhere"
-        )
-    return target
-
-
 def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextForm) -> None:
     """Write ``frame`` (header, no index) to ``path`` in ``form``, compressed as the name
     says (``.gz``, ``.bz2``, ``.xz``, ``.zip``), never leaving a half-written file.
@@ -922,7 +905,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     warning. Raises :class:`OutputFileError`, naming the file, when it cannot be written.
     """
     name = os.fspath(path)
-    target = output_target(name)
+    target = output_file(name)
     compression: Compression | dict[str, str] | None = _COMPRESSIONS.get(
         PurePath(name).suffix.lower()
     )
@@ -931,7 +914,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
         if not PurePath(member).suffix:
             member += ".tsv" if form.sep == "\t" else ".csv"
         compression = {"method": "zip", "archive_name": member}
-    with _write_errors(name):
+    with writing(name):
         handle, temporary = tempfile.mkstemp(
             prefix=f".{PurePath(target).name}.", suffix=".tmp", dir=os.path.dirname(target)
         )
@@ -948,7 +931,7 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
         )
 
     try:
-        with _write_errors(name):
+        with writing(name):
             try:
                 write(form.encoding)
             except UnicodeEncodeError:
@@ -973,22 +956,6 @@ def _new_file_mode(target: str) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
-
-
-@contextmanager
-def _write_errors(name: str) -> Iterator[None]:
-    """Turn errors from writing ``name`` into OutputFileError naming it."""
-    try:
-        yield
-    except IsADirectoryError:
-        raise OutputFileError(f"{name} is a directory; give the path of a file to write") from None
-    except PermissionError:
-        raise OutputFileError(
-            f"{name} cannot be written: permission denied; check the permissions of the file "
-            "and its folder, or write elsewhere"
-        ) from None
-    except OSError as exc:
-        raise OutputFileError(f"{name} cannot be written: {exc.strerror or exc}") from None
 
 
 def read_hierarchy(path: str | os.PathLike[str]) -> Hierarchy:

@@ -102,7 +102,8 @@ def measure(
         digest = dask_backend().digest(frame, resolve_columns(frame, qid))
         local = digest.frame.assign(**{_ROWS: digest.counts})
         return replace(measure(local, qid, dropna=dropna, weights=_ROWS), weighted=False)
-    frame, left_out = without_suppressed(frame, as_label_list(qid, frame.columns), weights)
+    columns = list(resolve_columns(frame, qid))  # each naming one column of a frame
+    frame, left_out = without_suppressed(frame, columns, weights)
     found = singletons(frame, qid, dropna=dropna, weights=weights)
     return Exposure(
         qid=found.qid,

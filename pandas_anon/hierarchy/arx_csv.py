@@ -27,6 +27,7 @@ import pandas as pd
 
 from pandas_anon.errors import HierarchyError
 from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.params import output_file, writing
 
 #: ARX's default delimiter (``CSVSyntax.DEFAULT_DELIMITER``).
 DELIMITER = ";"
@@ -147,6 +148,8 @@ def write_arx_csv(
     HierarchyError
         ``hierarchy`` is not a :class:`Hierarchy`, or a label cannot be written in
         ``encoding``.
+    OutputFileError
+        ``target`` is a directory, in a folder that does not exist, or cannot be written.
 
     Examples
     --------
@@ -176,8 +179,9 @@ def write_arx_csv(
         return text
     if isinstance(target, str | os.PathLike):
         where = os.fspath(target)
+        output_file(target, "target")
         try:
-            with open(target, "w", encoding=encoding, newline="") as fh:
+            with writing(where), open(target, "w", encoding=encoding, newline="") as fh:
                 fh.write(text)
         except UnicodeEncodeError:
             raise HierarchyError(

@@ -16,9 +16,10 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from pandas_anon.engine.columns import as_label_list, resolve_columns
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
-from pandas_anon.errors import ColumnNotFoundError, HierarchyError
+from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.formatting import plural
 from pandas_anon.params import whole
 
@@ -433,9 +434,13 @@ class Hierarchy:
         """Levels taken from columns of the data itself, finest first
         (``["comune_residenza", "provincia_residenza"]``), topped by ``*``; incomplete rows
         are ignored."""
-        missing = [c for c in columns if c not in frame.columns]
-        if missing:
-            raise ColumnNotFoundError(missing, frame.columns)
+        columns = as_label_list(columns, getattr(frame, "columns", ()))
+        if not columns:
+            raise InvalidParameterError(
+                "columns must name at least one column of the frame, finest first, such as "
+                "['town', 'region']"
+            )
+        resolve_columns(frame, columns)  # a frame, each column in it once
         table = frame[list(columns)].dropna()  # the constructor merges duplicate rows
         if len(table) == 0:
             raise HierarchyError(f"columns {list(columns)!r} have no complete row to learn from")

@@ -12,7 +12,7 @@ they are meant for.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ import pandas as pd
 from pandas_anon import formatting
 from pandas_anon.anonymization.kanon import anonymize
 from pandas_anon.errors import InvalidParameterError
+from pandas_anon.params import known_options
 
 #: What :func:`compare` runs by default: global (optimal), Mondrian and local recoding.
 DEFAULT_METHODS = ("ola", "mondrian", "local")
@@ -219,14 +220,16 @@ def compare(
     >>> result.table["smallest class"].tolist()
     [2, 2, 2]
     """
-    if isinstance(methods, str) or not len(methods):
+    known_options(options, "compare", [anonymize], fixed=["qid", "algo"])
+    listed = [] if isinstance(methods, str) or not isinstance(methods, Iterable) else list(methods)
+    if not listed:
         raise InvalidParameterError(
             f"methods must be a list of algorithms such as ['ola', 'mondrian', 'local'], "
             f"got {methods!r}"
         )
     rows: dict[str, dict[str, Any]] = {}
     chosen: list[Hashable] | None = list(qid) if qid is not None else None
-    for method in methods:
+    for method in listed:
         started = time.perf_counter()
         decided = anonymize(frame, k, qid=chosen, algo=method, **options)
         out = decided.apply(frame)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -29,7 +30,7 @@ from pandas_anon.detect.figures import risk
 from pandas_anon.detect.results import BestQID, Risk
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.errors import AnonWarning, InvalidQIDError, MissingDependencyError
-from pandas_anon.params import whole
+from pandas_anon.params import output_file, whole, writing
 from pandas_anon.studies.compare import Comparison, compare
 
 #: The share of the rows a fix may suppress and still be suggested.
@@ -280,6 +281,14 @@ def report_html(
         figures embedded (with matplotlib), no request to the network, no value of the
         table.
 
+    Raises
+    ------
+    OutputFileError
+        When ``path`` is a directory, in a folder that does not exist, or cannot be written
+        (checked before the report is computed, but for the last).
+    InvalidParameterError
+        When ``path`` is not a path; and whatever :func:`risk_report` raises.
+
     See Also
     --------
     risk_report : The findings the page shows.
@@ -293,10 +302,12 @@ def report_html(
     >>> page.startswith("<!DOCTYPE html>"), "Next step" in page
     (True, True)
     """
+    target = None if path is None else output_file(path, "path")  # refused before the work
     found = risk_report(frame, qid=qid, k=k, max_size=max_size, title=title)
     page = found.to_html()
-    if path is not None:
-        Path(path).write_text(page, encoding="utf-8")
+    if target is not None:
+        with writing(os.fspath(cast(str, path))):
+            Path(target).write_text(page, encoding="utf-8")
     return page
 
 

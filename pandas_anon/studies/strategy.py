@@ -192,7 +192,7 @@ def study(
     Raises
     ------
     InvalidParameterError
-        When ``year_groups`` or ``level`` is not a whole number, ``year``, ``sex`` or
+        When ``year_groups`` or ``level`` is not a whole number of at least 1, ``year``, ``sex`` or
         ``place`` is not in ``qid``, no ``hierarchy`` is given and no registered one claims
         the place column, or the complete rows are fewer than ``year_groups``.
     ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
@@ -240,6 +240,7 @@ def study(
     S, M_loc           0         6
     """
     whole(year_groups, "year_groups", example=4)
+    level = whole(level, "level", example=1)  # 0 would leave M without an effect
     qid = resolve_columns(frame, qid if qid is not None else [year, place, sex])
     for role, column in (("year", year), ("sex", sex), ("place", place)):
         if column not in qid:

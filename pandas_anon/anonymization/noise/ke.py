@@ -49,7 +49,7 @@ from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
 from pandas_anon.errors import AllMissingColumnError, InvalidParameterError, InvalidQIDError
-from pandas_anon.params import fraction, one_of, real, whole
+from pandas_anon.params import flag, fraction, known_options, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
 
 
@@ -682,6 +682,7 @@ def ke_anon(
     >>> out.equals(pandas_anon.ke_anon(df, 3, 1.0, qid=["sex", "height"], seed=0))
     True
     """
+    known_options(options, "ke_anon", [ke_decide])
     level = _release_options(alpha, shuffle, suppress)  # refused before the long step
     source = noise_source(seed, secure)
     plan = ke_decide(frame, k, eps, **options)
@@ -691,8 +692,7 @@ def ke_anon(
 def _release_options(alpha: object, shuffle: object, suppress: object) -> float | None:
     """The options of a release checked: α as a confidence (None: not asked)."""
     one_of(suppress, "suppress", ("mask", "drop"))
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise InvalidParameterError(f"shuffle must be True or False, got {shuffle!r}")
+    flag(shuffle, "shuffle")
     return None if alpha is None else confidence(alpha)
 
 

@@ -27,7 +27,7 @@ from pandas_anon.anonymization.noise.ke import NoisePlan, confidence, ke_decide
 from pandas_anon.anonymization.noise.sources import SeededLaplace
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.errors import InvalidParameterError
-from pandas_anon.params import real, whole
+from pandas_anon.params import flag, known_options, real, whole
 from pandas_anon.progress import Progress
 
 #: The columns of :attr:`KEPlanning.table`, in order.
@@ -240,6 +240,8 @@ def ke_plan(
     )
     runs = whole(runs, "runs", example=5)
     seed = whole(seed, "seed", low=0, example=0)
+    progress = flag(progress, "progress", optional=True)
+    known_options(options, "ke_plan", [ke_decide], fixed=["progress"])
     level = confidence(alpha)
     started = time.perf_counter()
     rows: list[dict[str, Any]] = []

@@ -13,11 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from pandas_anon.anonymization.kanon import kanon
+from pandas_anon.anonymization.kanon import anonymize, kanon
 from pandas_anon.anonymization.recoding import HierarchyLike
 from pandas_anon.anonymization.reinforcement.algorithm import TreeReinforcement
 from pandas_anon.anonymization.reinforcement.mates import Utility
 from pandas_anon.errors import InvalidParameterError
+from pandas_anon.params import known_options
 from pandas_anon.privacy.models import KAnonymity, LDiversity, PrivacyModel, TCloseness
 
 
@@ -80,6 +81,7 @@ def reinforce(
     --------
     >>> out = df.anon.reinforce(pandas_anon.LDiversity(2), sensitive="disease")  # doctest: +SKIP
     """
+    known_options(options, "reinforce", [kanon, anonymize], fixed=["algo", "l", "t"])
     k, l, t = _goal(goal)
     algorithm = TreeReinforcement(utility=utility, max_depth=max_depth)
     return kanon(

@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from pandas_anon.errors import InvalidParameterError, MissingDependencyError
+from pandas_anon.params import flag
 
 if TYPE_CHECKING:
     from pandas_anon.engine.backends.dask import DaskTabulation
@@ -43,6 +44,7 @@ def tabulate(
 ) -> Tabulation | DaskTabulation:
     """The frequency set of ``columns`` of ``frame`` by the backend of its engine (pandas or
     Dask), and its map back to rows."""
+    dropna = bool(flag(dropna, "dropna"))  # "no" is not False
     if not is_dask(frame):
         from pandas_anon.engine.backends import pandas as pandas_backend
 

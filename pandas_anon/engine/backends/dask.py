@@ -20,7 +20,8 @@ candidate column together, so it is bounded by those.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,21 +321,70 @@ def compute(*collections: Any) -> tuple:
     call asked for progress (:func:`pandas_anon.progress.distributed_work`): on a
     distributed cluster, ``distributed.progress`` (the scheduler's count of the tasks, a
     text bar in a terminal and a widget in a notebook), else tqdm's callback for Dask's
-    local schedulers."""
-    if not distributed_watched():
-        return dask.compute(*collections)
-    try:
-        from distributed import default_client, progress
-
-        client = default_client()
-    except (ImportError, ValueError):  # no distributed client: the local schedulers
-        from tqdm.dask import TqdmCallback
-
-        with TqdmCallback(desc="dask", file=sys.stderr):
+    local schedulers. An ordered categorical whose categories differ between partitions
+    (which Dask cannot put together) is refused with our error naming its column."""
+    with _ordered_categories_refused(collections):
+        if not distributed_watched():
             return dask.compute(*collections)
-    futures = client.compute(list(collections))
-    progress(futures)
-    return tuple(client.gather(futures))
+        try:
+            from distributed import default_client, progress
+
+            client = default_client()
+        except (ImportError, ValueError):  # no distributed client: the local schedulers
+            from tqdm.dask import TqdmCallback
+
+            with TqdmCallback(desc="dask", file=sys.stderr):
+                return dask.compute(*collections)
+        futures = client.compute(list(collections))
+        progress(futures)
+        return tuple(client.gather(futures))
+
+
+@contextmanager
+def _ordered_categories_refused(collections: Iterable[Any]) -> Iterator[None]:
+    """Turn the TypeError with which pandas refuses to put together the partitions of an
+    ordered categorical whose categories differ between them (a partition whose values are
+    all missing may have none; Dask's own ``compute()`` fails the same way) into an
+    InvalidParameterError naming the ordered categorical columns of ``collections`` and
+    how to give every partition the same categories."""
+    try:
+        yield
+    except TypeError as error:
+        if "ordered Categoricals" not in str(error):
+            raise
+        named = sorted({repr(c) for each in collections for c in _ordered_columns(each)})
+        which = f"column {', '.join(named)}" if named else "an ordered categorical column"
+        raise InvalidParameterError(
+            f"{which}: an ordered categorical whose categories differ between partitions (a "
+            "partition whose values are all missing may have none), which Dask cannot put "
+            "together; give it the same categories in every partition: "
+            "ddf[c] = ddf[c].cat.set_categories(categories, ordered=True) with the full "
+            "list, or make it unordered: ddf[c] = ddf[c].cat.as_unordered()"
+        ) from None
+
+
+def _ordered_columns(collection: Any) -> list[Hashable]:
+    """The labels of the ordered categorical columns (or index levels) of a Dask collection's
+    metadata."""
+    meta = getattr(collection, "_meta", None)
+    found: list[Hashable] = []
+    if isinstance(meta, pd.DataFrame):
+        found += [c for c, t in meta.dtypes.items() if _is_ordered(t)]
+    elif isinstance(meta, pd.Series) and _is_ordered(meta.dtype):
+        found.append(meta.name)
+    if isinstance(meta, pd.DataFrame | pd.Series):
+        index = meta.index
+        levels = (
+            index.dtypes.items()
+            if isinstance(index, pd.MultiIndex)
+            else [(index.name, index.dtype)]
+        )
+        found += [name for name, t in levels if _is_ordered(t)]
+    return found
+
+
+def _is_ordered(dtype: object) -> bool:
+    return isinstance(dtype, pd.CategoricalDtype) and bool(dtype.ordered)
 
 
 def alone_counts(
