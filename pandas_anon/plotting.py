@@ -6,7 +6,9 @@ Every ``.plot()`` of a result (:class:`~pandas_anon.detect.results.Singletons`,
 :class:`~pandas_anon.anonymization.noise.planning.KEPlanning`), and a full-domain decision's
 ``plot_lattice()``, draws on the axes given, or
 on new ones, and returns them, as pandas' own ``.plot()`` does; figures show counts and
-column names only, never a value of the data.
+column names only, never a value of the data. A column name is written as it is spelled
+(:func:`literal`: a ``$`` in it is no mathtext), and a title wraps to the figure's width
+(:func:`title`) rather than being cut.
 """
 
 from __future__ import annotations
@@ -32,6 +34,19 @@ def pyplot() -> Any:
             "pip install 'pandas-anon[plot]' (or matplotlib)"
         ) from error
     return plt
+
+
+def literal(text: object) -> str:
+    """``text`` as matplotlib is to show it, verbatim: each ``$`` escaped, so that a column
+    named ``$x$`` is written so, not parsed as mathtext (which fails on most such names,
+    ``a$b^$`` for one, and so would the figure)."""
+    return str(text).replace("$", r"\$")
+
+
+def title(axes: Any, text: str) -> None:
+    """Title ``axes`` with ``text`` verbatim (:func:`literal`), medium-sized, wrapped to the
+    figure's width where it is longer."""
+    axes.set_title(literal(text), fontsize="medium", wrap=True)
 
 
 def axes_for(axes: Any, figsize: tuple[float, float]) -> Any:
@@ -91,7 +106,7 @@ def plot_lattice(explored: Any, axes: Any = None) -> Any:
             label=f"optimum {list(explored.optimum)}",
         )
     ax.set_xticks([])
-    ax.set_xlabel(f"nodes of each height, levels of ({', '.join(explored.qid)})")
+    ax.set_xlabel(literal(f"nodes of each height, levels of ({', '.join(explored.qid)})"))
     ax.set_ylabel("sum of the levels")
     ax.set_title(
         f"{len(explored.qid)} quasi-identifiers: {len(nodes):,} nodes, "

@@ -5,6 +5,7 @@ install. Figures show counts and column names, never a value of the data."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -156,3 +157,57 @@ def test_lattice_plot_needs_the_optimal_search():
     decision = pandas_anon.anonymize(frame, 2, qid=["age", "sex"], algo="mondrian")
     with pytest.raises(pandas_anon.InvalidParameterError, match="algo='ola'"):
         decision.plot_lattice()
+
+
+# -- column names as spelled, titles whole ---------------------------------------------------
+
+DOLLARS = ["$x$", "a$b^$", "c"]  # mathtext: italic x, and a superscript missing (an error)
+
+
+def dollar_frame():
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {
+            "$x$": rng.integers(0, 5, 60),
+            "a$b^$": rng.choice(list("pqr"), 60),
+            "c": rng.integers(0, 3, 60),
+        }
+    )
+
+
+def shown_verbatim(text: str) -> str:
+    """What matplotlib writes for ``text``: refused if it would parse it as mathtext."""
+    from matplotlib import cbook
+
+    assert not cbook.is_math_text(text), text
+    return text.replace(r"\$", "$")
+
+
+def test_column_names_with_dollars_are_written_as_spelled():
+    """A ``$`` in a column name is no mathtext: every figure naming columns draws (no
+    ParseFatalException) and shows each name as spelled."""
+    import pandas_anon
+
+    frame = dollar_frame()
+    singletons = frame.anon.singletons(DOLLARS)
+    election = frame.anon.best_qid(DOLLARS, max_size=2)
+    decision = pandas_anon.anonymize(frame, 2, qid=DOLLARS, max_suppression=0.5)
+    report = decision.apply(frame).anon.report()
+    for ax in (singletons.plot(), election.plot(), report.plot(), decision.plot_lattice()):
+        ax.figure.savefig(io.BytesIO(), format="png")
+        shown = [ax.get_title(), ax.get_xlabel()]
+        shown += [t.get_text() for t in ax.get_yticklabels()]
+        written = "\n".join(shown_verbatim(text) for text in shown)
+        assert any(name in written for name in DOLLARS[:2]), written
+    assert shown_verbatim(singletons.plot().get_title()).endswith("on ($x$, a$b^$, c)")
+
+
+def test_a_long_title_wraps_within_the_figure(licences):
+    """The title of a wide QID wraps to the figure's width rather than running off it."""
+    qid = ["comune_residenza", "data_scadenza", "categoria_patente", "provincia_residenza"]
+    for ax in (licences.anon.singletons(qid).plot(), licences.anon.best_qid(qid).plot()):
+        ax.figure.savefig(io.BytesIO(), format="png")
+        box = ax.title.get_window_extent(ax.figure.canvas.get_renderer())
+        assert 0 <= box.x0 and box.x1 <= ax.figure.bbox.width, (box, ax.get_title())

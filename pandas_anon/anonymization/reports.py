@@ -337,7 +337,7 @@ class AnonymizationReport(Report):
         columns = list(self.qid)[::-1]  # the first column at the top
         ax = plotting.axes_for(axes, (7.2, 1.2 + 0.4 * len(columns)))
         penalties = [self.ncp.get(column, 0.0) for column in columns]
-        bars = ax.barh(columns, penalties, color=plotting.REST)
+        bars = ax.barh([plotting.literal(c) for c in columns], penalties, color=plotting.REST)
         notes = []
         for column in columns:
             changed = self.changed.get(column)

@@ -136,10 +136,10 @@ class Singletons:
         plotting.label_bars(ax, bars, table["rows"].tolist())
         ax.set_xlabel("rows in the class (class size)")
         ax.set_ylabel("rows")
-        ax.set_title(
+        plotting.title(
+            ax,
             f"{self.count:,} singletons ({fmt.percent(self.fraction, 2)}) on "
             f"{fmt.columns(self.qid)}",
-            fontsize="medium",
         )
         return ax
 
@@ -286,7 +286,7 @@ class BestQID:
         table = self.table.sort_values("singletons", ascending=False, kind="stable").head(top)
         table = table.iloc[::-1]  # the largest at the top
         ax = plotting.axes_for(axes, (7.2, 0.9 + 0.32 * len(table)))
-        names = [", ".join(map(str, columns)) for columns in table["columns"]]
+        names = [plotting.literal(", ".join(map(str, columns))) for columns in table["columns"]]
         colours = [
             plotting.HIGHLIGHT if tuple(columns) == tuple(self.columns) else plotting.REST
             for columns in table["columns"]
@@ -294,7 +294,7 @@ class BestQID:
         bars = ax.barh(names, table["singletons"], color=colours)
         plotting.label_bars(ax, bars, table["singletons"].tolist())
         ax.set_xlabel("singletons" if self.k == 2 else f"rows in classes below k={self.k}")
-        ax.set_title(f"elected: {fmt.columns(self.columns)}", fontsize="medium")
+        plotting.title(ax, f"elected: {fmt.columns(self.columns)}")
         return ax
 
     def to_dict(self) -> dict:
