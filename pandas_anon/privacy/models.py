@@ -39,7 +39,7 @@ import numpy as np
 
 from pandas_anon.engine.classes import Classes, SensitiveDomain
 from pandas_anon.errors import InvalidParameterError
-from pandas_anon.params import fraction, one_of, real, whole
+from pandas_anon.params import flag, fraction, one_of, real, whole
 
 
 @dataclass(frozen=True)
@@ -403,9 +403,7 @@ class TCloseness:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "t", fraction(self.t, "t"))
-        if not isinstance(self.ordered, (bool, np.bool_)):
-            raise InvalidParameterError(f"ordered must be True or False, got {self.ordered!r}")
-        object.__setattr__(self, "ordered", bool(self.ordered))
+        object.__setattr__(self, "ordered", flag(self.ordered, "ordered"))
 
     def violations(self, classes: Classes, context: Context) -> np.ndarray:
         return self.distances(classes, context.sensitive_domain()) > self.t + 1e-12

@@ -32,7 +32,7 @@ from pandas_anon.anonymization.mondrian.partition import Boxes, Pairs, partition
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.errors import InvalidParameterError
-from pandas_anon.params import one_of
+from pandas_anon.params import flag, one_of
 from pandas_anon.privacy.groups import GroupJudge
 
 
@@ -77,8 +77,7 @@ class Mondrian:
     default_hierarchies: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.relaxed, (bool, np.bool_)):
-            raise InvalidParameterError(f"relaxed must be True or False, got {self.relaxed!r}")
+        flag(self.relaxed, "relaxed")
         one_of(self.choose, "choose", ("width", "gain"))
         chosen = [self.represent] if isinstance(self.represent, str) else None
         if chosen is None:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pandas_anon.errors import InvalidParameterError, MissingDependencyError
+from pandas_anon.params import flag
 
 
 class NoiseSource(Protocol):
@@ -177,8 +178,7 @@ def random_order(source: NoiseSource, positions: np.ndarray) -> np.ndarray:
 
 def noise_source(seed: int | None, secure: bool) -> NoiseSource:
     """The source a call asks for: OpenDP when ``secure``, else numpy seeded by ``seed``."""
-    if not isinstance(secure, (bool, np.bool_)):
-        raise InvalidParameterError(f"secure must be True or False, got {secure!r}")
+    flag(secure, "secure")
     if secure:
         if seed is not None:
             raise InvalidParameterError(
