@@ -17,6 +17,7 @@ parameter, the value and the fix.
   dict, an array or ``None``; the message says how to make one.
 - :func:`known_options`: the keywords a function passes on (``kanon(df, 5, **options)``),
   each one the function receiving them takes.
+- :func:`encoding`: the name of a text encoding Python knows (``"utf-8"``, ``"latin-1"``).
 - :func:`output_file`: a path a file is written to: not a directory, in a folder that
   exists; :func:`writing` turns the errors of writing it into one naming it.
 
@@ -26,6 +27,7 @@ comparisons never meet a numpy scalar or a string.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import inspect
 import math
@@ -246,6 +248,18 @@ def known_options(
             raise InvalidParameterError(
                 f"{caller}() got {given}=: {why}; {fix}valid options: {', '.join(valid)}"
             )
+
+
+def encoding(value: object, name: str = "encoding") -> str:
+    """``value`` when it names a text encoding Python knows (``"utf-8"``, ``"cp1252"``; not
+    a binary codec such as ``"base64"``); else an InvalidParameterError naming ``name``."""
+    if isinstance(value, str):
+        try:
+            if codecs.lookup(value)._is_text_encoding:
+                return value
+        except LookupError:
+            pass
+    raise _refused(name, "a text encoding such as 'utf-8' or 'latin-1'", value, number=False)
 
 
 def output_file(path: object, name: str | None = None) -> str:

@@ -58,7 +58,8 @@ from pandas_anon.errors import (
     InvalidParameterError,
     UnknownNameError,
 )
-from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.hierarchy.model import Hierarchy, require_hierarchy
+from pandas_anon.params import known_options
 from pandas_anon.plugins import hookspecs
 from pandas_anon.plugins import manager as plugins
 from pandas_anon.plugins.registry import (
@@ -312,6 +313,7 @@ def assert_plugin(plugin: object, **options: Any) -> PluginCheck:
     - [register] register: name 'Doc Sex' is not a namespaced name like 'it.comune' ...
     - [register] plugin doc registers no usable hierarchy; call register(name, ...
     """
+    known_options(options, "assert_plugin", [check_plugin])
     return check_plugin(plugin, **options).raise_on_problems()
 
 
@@ -629,7 +631,7 @@ def level_problems(hierarchy: Hierarchy) -> list[str]:
     []
     """
     problems = []
-    n_values = len(hierarchy.values)
+    n_values = len(require_hierarchy(hierarchy, "level_problems").values)
     for j in range(hierarchy.n_levels):
         codes, labels = np.asarray(hierarchy.codes(j)), hierarchy.labels(j)
         if len(codes) != n_values or (
@@ -674,6 +676,7 @@ def ambiguous_labels(hierarchy: Hierarchy) -> list[str]:
     >>> ambiguous_labels(Hierarchy(["Milano", "Monza"], [["Milano", "Milano"]]))
     ["'Milano' is a label of levels 0 and 1 with different values under it; rename one"]
     """
+    require_hierarchy(hierarchy, "ambiguous_labels")
     meaning: dict[str, tuple[int, frozenset[int]]] = {}
     clashes: list[str] = []
     for j in range(hierarchy.n_levels):

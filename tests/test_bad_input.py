@@ -8,6 +8,7 @@ Each case is one line of a table: the call, the exception, the words its message
 
 from __future__ import annotations
 
+import io
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import pytest
 from pandera.errors import SchemaError
 
 import pandas_anon
+import pandas_anon.testing
 from pandas_anon import (
     ColumnNotFoundError,
     DuplicateColumnsError,
@@ -1134,6 +1136,57 @@ API = {
         lambda df: Limits(max_count=2.5),
         InvalidParameterError,
         ["max_count must be a whole number of at least 0", "got 2.5"],
+    ),
+    # -- hierarchy files and the plugin authors' kit ----------------------------------------
+    "read_arx_csv source=5": (
+        lambda df: pandas_anon.read_arx_csv(5),
+        InvalidParameterError,
+        ["source must be a file path or a buffer (io.StringIO), got int 5"],
+    ),
+    "read_arx_csv unknown encoding": (
+        lambda df: Hierarchy.from_csv("h.csv", encoding="utf-9"),
+        InvalidParameterError,
+        ["encoding must be a text encoding such as 'utf-8' or 'latin-1', got 'utf-9'"],
+    ),
+    "write_arx_csv binary codec": (
+        lambda df: pandas_anon.write_arx_csv(Hierarchy(["a"]), io.StringIO(), encoding="base64"),
+        InvalidParameterError,
+        ["encoding must be a text encoding such as 'utf-8'", "got 'base64'"],
+    ),
+    "write_arx_csv target=5": (
+        lambda df: pandas_anon.write_arx_csv(Hierarchy(["a"]), 5),
+        InvalidParameterError,
+        ["target must be a file path, a text buffer (io.StringIO) or None, got int 5"],
+    ),
+    "Hierarchy levels=5": (
+        lambda df: Hierarchy(["a", "b"], 5),
+        HierarchyError,
+        ["levels must be a list of levels, each one label per value", "got int 5"],
+    ),
+    "Hierarchy levels as text": (
+        lambda df: Hierarchy(["a", "b"], "xy"),
+        HierarchyError,
+        ["levels must be a list of levels", "[['30-39', '30-39', '50-59']]", "got str 'xy'"],
+    ),
+    "testing.level_problems None": (
+        lambda df: pandas_anon.testing.level_problems(None),
+        HierarchyError,
+        ["level_problems: expected a Hierarchy, got NoneType", "Hierarchy(values, levels)"],
+    ),
+    "testing.ambiguous_labels 5": (
+        lambda df: pandas_anon.testing.ambiguous_labels(5),
+        HierarchyError,
+        ["ambiguous_labels: expected a Hierarchy, got int"],
+    ),
+    "testing.assert_plugin unknown option": (
+        lambda df: pandas_anon.testing.assert_plugin("example", min_coverag=0.5),
+        InvalidParameterError,
+        ["assert_plugin() got min_coverag=", "did you mean min_coverage=?"],
+    ),
+    "testing.check_plugin min_coverage=2": (
+        lambda df: pandas_anon.testing.check_plugin("example", min_coverage=2),
+        InvalidParameterError,
+        ["min_coverage must be a share between 0 and 1, got 2"],
     ),
 }
 

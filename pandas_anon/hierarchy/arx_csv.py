@@ -25,8 +25,9 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from pandas_anon.errors import HierarchyError
-from pandas_anon.hierarchy.model import Hierarchy
+from pandas_anon.errors import HierarchyError, InvalidParameterError
+from pandas_anon.hierarchy.model import Hierarchy, require_hierarchy
+from pandas_anon.params import encoding as text_encoding
 from pandas_anon.params import output_file, writing
 
 #: ARX's default delimiter (``CSVSyntax.DEFAULT_DELIMITER``).
@@ -75,6 +76,8 @@ def read_arx_csv(
         number of columns than the first), or not a tree (a value listed twice with different
         labels, a label under two labels of the level above): the message names the file, the
         line(s) and the fix.
+    InvalidParameterError
+        ``source`` is neither a path nor a buffer, or ``encoding`` is no text encoding.
 
     Examples
     --------
@@ -90,8 +93,14 @@ def read_arx_csv(
     ...
     pandas_anon.errors.HierarchyError: the hierarchy buffer, line 2: 1 column where line 1 has 2; ...
     """
+    if not isinstance(source, str | os.PathLike) and not hasattr(source, "read"):
+        raise InvalidParameterError(
+            f"source must be a file path or a buffer (io.StringIO), got "
+            f"{type(source).__name__} {source!r}"
+        )
     where = _describe(source)
     _check_delimiter(delimiter)
+    text_encoding(encoding)
     rows, lines = _rows(_text(source, encoding, where), delimiter, where)
     if not rows:
         raise HierarchyError(
@@ -150,6 +159,8 @@ def write_arx_csv(
         ``encoding``.
     OutputFileError
         ``target`` is a directory, in a folder that does not exist, or cannot be written.
+    InvalidParameterError
+        ``target`` is neither a path, a buffer nor None, or ``encoding`` is no text encoding.
 
     Examples
     --------
@@ -162,12 +173,18 @@ def write_arx_csv(
     "a;b";*
     c;*
     """
-    if not isinstance(hierarchy, Hierarchy):
-        raise HierarchyError(
-            f"write_arx_csv: expected a Hierarchy, got {type(hierarchy).__name__}; build one "
-            f"with Hierarchy(values, levels) or a builder"
-        )
+    require_hierarchy(hierarchy, "write_arx_csv")
     _check_delimiter(delimiter)
+    text_encoding(encoding)
+    if (
+        target is not None
+        and not isinstance(target, str | os.PathLike)
+        and not hasattr(target, "write")
+    ):
+        raise InvalidParameterError(
+            f"target must be a file path, a text buffer (io.StringIO) or None, got "
+            f"{type(target).__name__} {target!r}"
+        )
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, quotechar='"', lineterminator="\n")
     columns = [

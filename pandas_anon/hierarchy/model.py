@@ -466,7 +466,23 @@ class Hierarchy:
                 )
 
 
+def require_hierarchy(value: object, where: str) -> Hierarchy:
+    """``value`` when it is a :class:`Hierarchy`; else a HierarchyError naming ``where`` (the
+    function or parameter) and how to build one."""
+    if not isinstance(value, Hierarchy):
+        raise HierarchyError(
+            f"{where}: expected a Hierarchy, got {type(value).__name__}; build one with "
+            f"Hierarchy(values, levels) or a builder"
+        )
+    return value
+
+
 def _level_table(values: object, levels: Sequence[object]) -> pd.DataFrame:
+    if isinstance(levels, str | bytes) or not isinstance(levels, Iterable):
+        raise HierarchyError(
+            f"levels must be a list of levels, each one label per value (such as "
+            f"[['30-39', '30-39', '50-59']]), got {type(levels).__name__} {levels!r}"
+        )
     columns = [pd.Series(values).reset_index(drop=True)]
     for j, level in enumerate(levels, start=1):
         column = pd.Series(level).reset_index(drop=True)
