@@ -14,9 +14,32 @@ import numpy as np
 import pandas as pd
 
 
+def as_written(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each float or object column as the text of each value's kind and
+    ``repr`` (missing stays missing), which groupby compares as the values are written:
+    ``True``, ``1`` and ``1.0`` apart, ``0.0`` and ``-0.0`` apart, ``numpy.int64(2)`` and
+    ``2`` together. Other columns hold one kind, already compared so by groupby."""
+
+    def text(value: object) -> object:
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            return None
+        if isinstance(value, np.generic):
+            value = value.item()  # numpy's scalars are written as Python's
+        return f"{type(value).__name__}:{value!r}"
+
+    out = frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object or pd.api.types.is_float_dtype(frame[column].dtype):
+            out[column] = pd.Series(
+                [text(v) for v in frame[column].astype(object)], index=frame.index, dtype=object
+            )
+    return out
+
+
 def naive_counts(frame: pd.DataFrame, qid: list, *, dropna: bool = True) -> dict:
-    """Rows examined, dropped, singletons and distinct combinations of ``qid``."""
-    part = frame[list(qid)]
+    """Rows examined, dropped, singletons and distinct combinations of ``qid``, values
+    compared as written (:func:`as_written`)."""
+    part = as_written(frame[list(qid)])
     if dropna:
         part = part.dropna()
     sizes = part.groupby(list(qid), dropna=False, sort=False, observed=True).size()
@@ -30,7 +53,7 @@ def naive_counts(frame: pd.DataFrame, qid: list, *, dropna: bool = True) -> dict
 
 def naive_singleton_mask(frame: pd.DataFrame, qid: list, *, dropna: bool = True) -> pd.Series:
     """True on rows whose qid combination occurs once (False on dropped rows)."""
-    part = frame[list(qid)]
+    part = as_written(frame[list(qid)])
     keep = part.notna().all(axis=1) if dropna else pd.Series(True, index=frame.index)
     sizes = (
         part[keep]
@@ -48,7 +71,7 @@ def naive_election(frame: pd.DataFrame, columns: list, max_size: int, *, dropna:
     Returns (winner, singletons, ties, identifiers, table) with table mapping each
     non-excluded subset to (singletons, distinct).
     """
-    part = frame[list(columns)]
+    part = as_written(frame[list(columns)])
     if dropna:
         part = part.dropna()
     n = len(part)
@@ -183,18 +206,19 @@ def release_classes(out: pd.DataFrame, qid: list, top: str = "*") -> dict:
     """The classes of a released frame, read from its values alone.
 
     Rows whose every QI holds the text ``top`` are masked; the other rows are grouped by
-    their QI values as they are (no text conversion, so 1 and "1" stay apart; missing is a
-    value equal to itself). Returns ``masked`` (bool Series aligned to ``out``), the kept
-    class ``sizes`` (array), ``classes``, ``k`` (smallest kept class, 0 when none) and
-    ``by_class``: ``out`` with each kept row's QI cells replaced by its class number as text
-    (masked rows keep ``top``), which the text-grouping verifiers read without collisions.
+    their QI values as written (:func:`as_written`: 1 and "1" stay apart, and 1 and True;
+    missing is a value equal to itself). Returns ``masked`` (bool Series aligned to
+    ``out``), the kept class ``sizes`` (array), ``classes``, ``k`` (smallest kept class, 0
+    when none) and ``by_class``: ``out`` with each kept row's QI cells replaced by its class
+    number as text (masked rows keep ``top``), which the text-grouping verifiers read
+    without collisions.
     """
     is_top = [
         out[c].astype(object).map(lambda v: isinstance(v, str) and v == top).to_numpy(bool)
         for c in qid
     ]
     masked = pd.Series(np.logical_and.reduce(is_top), index=out.index, name="masked")
-    kept = out.loc[~masked.to_numpy(), list(qid)].astype(object)
+    kept = as_written(out.loc[~masked.to_numpy(), list(qid)].astype(object))
     groups = kept.groupby(list(qid), dropna=False, sort=False, observed=True)
     sizes = groups.size().to_numpy()
     by_class = out.copy()

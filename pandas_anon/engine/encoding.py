@@ -3,8 +3,20 @@
 Each column is encoded once to integer codes (whole numbers by subtraction, everything else
 through ``pandas.factorize``); sets of columns are then grouped by their codes
 (:mod:`pandas_anon.engine.grouping`) into frequency sets
-(:mod:`pandas_anon.engine.frequency`). Equality and missing values mean what they mean in
-``groupby``.
+(:mod:`pandas_anon.engine.frequency`). Missing values mean what they mean in ``groupby``.
+
+Two cells hold **the same value when they are written the same**: equal, and of the same
+kind. Within one kind this is ``groupby``'s equality; across kinds it is not, for pandas
+compares numbers across Python's numeric tower (``True == 1 == 1.0``, ``0 == False``,
+``2 == 2.0``) and ignores the sign of zero (``0.0 == -0.0``), while every writer spells them
+apart: a CSV ``True``, ``1`` and ``1.0``, JSON ``true``, ``1`` and ``1.0``, both ``-0.0``.
+The kinds are text, booleans, integers, floating-point numbers (a negative zero apart),
+complex numbers, and any other type by itself; numpy's scalars are of Python's kinds, so
+``numpy.int64(2)`` and ``2`` (both written ``2``) are one value. :func:`written_codes` codes
+a column so when pandas would merge such values, and the gate's readers, detection and
+anonymization all code through :func:`factorize` and :func:`encode_column`: the classes
+reported are the classes a file written from the frame holds (one definition, documented
+in ``docs/engine.md``).
 
 Missing values are explicit: with ``dropna=True`` a row missing any encoded column is not
 examined (Pastore et al. 2020, section 3.1, drop incomplete rows first and report how
@@ -13,6 +25,8 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 
 from __future__ import annotations
 
+import math
+import numbers
 import weakref
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -61,7 +75,9 @@ def encode_column(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
 def factorize(
     values: pd.Series | pd.Index | np.ndarray, *, where: str | None = None
 ) -> tuple[np.ndarray, Any]:
-    """``pandas.factorize`` (int64 codes, ``-1`` for missing) refusing unhashable cells.
+    """``pandas.factorize`` (int64 codes, ``-1`` for missing, in the order of first
+    occurrence) refusing unhashable cells, two cells sharing a code when they hold the same
+    value as written (:func:`written_codes`).
 
     Every place that hashes the values of a column (encoding, the hierarchy builders,
     recoding) goes through here, so a list, dict or set in a cell raises
@@ -72,10 +88,11 @@ def factorize(
     text = arrow_text(values)
     if text is not None:  # hashed from Arrow's buffers: the same codes, 3-4x faster
         codes, first = factorize_text(text)
-        if isinstance(values, (pd.Series, pd.Index)):  # as pandas.factorize: an Index
-            return codes, pd.Index(values.array.take(first))
-        return codes, values.take(first)
+        return codes, _take(values, first)
     try:
+        written = written_codes(values)
+        if written is not None:  # values pandas would merge, written differently
+            return written, _take(values, _first_rows(written))
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
     except TypeError as exc:
         name = getattr(values, "name", None)
@@ -88,6 +105,185 @@ def factorize(
             f".astype(str)"
         ) from exc
     return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _take(values: pd.Series | pd.Index | np.ndarray, rows: np.ndarray) -> Any:
+    """The values at ``rows``: an Index for a Series or an Index (as ``pandas.factorize``
+    gives), else an array of the same type."""
+    if isinstance(values, (pd.Series, pd.Index)):
+        return pd.Index(values.array.take(rows))
+    return values.take(rows)
+
+
+def _first_rows(codes: np.ndarray) -> np.ndarray:
+    """The row of each code's first occurrence, codes ``0..n-1`` numbered by it (-1: none)."""
+    present = np.flatnonzero(codes >= 0)
+    return present[first_occurrence(codes[present], int(codes.max(initial=-1)) + 1)]
+
+
+# -- the same value -------------------------------------------------------------------------
+
+#: What :func:`pandas.api.types.infer_dtype` says of object values among which pandas may
+#: merge values written differently: several numeric kinds (``True == 1 == 1.0``), or floats
+#: (``0.0 == -0.0``). Any other answer is one kind (text, integers, booleans, dates, ...),
+#: which pandas compares as written.
+_MAY_MERGE = frozenset({"mixed", "mixed-integer", "mixed-integer-float", "floating"})
+
+
+class _Kind:
+    """A kind of value in a key of :func:`written_keys`: equal only to itself, so that no
+    key equals a value of the column."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_BOOLEAN, _INTEGER, _FLOAT, _NEGATIVE_ZERO, _COMPLEX = map(
+    _Kind, ("boolean", "integer", "float", "negative zero", "complex")
+)
+
+
+def _kind_of(kind: type) -> object:
+    """The kind of the values of type ``kind``: numpy's scalar types are of Python's kinds;
+    ``str`` for text, any other type its own kind."""
+    if issubclass(kind, (bool, np.bool_)):
+        return _BOOLEAN
+    if issubclass(kind, numbers.Integral):  # int and numpy's integers
+        return _INTEGER
+    if issubclass(kind, (float, np.floating)):
+        return _FLOAT
+    if issubclass(kind, (complex, np.complexfloating)):
+        return _COMPLEX
+    return str if issubclass(kind, str) else kind
+
+
+def written_keys(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray:
+    """Each value's key, equal to another's exactly when the two values are the same value
+    as written (the module's definition): a text is its own key, any other value the pair
+    (its kind, itself); a missing value's key is None.
+
+    Examples
+    --------
+    >>> for key in written_keys(np.array(["1", 1, True, 1.0, -0.0, np.int64(1), None])):
+    ...     print(key)
+    1
+    (<integer>, 1)
+    (<boolean>, True)
+    (<float>, 1.0)
+    (<negative zero>, -0.0)
+    (<integer>, np.int64(1))
+    None
+    """
+    array = np.asarray(values, dtype=object)
+    kinds: dict[type, object] = {}
+
+    def key(value: object) -> object:
+        kind = kinds.get(type(value))
+        if kind is None:
+            kind = kinds[type(value)] = _kind_of(type(value))
+        if kind is str:
+            return value
+        if kind is _FLOAT and value == 0 and math.copysign(1.0, value) < 0:
+            kind = _NEGATIVE_ZERO
+        return kind, value
+
+    keys = np.empty(len(array), dtype=object)
+    keys[:] = [key(value) for value in array]
+    keys[np.asarray(pd.isna(array), dtype=bool)] = None  # a NaN in a pair would be unequal
+    return keys
+
+
+def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | None:
+    """Codes of ``values`` (int64, numbered by first occurrence, ``-1`` missing) when pandas'
+    equality would merge values written differently, else None (the common case, told
+    cheaply).
+
+    Only two kinds of column can hold such values: objects that
+    :func:`pandas.api.types.infer_dtype` finds of several kinds (``1`` and ``True``, ``2``
+    and ``2.0``), coded through their :func:`written_keys`; and floats holding both zeros
+    (``0.0`` and ``-0.0``), coded by their bits (distinct floats, and only they, have
+    distinct bits; ``NaN`` is missing). A float column without a zero costs one comparison
+    per row; text, integer, boolean or date columns cost nothing, objects of one kind a
+    scan of their types.
+
+    Examples
+    --------
+    >>> written_codes(pd.Series([1, True, 1.0, 1, None], dtype=object)).tolist()
+    [0, 1, 2, 0, -1]
+    >>> written_codes(pd.Series([0.0, -0.0, 0.0, np.nan])).tolist()
+    [0, 1, 0, -1]
+    >>> written_codes(pd.Series([1, 2, 1], dtype=object)) is None
+    True
+    """
+    dtype = values.dtype
+    if pd.api.types.is_object_dtype(dtype):
+        array = np.asarray(values, dtype=object)
+        found = pd.api.types.infer_dtype(array, skipna=True)
+        if found not in _MAY_MERGE:
+            return None
+        if found == "floating":  # floats of one kind: they merge only zeros of both signs
+            missing = np.asarray(pd.isna(array), dtype=bool)
+            if not all(_signed_zeros(array[~missing].astype(np.float64))):
+                return None
+        codes, _ = pd.factorize(written_keys(array), use_na_sentinel=True)
+        return np.asarray(codes, dtype=np.int64)
+    if not pd.api.types.is_float_dtype(dtype):
+        return None
+    data = (
+        values.to_numpy(dtype=np.float64, na_value=np.nan)
+        if isinstance(values, (pd.Series, pd.Index))
+        else np.asarray(values, dtype=np.float64)
+    )
+    if not all(_signed_zeros(data)):
+        return None
+    present = ~np.isnan(data)
+    codes = np.full(len(data), -1, dtype=np.int64)
+    codes[present] = pd.factorize(data[present].view(np.int64))[0]
+    return codes
+
+
+def written_indexer(values: pd.Index, targets: pd.Index) -> np.ndarray | None:
+    """The position of each of ``targets`` among ``values`` (distinct as written; -1:
+    absent) when either holds values pandas would merge (:func:`written_codes`), else None:
+    ``values.get_indexer(targets)`` is then exact.
+
+    A target is found as written; failing that, as pandas finds it among the values it tells
+    apart from every other (a float ``1.0`` looked up among integers). So a value listed as
+    written keeps its place, and a value pandas would confuse between two listed ones
+    (``0`` among ``0.0`` and ``-0.0``) is absent.
+
+    Examples
+    --------
+    >>> values = pd.Index([0.0, -0.0, 1.0])
+    >>> written_indexer(values, pd.Index([-0.0, 0.0, 1, 2.0])).tolist()
+    [1, 0, 2, -1]
+    >>> written_indexer(pd.Index([0.0, 1.0]), pd.Index([1, 2])) is None
+    True
+    """
+    if written_codes(values) is None and written_codes(targets) is None:
+        return None
+    keys = pd.Index(written_keys(values), dtype=object, tupleize_cols=False)
+    found = keys.get_indexer(pd.Index(written_keys(targets), dtype=object, tupleize_cols=False))
+    absent = np.flatnonzero(found < 0)
+    if len(absent):
+        apart = np.flatnonzero(~values.duplicated(keep=False))  # pandas tells them apart
+        loose = values.take(apart).get_indexer(targets.take(absent))
+        found[absent] = np.where(loose >= 0, apart[loose], -1)
+    return np.asarray(found, dtype=np.int64)
+
+
+def _signed_zeros(floats: np.ndarray) -> tuple[bool, bool]:
+    """Whether ``floats`` hold ``0.0``, and whether they hold ``-0.0``."""
+    zeros = floats == 0
+    if not zeros.any():
+        return False, False
+    negative = np.signbit(floats[zeros])
+    return not negative.all(), bool(negative.any())
 
 
 def arrow_text(values: pd.Series | pd.Index | np.ndarray) -> pa.ChunkedArray | None:
@@ -162,10 +358,10 @@ def value_sizes(series: pd.Series, weights: np.ndarray | None = None) -> np.ndar
 
 def distinct_count(series: pd.Series, head: int | None = None) -> int | None:
     """How many distinct values ``series`` holds (in its first ``head`` rows, default all),
-    a missing value counting as one value of its own; None when its values cannot be
-    compared (lists or dicts in cells). Arrow-backed text is counted from Arrow's buffers
-    (:func:`~pandas_anon.engine.hashing.factorize_text`, 2-3 times faster than Arrow's own
-    count), without making Python strings.
+    compared as written (:func:`written_codes`), a missing value counting as one value of
+    its own; None when its values cannot be compared (lists or dicts in cells). Arrow-backed
+    text is counted from Arrow's buffers (:func:`~pandas_anon.engine.hashing.factorize_text`,
+    2-3 times faster than Arrow's own count), without making Python strings.
 
     Examples
     --------
@@ -182,6 +378,9 @@ def distinct_count(series: pd.Series, head: int | None = None) -> int | None:
     if head is not None:
         series = series.iloc[:head]
     try:
+        written = written_codes(series)
+        if written is not None:  # values pandas would merge, written differently
+            return int(written.max(initial=-1)) + 1 + int((written < 0).any())
         return int(series.nunique(dropna=False))
     except TypeError:
         return None
@@ -245,7 +444,9 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     (``INT64_MIN`` sentinels, hashed ids) or holding uint64 values above 2**63 is simply not
     compact, and goes to ``factorize``. Unsigned columns are subtracted as uint64, signed ones
     as int64; below the range limit ``value - min`` fits either exactly. Floats qualify only
-    when every value is a whole number of magnitude at most 2**53 (exact integers).
+    when every value is a whole number of magnitude at most 2**53 (exact integers), and not
+    when they hold ``-0.0`` (a value of its own, :func:`written_codes`, which the range
+    ``min..max`` would write ``0.0``).
     """
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":  # no missing value: a fast path
@@ -268,8 +469,11 @@ def _arithmetic_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     ):
         return None
     low, high = present.min(), present.max()
-    if kind is np.float64 and max(-float(low), float(high)) > _EXACT_FLOAT:
-        return None
+    if kind is np.float64 and (
+        max(-float(low), float(high)) > _EXACT_FLOAT
+        or (low <= 0 <= high and _signed_zeros(present)[1])
+    ):
+        return None  # beyond exact integers, or -0.0: low + (value - low) would write 0.0
     if int(high) - int(low) > max(_ARITHMETIC_RANGE_PER_ROW * len(series), 1024):
         return None
     codes = (data - low).astype(np.int64)  # a missing row's difference may wrap: overwritten

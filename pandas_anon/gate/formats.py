@@ -3,13 +3,21 @@
 :mod:`pandas_anon.gate.io` opens a file named on the command line (plain, compressed or a
 member of a ``.zip``), finds its format from its suffix (:data:`KINDS`) and hands its content
 here. Each reader returns the columns asked for (default: every named column) as categoricals
-of their values as read, as :func:`pandas_anon.gate.io.read_columns` does for delimited text,
-and raises :class:`~pandas_anon.errors.InputFileError` (the file, the problem, the fix) or
+of their values as read, as :func:`pandas_anon.gate.io.read_columns` does for delimited text
+(a column holding values pandas would merge though they are written differently stays a
+column of those values, which the engine compares as written), and raises
+:class:`~pandas_anon.errors.InputFileError` (the file, the problem, the fix) or
 :class:`~pandas_anon.errors.ColumnNotFoundError`. Messages may quote column names, never a
 cell value: they can end up in public CI logs.
 
-Values are compared as written: a JSON number stays a number and a string a string (``1950``
-and ``"1950"`` are two values, ``"0100"`` is not ``100``), a spreadsheet cell keeps its type.
+Values are compared as written, as the engine defines it
+(:func:`pandas_anon.engine.encoding.written_codes`): equal and of the same kind. A JSON number
+stays a number and a string a string (``1950`` and ``"1950"`` are two values, ``"0100"`` is
+not ``100``); ``true``, ``1`` and ``1.0`` are three values, and so are ``0``, ``0.0`` and
+``-0.0``, for JSON writes them so (a number is compared by its kind, integer or not, and its
+value: ``2.0`` and ``2.00`` are one number). A spreadsheet cell keeps its type: a boolean
+``TRUE`` is not the number ``1`` (a number is its value, whatever format shows it: ``1`` and
+``1.00``, one number). A Parquet float column keeps ``-0.0`` apart from ``0.0``.
 A nested object or array in a cell is refused, naming its column: the gate compares values,
 and a nested value has no single one.
 
@@ -46,6 +54,7 @@ from typing import IO, Any, Literal
 import numpy as np
 import pandas as pd
 
+from pandas_anon.engine.encoding import written_codes
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
 
 #: The formats read here.
@@ -330,7 +339,8 @@ def _table_of_records(
     if not header:
         raise InputFileError(f"{name}: its records hold no field; there is nothing to check")
     columns = select_columns(name, header, usecols)
-    return categoricals(name, pd.DataFrame(records, columns=columns))
+    # objects: each value as parsed (a column of 2 and 2.0 would otherwise be floats)
+    return categoricals(name, pd.DataFrame(records, columns=columns, dtype=object))
 
 
 def _table_of_rows(
@@ -359,9 +369,9 @@ def _table_of_rows(
     position = {column: i for i, column in enumerate(header)}
     values = list(map(itemgetter(*(position[c] for c in columns)), rows))
     if len(columns) == 1:
-        frame = pd.DataFrame({columns[0]: values})
+        frame = pd.DataFrame({columns[0]: values}, dtype=object)  # each value as parsed
     else:
-        frame = pd.DataFrame(values, columns=columns)
+        frame = pd.DataFrame(values, columns=columns, dtype=object)
     return categoricals(name, frame)
 
 
@@ -417,8 +427,10 @@ def read_parquet(
     )
 
 
-def _arrow_categorical(chunked: Any) -> pd.Categorical:
-    """One column read by pyarrow as a categorical, dictionary-encoded by pyarrow."""
+def _arrow_categorical(chunked: Any) -> pd.Categorical | np.ndarray:
+    """One column read by pyarrow as a categorical, dictionary-encoded by pyarrow; a float
+    column holding both ``0.0`` and ``-0.0`` (two values, which a categorical would merge)
+    as its floats."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -426,6 +438,11 @@ def _arrow_categorical(chunked: Any) -> pd.Categorical:
         return pd.Categorical([None] * len(chunked))
     if not pa.types.is_dictionary(chunked.type):
         chunked = pc.dictionary_encode(chunked)
+    value_type = chunked.type.value_type
+    if pa.types.is_floating(value_type) and chunked.num_chunks:
+        chunked = chunked.unify_dictionaries()  # pyarrow tells 0.0 and -0.0 apart
+        if written_codes(chunked.chunk(0).dictionary.to_numpy()) is not None:
+            return pc.cast(chunked, value_type).to_numpy()  # missing: NaN
     return pd.Categorical(chunked.to_pandas())
 
 
@@ -592,14 +609,21 @@ def select_columns(name: str, header: Sequence[str], usecols: Sequence[str] | No
 
 
 def categoricals(name: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """Each column of ``frame`` as a categorical of its values; a column holding nested
-    objects or arrays (which have no single value to compare) is an InputFileError naming it."""
-    out = {}
+    """Each column of ``frame`` as a categorical of its values, or as those values when a
+    categorical would merge some written differently (JSON's ``1`` and ``true``, a sheet's
+    ``TRUE`` and ``1``: :func:`~pandas_anon.engine.encoding.written_codes`); a column holding
+    nested objects or arrays (which have no single value to compare) is an InputFileError
+    naming it."""
+    out: dict[str, Any] = {}
     for column in frame.columns:
+        values = frame[column]
         try:
-            out[column] = pd.Categorical(frame[column])
+            categorical = pd.Categorical(values)
+            written = written_codes(values)
         except TypeError:  # unhashable: a dict or a list in a cell
             raise _nested_error(name, str(column)) from None
+        merged = written is not None and written.max(initial=-1) >= len(categorical.categories)
+        out[column] = values if merged else categorical
     return pd.DataFrame(out, columns=frame.columns)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.engine.columns import as_label_list, resolve_columns
-from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.encoding import factorize, written_indexer
 from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.formatting import plural
@@ -134,7 +134,7 @@ class Hierarchy:
         self._labels: list[pd.Index] = []
         self._codes: list[np.ndarray] = []
         for j in range(table.shape[1]):
-            codes, labels = pd.factorize(table.iloc[:, j], sort=False)
+            codes, labels = factorize(table.iloc[:, j])  # values as written: 0.0 is not -0.0
             self._codes.append(np.asarray(codes, dtype=np.int64))
             self._labels.append(pd.Index(labels))
         self._check_monotone()
@@ -309,7 +309,11 @@ class Hierarchy:
         built once, several times cheaper than pandas' call; for many values, or missing
         ones on either side (pandas matches a missing value with a missing value, a dict
         does not), or of kinds that Python compares otherwise than pandas (``True == 1``),
-        pandas'."""
+        pandas'; as written (:func:`~pandas_anon.engine.encoding.written_indexer`) when
+        either side holds values pandas would merge."""
+        written = written_indexer(self.values, data_values)
+        if written is not None:
+            return written
         if (
             len(data_values) > _DICT_LOOKUP
             or data_values.hasnans
@@ -525,7 +529,8 @@ def _merge_duplicates(
         )
     )
     table = table.take(np.sort(first_occurrence(rows, n))).reset_index(drop=True)
-    repeated = table.iloc[:, 0].duplicated(keep=False)
+    coded, _ = factorize(table.iloc[:, 0])  # as written: 0.0 and -0.0 are two values
+    repeated = np.bincount(coded)[coded] > 1
     if repeated.any():
         values = ", ".join(repr(v) for v in table.iloc[:, 0][repeated].unique()[:_LISTED])
         raise HierarchyError(

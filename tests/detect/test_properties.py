@@ -158,7 +158,7 @@ def test_identifiers_are_the_minimal_all_distinct_sets(frame, max_size):
         subset
         for size in range(1, max_size + 1)
         for subset in itertools.combinations(columns, size)
-        if not frame.duplicated(list(subset)).any()
+        if not written.duplicated(list(subset)).any()
     }
     minimal = {s for s in distinct if not any(set(o) < set(s) for o in distinct)}
     assert set(frame.anon.identifiers(max_size=max_size)) == minimal

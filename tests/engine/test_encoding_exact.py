@@ -3,6 +3,7 @@ cells that cannot be hashed are refused by name at every entry point (issue 9, i
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -16,9 +17,9 @@ from pandera.errors import SchemaError
 import pandas_anon
 from pandas_anon import EncodedFrame, Hierarchy, UnhashableValueError
 from pandas_anon import hierarchy as builders
-from pandas_anon.engine.encoding import encode_column
+from pandas_anon.engine.encoding import distinct_count, encode_column
 
-from verify import naive_counts
+from verify import as_written, naive_counts
 
 INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 UINT64_MAX = np.iinfo(np.uint64).max
@@ -64,7 +65,7 @@ def test_range_of_two_to_the_63_does_not_ask_for_a_huge_array():
         (pd.Series([INT64_MIN, None, INT64_MAX, INT64_MIN], dtype="Int64"), 2),
         (pd.Series([UINT64_MAX, None, 0, UINT64_MAX], dtype="UInt64"), 2),
         (pd.Series([2.0**60, 2.0**60 + 256, 2.0**60]), 2),  # whole, but beyond exact integers
-        (pd.Series([-np.inf, np.inf, np.nan, -np.inf, 0.0, -0.0]), 3),
+        (pd.Series([-np.inf, np.inf, np.nan, -np.inf, 0.0, -0.0]), 4),  # -0.0 is written so
     ],
 )
 def test_extreme_columns_encode_exactly(series, distinct):
@@ -259,15 +260,16 @@ def test_grouping_equals_groupby_on_every_dtype(frame, dropna):
     examined = np.arange(len(frame)) if encoded.positions is None else encoded.positions
     assert examined.tolist() == part.index.tolist()
     grouping = encoded.grouping()
-    expected = part.groupby(qid, dropna=False, sort=False, observed=True).ngroup().to_numpy()
+    written = as_written(part)  # groupby on values as written: 1, True, 1.0, -0.0 apart
+    expected = written.groupby(qid, dropna=False, sort=False, observed=True).ngroup().to_numpy()
     assert _partition(grouping.labels) == _partition(expected)
     assert grouping.distinct == expected.max() + 1
     # each class decodes to the values of its rows
     classes, row_combination = encoded.tabulate()
-    decoded = classes.to_frame()
+    decoded = as_written(classes.to_frame()[qid])
     first = pd.Series(np.arange(len(part))).groupby(row_combination).min().to_numpy()
     for column in qid:
-        assert all(_same(a, b) for a, b in zip(decoded[column], part[column].iloc[first]))
+        assert all(_same(a, b) for a, b in zip(decoded[column], written[column].iloc[first]))
 
 
 # -- unhashable cells ---------------------------------------------------------------------------
@@ -387,3 +389,93 @@ def test_unhashable_hierarchy_labels_name_the_level():
     message = str(caught.value)
     assert "level 1 ('area') of hierarchy (unnamed)" in message and "a list" in message
     assert "SECRET" not in message
+
+
+# -- the same value is the value as written (issue 34, section 2) ------------------------------
+
+#: Values Python finds equal in threes and twos (1 == True, 2 == 2.0, 0 == False == 0.0 ==
+#: -0.0), each written its own way by every writer (CSV: 1, True, 2, 2.0, 0, False, 0.0, -0.0).
+WRITTEN_APART = [1, True, 2, 2.0, 0, False, 0.0, -0.0]
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype", "singletons", "distinct"),
+    [
+        (WRITTEN_APART, object, 8, 8),
+        ([1, True, 1, True, None], object, 0, 2),
+        ([2, 2.0, 2, 2.0], object, 0, 2),
+        ([0, False, 0.0, -0.0] * 2, object, 0, 4),
+        ([True, 1.5, 1, 1.5, "a"], object, 3, 4),
+        # numpy's scalars are written as Python's: numpy's 2 is 2, numpy's 2.0 is 2.0
+        ([np.int64(2), 2, np.float64(2.0), 2.0, np.True_, True], object, 0, 3),
+        ([0.0, -0.0, 1.5, 1.5, np.nan], "float64", 2, 3),
+        ([0.0, -0.0, 0.0, 7.0], "float32", 2, 3),
+        ([0.0, -0.0, 0.0, -0.0, None], "Float64", 0, 2),
+        ([0.0, -0.0, -0.0, 3.0], "float64", 2, 3),  # whole numbers: not coded by subtraction
+    ],
+)
+def test_singletons_compare_values_as_written(values, dtype, singletons, distinct):
+    frame = pd.DataFrame({"x": pd.Series(values, dtype=dtype), "sex": "F"})
+    found = frame.anon.singletons(["x", "sex"])
+    assert (found.count, found.distinct) == (singletons, distinct)
+    # the verifier, the accessor and the gate's CSV twin agree
+    assert naive_counts(frame, ["x", "sex"])["singletons"] == singletons
+    text = frame.astype(str).where(frame.notna())
+    assert pandas_anon.singletons(text, ["x", "sex"]).distinct == distinct
+
+
+def test_a_negative_zero_decodes_as_itself():
+    """A whole-number float column is coded by subtraction, which wrote -0.0 back as 0.0."""
+    frame = pd.DataFrame({"x": [-0.0, -0.0, 3.0]})
+    (decoded,) = [v for v in EncodedFrame(frame, "x").frequency_set().to_frame()["x"] if v == 0]
+    assert np.signbit(decoded)
+
+
+def test_identifiers_count_values_as_written():
+    """A column whose every row is alone as written identifies, however Python compares
+    its values."""
+    frame = pd.DataFrame({"x": pd.Series(WRITTEN_APART, dtype=object), "sex": "F"})
+    assert pandas_anon.identifiers(frame) == [("x",)]
+    assert distinct_count(frame["x"]) == 8
+
+
+@pytest.mark.parametrize(
+    ("values", "qid"),
+    [
+        ([0.0] * 3 + [-0.0] * 3 + [1.0] * 6, ["x"]),  # issue 34: k 6 reported, 3 in the CSV
+        ([0.0] * 3 + [-0.0] * 3 + [1.0] * 6, None),  # zero configuration
+        ([0.0] * 5 + [-0.0] * 5, ["x"]),  # kept as it is: k 5, not 10
+        ([1] * 3 + [True] * 3 + [2] * 6, ["x"]),
+        ([1] * 5 + [True] * 5 + [2.0] * 5 + [2] * 5, ["x"]),
+    ],
+)
+def test_kanon_reports_the_k_its_csv_has_under_check(tmp_path, capsys, values, qid):
+    """kanon's k is the k ``pandas-anon check`` finds in its output written as CSV."""
+    from pandas_anon.cli.main import main
+
+    frame = pd.DataFrame({"x": pd.Series(values, dtype=object if 1 in values else float)})
+    if qid is None:
+        frame["sex"] = list("MF") * (len(frame) // 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pandas_anon.OneClassWarning)
+        out = frame.anon.kanon(5, qid=qid)
+    report = out.anon.report()
+    out.to_csv(tmp_path / "out.csv", index=False)
+    code = main(["check", "--k", "5", "--qid", ",".join(report.qid), "--format", "json",
+                 str(tmp_path / "out.csv")])  # fmt: skip
+    (checked,) = json.loads(capsys.readouterr().out)["files"]
+    assert (code, checked["status"]) == (0, "pass")
+    assert checked["k"] == report.k_reached >= 5
+    assert checked["singletons"] == 0
+
+
+def test_hierarchies_tell_values_written_differently_apart():
+    """A hierarchy may list 0.0 and -0.0, or 1 and True, as two values with their own
+    labels; a value it lists once is found by pandas' equality (1.0 among integers)."""
+    zeros = Hierarchy([0.0, -0.0, 1.0], [["zero", "negative zero", "one"]])
+    column = pd.Series([-0.0, 0.0, 1.0, -0.0])
+    assert zeros.generalize(column, 1).tolist() == ["negative zero", "zero", "one", "negative zero"]
+    flags = Hierarchy(pd.Index([1, True], dtype=object), [["one", "true"]])
+    assert flags.generalize(pd.Series([True, 1], dtype=object), 1).tolist() == ["true", "one"]
+    ints = Hierarchy([0, 1], [["low", "high"]])
+    assert ints.generalize(pd.Series([1.0, 0.0, -0.0]), 1).tolist() == ["high", "low", "low"]

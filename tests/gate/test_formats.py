@@ -20,10 +20,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from pandas_anon.cli.main import main
+from pandas_anon.engine.encoding import distinct_count
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
 from pandas_anon.gate.check import check_files
 from pandas_anon.gate.config import Config
-from pandas_anon.gate.formats import Sheet, read_json
+from pandas_anon.gate.formats import Sheet, read_json, read_json_lines
 from pandas_anon.gate.io import TableEntry, read_columns, tables_in
 
 from gate_tables import RISKY, SAFE, TOWNS
@@ -337,6 +338,58 @@ def test_a_missing_spreadsheet_engine_says_what_to_install(
     package = {"odf": "odfpy"}.get(module, module)
     assert error_of(capsys, f"book{suffix}") == (
         f"book{suffix}: reading {suffix} workbooks needs {package}, which is not installed; "
+# -- values written differently are two values (issue 34, section 2) -----------------------------
+
+#: Values Python finds equal in threes and twos (1 == True, 2 == 2.0, 0 == False == 0.0 ==
+#: -0.0), each written its own way in JSON (and in CSV): eight values, each on one row.
+WRITTEN_APART = [1, True, 2, 2.0, 0, False, 0.0, -0.0]
+#: Each JSON shape holding ``WRITTEN_APART`` as column ``x``, written by json.dumps.
+JSON_APART = {
+    "records.json": json.dumps([{"x": v} for v in WRITTEN_APART]),
+    "lines.jsonl": "\n".join(json.dumps({"x": v}) for v in WRITTEN_APART),
+    "split.json": json.dumps({"columns": ["x"], "data": [[v] for v in WRITTEN_APART]}),
+    "rows.json": json.dumps([["x"], *([v] for v in WRITTEN_APART)]),
+    "table.json": json.dumps({"schema": {"pandas_version": "1.4.0"}, "data": [
+        {"x": v, "y": "a"} for v in WRITTEN_APART]}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", JSON_APART)
+def test_json_values_written_differently_fail_the_gate(repo, capsys, name):
+    """``1`` and ``true``, ``2`` and ``2.0``, ``0``, ``false``, ``0.0`` and ``-0.0``: eight
+    rows alone on their value, as in the file's CSV twin (which passed as three classes)."""
+    (repo / name).write_text(JSON_APART[name])
+    pd.DataFrame({"x": pd.Series(WRITTEN_APART, dtype=object)}).to_csv("twin.csv", index=False)
+    for file in (name, "twin.csv"):
+        code, (found,), _ = check(capsys, file, "--qid", "x", "--k", "2")
+        assert (code, found["status"]) == (1, "fail"), file
+        assert (found["singletons"], found["distinct"], found["k"]) == (8, 8, 1), file
+    read = read_json_lines if name.endswith(".jsonl") else read_json
+    frame = read(name, JSON_APART[name].encode())  # each value as parsed, of its own type
+    assert [type(v) for v in frame["x"]] == list(map(type, WRITTEN_APART))
+
+
+@pytest.mark.parametrize("name", ["book.xlsx", "book.ods"])
+def test_a_sheets_boolean_is_not_the_number_one(repo, capsys, name):
+    """A cell holding TRUE and one holding 1 are two values (and FALSE and 0)."""
+    frame = pd.DataFrame({"x": pd.Series([True, 1, False, 0, 1.0], dtype=object)})
+    write_book(repo / name, {"Dati": frame})
+    code, (found,), _ = check(capsys, name, "--qid", "x", "--k", "2")
+    assert (code, found["status"]) == (1, "fail")
+    # 1 and 1.0 are one number in a sheet (a cell holds a number, its format shows it)
+    assert (found["singletons"], found["distinct"], found["k"]) == (3, 4, 1)
+
+
+def test_a_parquet_float_column_keeps_negative_zero(repo, capsys):
+    """pyarrow tells ``0.0`` and ``-0.0`` apart; a categorical of them could not be made."""
+    pd.DataFrame({"x": [0.0, -0.0, 0.0, -0.0, 1.5, 1.5, None, None]}).to_parquet("t.parquet")
+    code, (found,), _ = check(capsys, "t.parquet", "--qid", "x", "--k", "2")
+    assert (code, found["status"]) == (0, "pass")
+    assert (found["examined"], found["distinct"], found["k"]) == (8, 4, 2)  # missing: a value
+    code, (found,), _ = check(capsys, "t.parquet", "--qid", "x", "--k", "3")
+    assert (code, found["k"]) == (1, 2)  # not one class of four zeros
+
+
         'pip install "pandas-anon[excel]"'
     )
 
@@ -355,7 +408,8 @@ def test_json_values_are_compared_as_written(tmp_path):
     assert list(frame.columns) == ["codice", "anno", "sigla"]
     assert frame["codice"].tolist() == ["0100", 100, "100"]  # three values
     assert frame["codice"].nunique() == 3
-    assert frame["anno"].nunique() == 2  # 1950 and 1950.0 are one number, "1950" is text
+    assert distinct_count(frame["anno"]) == 3  # 1950, 1950.0 (written so) and "1950" (text)
+    assert frame["anno"].tolist() == [1950, "1950", 1950.0]  # kept: a categorical merges them
     assert frame["sigla"].tolist()[0] == "NA" and frame["sigla"].isna().tolist() == [
         False,
         True,
