@@ -65,6 +65,13 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="leave out rows missing a QID value instead (the seed paper's way)",
     )
     command.add_argument(
+        "--max-subsets",
+        metavar="N",
+        type=from_text,
+        help="most column subsets the election of a QID examines before the check fails "
+        "(exit 2; default 1,000,000): the same file gets the same verdict on any machine",
+    )
+    command.add_argument(
         "--allow-identifier",
         dest="allow_identifiers",
         metavar="COLUMNS",
@@ -143,7 +150,15 @@ def _settings_given(args: argparse.Namespace) -> dict:
     from pandas_anon.gate.config import KEYS
 
     values: dict = {}
-    keys = ("qid", "max_singletons", "k", "keep_missing", "allow_identifiers", "engine")
+    keys = (
+        "qid",
+        "max_singletons",
+        "k",
+        "max_subsets",
+        "keep_missing",
+        "allow_identifiers",
+        "engine",
+    )
     for key in (*keys, "count", "counts", "dimension", "min_count"):
         raw = getattr(args, key)
         if raw is not None:

@@ -107,9 +107,10 @@ def check_file(file: str, settings: Settings) -> FileResult:
     rule (:func:`pandas_anon.detect.exposure.scan`) reads every column: a direct identifier column
     fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
     up to ``max_size`` columns (ranked by rows in classes below ``k``, missing counted as a
-    value) is measured against the limits. A count table (``count``/``counts`` settings) is
-    measured on the people it counts, and its cells against ``min_count``
-    (:mod:`pandas_anon.gate.counts`).
+    value) is measured against the limits; an election that needs more than ``max_subsets``
+    subsets is an ``error`` (:data:`ELECTION_REMEDY` says how to continue). A count table
+    (``count``/``counts`` settings) is measured on the people it counts, and its cells
+    against ``min_count`` (:mod:`pandas_anon.gate.counts`).
     """
     if settings.skip:
         return FileResult(file, "skipped")
@@ -128,6 +129,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
                     max_size=settings.max_size,
                     allowed=settings.allow_identifiers,
                     weights=weights,
+                    max_subsets=settings.max_subsets,
+                    remedy=ELECTION_REMEDY,
                 )
                 identifiers = [
                     f"{f.describe()} identifies people on its own: drop it, hash it "
@@ -154,6 +157,13 @@ def check_file(file: str, settings: Settings) -> FileResult:
     )
     result.status = "fail" if result.problems else "pass"
     return result
+
+
+#: How to continue when the election of a file's QID goes past its budget of subsets.
+ELECTION_REMEDY = (
+    "name the quasi-identifier with --qid (or the qid configuration key), or raise the "
+    "budget with --max-subsets (or the max_subsets configuration key)"
+)
 
 
 def _read(

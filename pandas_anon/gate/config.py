@@ -43,6 +43,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from pandas_anon.detect.exposure import MAX_SIZE
+from pandas_anon.detect.subsets import MAX_SUBSETS
 from pandas_anon.errors import ConfigError
 from pandas_anon.gate.counts import CountTable
 from pandas_anon.gate.pandera_checks import Limits
@@ -66,6 +67,8 @@ class Settings:
     max_fraction: float | None = None
     k: int | None = None
     max_size: int = MAX_SIZE
+    #: the most column subsets the election examines (no QID configured) before failing
+    max_subsets: int = MAX_SUBSETS
     delimiter: str | None = None
     encoding: str | None = None
     keep_missing: bool = True
@@ -197,6 +200,7 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "max_singletons": _max_singletons,
     "k": _whole("k", 5),
     "max_size": _whole("max_size", MAX_SIZE),
+    "max_subsets": _whole("max_subsets", MAX_SUBSETS),
     "delimiter": _delimiter,
     "encoding": _encoding,
     "keep_missing": _flag("keep_missing"),

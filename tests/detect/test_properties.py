@@ -294,55 +294,93 @@ def test_subset_search_on_a_weighted_frequency_set_equals_groupby(frame, max_siz
     assert bound == int(sizes[sizes < k].sum()) - (suppressed if 0 < suppressed < k else 0)
 
 
+def _prepared(patch: pytest.MonkeyPatch, path: str, batched: bool) -> None:
+    """Force one path of the search (``SEARCH_PATHS``), and of an election: its subsets
+    counted many at once, or one by one as on a large frequency set."""
+    from pandas_anon.detect import subsets
+    from pandas_anon.engine import parallel
+
+    if path == "threads":
+        patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
+        patch.setattr(parallel.os, "cpu_count", lambda: 2)
+    elif path == "few":  # the columns of fewest values grouped first
+        patch.setattr(subsets, "FEW_MIN_ENTRIES", 0)
+        patch.setattr(subsets, "FEW_SHRINK", 1)
+    if not batched:
+        patch.setattr(subsets, "BATCH_ENTRIES", 0)
+
+
+def _election_figures(search, found) -> dict:
+    """Each subset an election examined, by the names of its columns: its singletons,
+    classes, rows at risk and whether it is an identifier (a subset a search derives from a
+    dependency, an election may count)."""
+    return {
+        tuple(search.names[i] for i in columns): (*figures[:3], figures[3] == "identifier")
+        for columns, figures in found.examined.figures().items()
+    }
+
+
 @fast
 @given(
     frame=repeated_frames(max_columns=5),
     max_size=st.integers(2, 3),
     k=st.sampled_from([2, 3, 5]),
     path=st.sampled_from(SEARCH_PATHS),
+    batched=st.booleans(),
 )
-def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path):
-    """Subsets of the largest size left out by their bound could not have won: each has at
-    most its bound at risk (checked with groupby), below the leader; and the election is
-    the same."""
+def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path, batched):
+    """The gate's election (``prune``: in a fixed order, stopping at the first subset
+    nothing can beat, subsets of the largest size left out by their bound) elects what the
+    full search elects; every subset it examined has the search's figures; those it left
+    out by their bound could not have won: each has at most its bound at risk (checked
+    against the full search), no more than the leader."""
+    from itertools import combinations, islice
+
     from pandas_anon.detect import subsets
     from pandas_anon.detect.best_qid import elect
     from pandas_anon.detect.exposure import marked_combinations
-    from pandas_anon.engine import parallel
     from pandas_anon.engine.backends.pandas import tabulate
 
     frequencies = tabulate(frame, list(frame.columns), dropna=False).frequencies
     marked = marked_combinations(frequencies)
     with pytest.MonkeyPatch.context() as patch:
-        if path == "threads":
-            patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
-            patch.setattr(parallel.os, "cpu_count", lambda: 2)
-        elif path == "few":  # the columns of fewest values grouped first
-            patch.setattr(subsets, "FEW_MIN_ENTRIES", 0)
-            patch.setattr(subsets, "FEW_SHRINK", 1)
-        searches = [
-            subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=prune)
-            for prune in (False, True)
-        ]
-        elections = [elect(s, identifiers_win=True, progress=False) for s in searches]
-    full, pruned = searches
-    plain, fast_ = elections
-    assert (fast_.columns, fast_.at_risk, fast_.singletons, fast_.ties) == (
+        _prepared(patch, path, batched)
+        full = subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked)
+        plain = elect(full, identifiers_win=True, progress=False)
+        pruned = subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=True)
+        found = pruned.lead()
+        fast_ = elect(
+            subsets.SubsetSearch(frequencies, max_size, k=k, marked=marked, prune=True),
+            identifiers_win=True,
+            progress=False,
+        )
+    leader = found.leader
+    assert (fast_.columns, fast_.at_risk, fast_.singletons) == (
         plain.columns,
         plain.at_risk,
         plain.singletons,
-        plain.ties,
     )
-    left_out = set(full.subsets) - set(pruned.subsets)
+    assert (leader.columns, leader.at_risk) == (
+        tuple(full.names.index(c) for c in plain.columns),
+        plain.at_risk,
+    )
+    examined = found.examined.figures()
+    for columns, (singletons, distinct, at_risk, status) in examined.items():
+        expected = full.subsets[columns]
+        assert (singletons, distinct, at_risk) == (
+            expected.singletons,
+            expected.distinct,
+            expected.at_risk,
+        )
+        assert (status == "identifier") == (expected.status == "identifier")
+    in_order = [
+        c for size in range(1, max_size + 1) for c in combinations(range(len(full.names)), size)
+    ]
+    left_out = [c for c in islice(in_order, pruned.examined) if c not in examined]
     assert pruned.pruned == len(left_out)
+    assert not left_out or not batched
     for columns in left_out:
-        assert full.subsets[columns].at_risk <= pruned.bound(columns) < plain.at_risk
-
-    def figures(subset: subsets.Subset) -> tuple:
-        return subset.singletons, subset.distinct, subset.at_risk, subset.status
-
-    for columns, subset in pruned.subsets.items():
-        assert figures(subset) == figures(full.subsets[columns])
+        assert full.subsets[columns].at_risk <= pruned.bound(columns) <= plain.at_risk
 
 
 @fast
@@ -352,29 +390,26 @@ def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path
     k=st.sampled_from([2, 3, 5]),
     weighted=st.booleans(),
     path=st.sampled_from(SEARCH_PATHS),
+    batched=st.booleans(),
 )
-def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, weighted, path):
+def test_the_gate_searches_rows_as_it_searches_combinations(
+    frame, max_size, k, weighted, path, batched
+):
     """A large table of nearly distinct rows is searched row by row (its rows the entries):
     forced here on small frames, the gate's election and every figure it counts equal those
     of the search on the frequency set (whose bound may stop it earlier: only subsets both
-    counted are compared)."""
+    examined are compared)."""
     from pandas_anon.detect import subsets
     from pandas_anon.detect.best_qid import elect
     from pandas_anon.detect.exposure import marked_combinations
-    from pandas_anon.engine import parallel
     from pandas_anon.engine.backends import pandas as backend
 
     weights = np.arange(len(frame)) % 3 if weighted else None  # some rows count nobody
     if weights is not None and not weights.any():
         return
-    searches = []
+    searches, leads = [], []
     with pytest.MonkeyPatch.context() as patch:
-        if path == "threads":
-            patch.setattr(parallel, "PARALLEL_MIN_ROWS", 0)
-            patch.setattr(parallel.os, "cpu_count", lambda: 2)
-        elif path == "few":  # the columns of fewest values grouped first
-            patch.setattr(subsets, "FEW_MIN_ENTRIES", 0)
-            patch.setattr(subsets, "FEW_SHRINK", 1)
+        _prepared(patch, path, batched)
         for as_rows in (False, True):
             patch.setattr(backend, "ROW_ENTRIES_MIN_ROWS", 0 if as_rows else 10**9)
             patch.setattr(backend, "ROW_ENTRIES_SHARE", 0.0)
@@ -385,29 +420,26 @@ def test_the_gate_searches_rows_as_it_searches_combinations(frame, max_size, k, 
             assert entries.distinct is not as_rows
             marked = marked_combinations(entries)
             searches.append(subsets.SubsetSearch(entries, max_size, k=k, marked=marked, prune=True))
+            leads.append(
+                subsets.SubsetSearch(entries, max_size, k=k, marked=marked, prune=True).lead()
+            )
         grouped, rows = searches
         assert rows.entries == int((weights > 0).sum()) if weighted else len(frame)
         by_combinations, by_rows = (
             elect(s, identifiers_win=True, progress=False) for s in searches
         )
-    assert (by_rows.columns, by_rows.at_risk, by_rows.singletons, by_rows.ties) == (
+    assert (by_rows.columns, by_rows.at_risk, by_rows.singletons) == (
         by_combinations.columns,
         by_combinations.at_risk,
         by_combinations.singletons,
-        by_combinations.ties,
     )
-    assert by_rows.upper_bound in (None, rows.n)  # over rows, only an identifier gives one
+    assert by_rows.upper_bound is None  # over rows, not computed
     assert by_combinations.upper_bound is not None
-    for columns in set(grouped.subsets) & set(rows.subsets):
-        one, other = grouped.subsets[columns], rows.subsets[columns]
-        assert (one.singletons, one.distinct, one.at_risk, one.status) == (
-            other.singletons,
-            other.distinct,
-            other.at_risk,
-            other.status,
-        )
-    for columns in set(rows.subsets) - set(grouped.subsets):  # past the bound: cannot win
-        assert rows.subsets[columns].at_risk <= by_combinations.at_risk
+    one, other = (_election_figures(s, found) for s, found in zip(searches, leads))
+    for columns in set(one) & set(other):
+        assert one[columns] == other[columns]
+    for columns in set(other) - set(one):  # past the bound: cannot win
+        assert other[columns][2] <= by_combinations.at_risk
 
 
 @fast
