@@ -7,7 +7,8 @@ units compare: LeFevre et al. 2006, section 4.2, "choose_dimension"), a cut foll
 (the rank itself, or for a hierarchy the child of the partition's lowest common ancestor),
 and a final partition is labelled from the values it holds.
 
-- **numbers** (and dates, as numbers): ranked by value; width = the partition's range over
+- **numbers** (and dates, as numbers): ranked by value, compared exactly (as floats, whole
+  numbers beyond 2**53 would tie or swap); width = the partition's range over
   the column's range; label ``[low-high]`` (``[low, high]`` when the column has negative
   numbers; dates in ISO form), or a summary value (mean, median, mid-range).
 - **ordered categories** (an ordered categorical without a hierarchy): ranked in category
@@ -140,7 +141,16 @@ class Dimension:
         """Each rank's value as text (dates in ISO form, without a time at midnight)."""
         values = self.values
         if pd.api.types.is_datetime64_any_dtype(values.dtype):
-            midnight = bool((values.dropna() == values.dropna().dt.normalize()).all())
+            clock = values.dropna().dt  # read, not normalized: that overflows at the limits
+            midnight = bool(
+                (
+                    (clock.hour == 0)
+                    & (clock.minute == 0)
+                    & (clock.second == 0)
+                    & (clock.microsecond == 0)
+                    & (clock.nanosecond == 0)
+                ).all()
+            )
             form = (
                 values.dt.strftime("%Y-%m-%d")
                 if midnight
@@ -321,7 +331,7 @@ def dimension(
     categories = dtype.categories if isinstance(dtype, pd.CategoricalDtype) else None
     ordered = categories is not None and bool(dtype.ordered)
     if _is_number(dtype):
-        order = known[np.argsort(_floats(decoded.iloc[known]), kind="stable")]
+        order = known[np.argsort(_exact(decoded.iloc[known]), kind="stable")]
     elif categories is not None and ordered:
         order = known[np.argsort(categories.get_indexer(values[known]), kind="stable")]
     else:
@@ -423,6 +433,16 @@ def _widths_scale(numbers: np.ndarray, has_missing: bool) -> np.ndarray:
     if not np.isfinite(scale).all():
         return np.arange(len(scale), dtype=float)
     return scale
+
+
+def _exact(values: pd.Series) -> np.ndarray:
+    """Numbers or dates (none missing) as an array that sorts them exactly: as floats,
+    whole numbers beyond 2**53 (and dates in nanoseconds) tie or swap, and a range written
+    from the first and last of a wrongly ordered partition leaves out values it holds."""
+    if pd.api.types.is_datetime64_any_dtype(values.dtype):
+        return values.astype("int64").to_numpy()
+    dtype: Any = getattr(values.dtype, "numpy_dtype", values.dtype)  # a nullable one's numpy's
+    return values.to_numpy(dtype=dtype)
 
 
 def _floats(values: pd.Series) -> np.ndarray:
