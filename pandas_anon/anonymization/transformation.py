@@ -320,7 +320,10 @@ class Transformation:
         each value, leaves classes below k on other rows, and its report would describe
         rows that are not there. Any other frame (rows shuffled, other values, more or
         fewer rows) raises :class:`~pandas_anon.errors.InvalidParameterError`: decide on
-        it instead, or select and reorder the output of the frame decided on.
+        it instead, or select and reorder the output of the frame decided on. A Dask frame
+        is not read again to check it (its rows are written lazily, each joined with its
+        combination by value): a row whose combination the decision never saw raises the
+        same error when the output is computed.
         """
         key = salt_key(salt)  # checked even when no column is hashed
         if self.digest is not None or is_dask(frame):
