@@ -18,16 +18,37 @@ a. ``pandas-anon check FILE --qid anno_nascita,comune_residenza,sesso --max-sing
    singletons.                                        ratio >= 1, peak memory <= 1 GiB
 b. ``check`` with no QID, which reads all 14 columns and elects one, timed as a is.
                                                       <= 10 s, peak memory <= 1.5 GiB
+
+Resource cases (issue 34: a small file never takes minutes or gigabytes), each file written
+into a temporary folder, each ``pandas-anon check FILE`` run once in a fresh process (its
+wall time and peak RSS as for a and b), after one untimed run of the first:
+
+c. a wide CSV of 300 columns x 100 rows of random digits (61 KB), no QID: the election
+   bounds its work (``--max-subsets``, default 1,000,000 subsets) and elects the first
+   identifying triple.                           a verdict (exit 0 or 1), <= 10 s, <= 1 GiB
+d. the same with 1,000 columns (205 KB): bounded, a verdict or a fail-closed error (exit 2).
+                                                      <= 1 GiB (time: info)
+e. a decompression bomb: a 0.4 MB ``.json.gz`` of 15 million records, 0.2 GB of JSON (as
+   much as gzip packs in 0.4 MB; read whole, JSON that size took GBs);
+f. a 2 MB ``.zip`` holding a 1.1 GB CSV (the same line again and again);
+g. a 51 MB file with no line break.
+                              refused (exit 2) or processed, <= 1.5 GiB (time: info)
+``--cases resources`` runs c-g only (about a minute), ``--cases lombardia`` a and b only.
 """
 
 from __future__ import annotations
 
+import argparse
+import gzip
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +66,12 @@ from synthetic import CACHE, GENERATOR_VERSION, QID, REPLICAS, lombardia_like
 MAX_ELECTED_SECONDS = 10.0
 MAX_ELECTED_PEAK = int(1.5 * 2**30)
 MAX_PEAK = 2**30
+#: Case c's targets (case d's memory target too); cases e-g's memory target.
+MAX_WIDE_SECONDS = 10.0
+MAX_WIDE_PEAK = 2**30
+MAX_INPUT_PEAK = int(1.5 * 2**30)
+#: A resource case still running after this many seconds is stopped (and fails its target).
+RESOURCE_TIMEOUT = 600
 CSV_VERSION = 1
 #: Runs argv[1:], exits with its status, and reports its wall time and maximum RSS (KiB).
 LAUNCHER = (
@@ -92,27 +119,47 @@ def _licence_table(n_rows: int, seed: int) -> pa.Table:
 
 
 def run_child(argv: list[str]) -> tuple[float, int, str]:
-    """Wall seconds, peak RSS in bytes and stdout of ``argv`` run in a fresh process.
+    """Wall seconds, peak RSS in bytes and stdout of ``argv`` run in a fresh process, which
+    must exit 0 or 1 (see :func:`run_status`)."""
+    status, seconds, peak, out, messages = run_status(argv)
+    if status not in (0, 1):
+        raise RuntimeError(f"{argv[:3]} exited {status}: {messages}")
+    return seconds, peak, out
+
+
+def run_status(
+    argv: list[str], timeout: float | None = None
+) -> tuple[int | None, float, int, str, list[str]]:
+    """Exit status (None: stopped after ``timeout`` seconds), wall seconds, peak RSS in bytes,
+    stdout and stderr lines of ``argv`` run in a fresh process.
 
     A small launcher process forks and execs ``argv``: a child's maximum RSS also counts the
     memory of the process it was forked from (the kernel carries it over exec), which for this
     benchmark process would be the 6.4M-row table, and for the launcher is a few MiB.
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        done = subprocess.run(
+        started = time.perf_counter()
+        launcher = subprocess.Popen(
             [sys.executable, "-S", "-c", LAUNCHER, *argv],
             stdout=out,
             stderr=err,
             text=True,
             env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+            start_new_session=True,  # its own process group: stopped with its child
         )
+        try:
+            status: int | None = launcher.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(launcher.pid, 9)
+            launcher.wait()
+            status = None
         out.seek(0)
         err.seek(0)
         *messages, figures = err.read().splitlines() or [""]
-        if done.returncode not in (0, 1):
-            raise RuntimeError(f"{argv[:3]} exited {done.returncode}: {messages}")
+        if status is None:  # the launcher never reported: the time is ours, the peak unknown
+            return None, time.perf_counter() - started, 0, out.read(), [*messages, figures]
         seconds, peak_kib = figures.split()
-        return float(seconds), int(peak_kib) * 1024, out.read()
+        return status, float(seconds), int(peak_kib) * 1024, out.read(), messages
 
 
 def best_child(argv: list[str], repeat: int) -> tuple[float, int, str]:
@@ -123,7 +170,20 @@ def best_child(argv: list[str], repeat: int) -> tuple[float, int, str]:
 
 def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     """Print the tables; return (case, target, verdict) rows for the run_all summary."""
-    args = harness.parser(__doc__.splitlines()[0]).parse_args(argv)
+    parser = harness.parser(__doc__.splitlines()[0])
+    parser.add_argument(
+        "--cases",
+        choices=("all", "lombardia", "resources"),
+        default="all",
+        help="a and b (the 6.4M-row file), c-g (the resource cases), or all (default)",
+    )
+    args = parser.parse_args(argv)
+    summary = lombardia(args) if args.cases != "resources" else []
+    return summary + (resources() if args.cases != "lombardia" else [])
+
+
+def lombardia(args: argparse.Namespace) -> list[tuple[str, str, str]]:
+    """Cases a and b."""
     repeat = min(args.repeat, 3)
     start = time.perf_counter()
     path = lombardia_csv(args.rows, args.seed)
@@ -194,6 +254,150 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
         for name, peak, limit in memory
         if limit is not None
     ]
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource case: the file it writes into a folder, the exit statuses that meet its
+    target, and its targets (seconds: None for information only)."""
+
+    name: str
+    write: Callable[[Path], Path]
+    statuses: tuple[int, ...]
+    max_peak: int
+    max_seconds: float | None = None
+
+    def target(self) -> str:
+        exits = "/".join(map(str, self.statuses))
+        seconds = "" if self.max_seconds is None else f", <= {self.max_seconds:g} s"
+        return f"exit {exits}{seconds}, <= {self.max_peak / 2**30:g} GiB"
+
+
+def wide_csv(columns: int) -> Callable[[Path], Path]:
+    """A CSV of ``columns`` columns of 100 random digits (seed 0): 300 make 61,390 bytes."""
+
+    def write(folder: Path) -> Path:
+        codes = np.random.default_rng(0).integers(0, 10, (100, columns))
+        path = folder / f"wide_{columns}x100.csv"
+        header = ",".join(f"c{i}" for i in range(columns))
+        np.savetxt(path, codes, fmt="%d", delimiter=",", header=header, comments="")
+        return path
+
+    return write
+
+
+def _repeated(handle, unit: bytes, size: int) -> None:  # noqa: ANN001  (any binary file)
+    """Write ``unit`` again and again into ``handle``, ``size`` bytes in all (rounded down)."""
+    block = unit * max(1, (1 << 20) // len(unit))
+    for _ in range(size // len(block)):
+        handle.write(block)
+    handle.write(unit * ((size % len(block)) // len(unit)))
+
+
+def json_bomb(folder: Path) -> Path:
+    """A .json.gz of about 0.4 MB: an array of 15 million identical records (0.21 GB)."""
+    path = folder / "bomb.json.gz"
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        handle.write(b"[")
+        _repeated(handle, b'{"a":1,"b":2},', 15_000_000 * 14)
+        handle.write(b'{"a":1,"b":2}]')
+    return path
+
+
+def zipped_csv(folder: Path) -> Path:
+    """A .zip of about 2 MB holding a 1.1 GB CSV: one line again and again."""
+    path = folder / "large.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        with archive.open("large.csv", "w", force_zip64=True) as handle:
+            handle.write(b"year,town,sex\n")
+            _repeated(handle, b"1980,Aosta,F\n", 1_100_000_000)
+    return path
+
+
+def one_line(folder: Path) -> Path:
+    """A 51 MB CSV with no line break: digits and commas."""
+    path = folder / "one_line.csv"
+    with open(path, "wb") as handle:
+        _repeated(handle, b"12345678,", 51_000_000)
+    return path
+
+
+RESOURCES = (
+    Resource("c. 300 columns x 100 rows, no QID", wide_csv(300), (0, 1), MAX_WIDE_PEAK, 10.0),
+    Resource("d. 1,000 columns x 100 rows, no QID", wide_csv(1000), (0, 1, 2), MAX_WIDE_PEAK),
+    Resource("e. 0.4 MB .json.gz bomb", json_bomb, (0, 1, 2), MAX_INPUT_PEAK),
+    Resource("f. 2 MB .zip of a 1.1 GB CSV", zipped_csv, (0, 1, 2), MAX_INPUT_PEAK),
+    Resource("g. 51 MB with no line break", one_line, (0, 1, 2), MAX_INPUT_PEAK),
+)
+
+
+def resources() -> list[tuple[str, str, str]]:
+    """Cases c-g: write each file, run ``pandas-anon check FILE`` once, print its exit
+    status, time and peak memory beside its targets."""
+    command = [str(Path(sys.executable).parent / "pandas-anon"), "check", "--format", "json"]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_check_") as folder:
+        for number, case in enumerate(RESOURCES):
+            path = case.write(Path(folder))
+            if number == 0:  # untimed: imports compiled, the page cache warm
+                run_status([*command, str(path)], RESOURCE_TIMEOUT)
+            status, seconds, peak, out, messages = run_status(
+                [*command, str(path)], RESOURCE_TIMEOUT
+            )
+            passed = (
+                status in case.statuses
+                and peak <= case.max_peak
+                and (case.max_seconds is None or seconds <= case.max_seconds)
+            )
+            if status is None:
+                outcome = f"stopped after {RESOURCE_TIMEOUT} s"
+            elif status == 2:
+                outcome = "refused: " + (messages[-1] if messages else "")
+            else:
+                entry = json.loads(out)["files"][0]
+                outcome = f"{entry['status']}, QID {entry.get('qid')}"
+            rows.append(
+                (
+                    case,
+                    path.stat().st_size,
+                    "-" if status is None else str(status),
+                    seconds,
+                    peak,
+                    passed,
+                    outcome,
+                )
+            )
+            path.unlink()
+    print("\n== resource cases: pandas-anon check FILE, one run each ==")
+    print(
+        tabulate(
+            [
+                [
+                    case.name,
+                    f"{size / 2**20:,.1f}",
+                    status,
+                    f"{seconds:.2f}",
+                    f"{peak / 2**20:,.0f}",
+                    case.target(),
+                    harness.verdict(passed),
+                ]
+                for case, size, status, seconds, peak, passed, _ in rows
+            ],
+            headers=[
+                "case",
+                "file (MiB)",
+                "exit",
+                "seconds",
+                "peak RSS (MiB)",
+                "target",
+                "PASS/FAIL",
+            ],
+            disable_numparse=True,
+        )
+    )
+    for case, *_, outcome in rows:
+        print(f"{case.name}: {outcome[:300]}")
+    return [(case.name, case.target(), harness.verdict(passed)) for case, *_, passed, _ in rows]
 
 
 if __name__ == "__main__":

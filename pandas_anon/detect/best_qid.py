@@ -18,11 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+import numpy as np
 import pandas as pd
 
 from pandas_anon.detect.figures import QID, candidate_frequencies
 from pandas_anon.detect.results import BestQID
-from pandas_anon.detect.subsets import IDENTIFIER, Subset, SubsetSearch, check_max_size
+from pandas_anon.detect.subsets import (
+    IDENTIFIER,
+    STATUSES,
+    Examined,
+    Subset,
+    SubsetSearch,
+    check_max_size,
+)
 from pandas_anon.engine.weights import Weights
 from pandas_anon.errors import InvalidQIDError
 from pandas_anon.params import flag, whole
@@ -196,9 +204,18 @@ def elect(
 
     ``identifiers_win`` (the gate's rule, :mod:`pandas_anon.detect.exposure`): a column set whose
     rows are all distinct is the most exposed subset of all, elected as soon as it is found,
-    instead of being set aside as the seed paper does.
+    instead of being set aside as the seed paper does. A search with ``prune`` is such an
+    election (:meth:`~pandas_anon.detect.subsets.SubsetSearch.lead`, within its budget of
+    subsets): it lists the subsets it examined before it stopped.
     """
     names = search.names
+    if search.prune:
+        assert identifiers_win, "a pruned search is the gate's election"
+        found = search.lead()
+        identifiers = [found.leader.columns] if found.leader.status == IDENTIFIER else []
+        return _result(
+            search, found.leader, found.examined, identifiers, found.upper_bound, dropped
+        )
     best: Subset | None = None
     bound: int | None = None
     with Progress("best_qid", total=search.max_size, unit="size", enabled=progress) as bar:
@@ -223,14 +240,27 @@ def elect(
             f"every candidate column of {list(names)!r} is an identifier (all values "
             f"distinct), so no quasi-identifier is left to elect; pass other columns"
         )
-    ties = [
-        n.columns
-        for n in search.subsets.values()
-        if n.status == best.status
-        and n.size == best.size
-        and n.at_risk == best.at_risk
-        and n.columns != best.columns
-    ]
+    examined = Examined.of(search.subsets.values(), search.max_size)
+    return _result(search, best, examined, search.identifiers, bound, dropped)
+
+
+def _result(
+    search: SubsetSearch,
+    best: Subset,
+    examined: Examined,
+    identifiers: list[tuple[int, ...]],
+    bound: int | None,
+    dropped: int,
+) -> BestQID:
+    """The election's result: ``best`` elected, among the subsets ``examined``."""
+    names = search.names
+    same = (
+        (examined.status == STATUSES.index(best.status))
+        & (examined.sizes() == best.size)
+        & (examined.at_risk == best.at_risk)
+    )
+    ties = [examined.positions(int(row)) for row in np.flatnonzero(same)]
+    ties = [t for t in ties if t != best.columns]
     return BestQID(
         columns=_names(names, best.columns),
         singletons=best.singletons,
@@ -238,9 +268,9 @@ def elect(
         examined=search.n,
         dropped=dropped,
         ties=tuple(_names(names, t) for t in ties),
-        identifiers=tuple(_names(names, i) for i in search.identifiers),
+        identifiers=tuple(_names(names, i) for i in identifiers),
         candidates=names,
-        table_of=_table(search, names),
+        table_of=_table(examined, names, search.k, search.n),
         max_size=search.max_size,
         upper_bound=bound,
         k=search.k,
@@ -253,19 +283,22 @@ def _names(names: tuple[Hashable, ...], positions: tuple[int, ...]) -> tuple[Has
     return tuple(names[i] for i in positions)
 
 
-def _table(search: SubsetSearch, names: tuple[Hashable, ...]) -> Callable[[], pd.DataFrame]:
-    """What builds the table of every subset visited, most singletons first, then fewest
-    columns: the figures are read now (the search and its arrays can go), the frame is
-    built when asked."""
-    subsets = [
-        (_names(names, s.columns), s.size, s.singletons, s.at_risk, s.distinct, s.status)
-        for s in search.subsets.values()
-    ]
-    k, n = search.k, search.n
+def _table(
+    examined: Examined, names: tuple[Hashable, ...], k: int, n: int
+) -> Callable[[], pd.DataFrame]:
+    """What builds the table of every subset ``examined``, most singletons first, then
+    fewest columns: the frame is built when asked (the figures are a few numbers a subset)."""
 
     def build() -> pd.DataFrame:
         found = pd.DataFrame(
-            subsets, columns=["columns", "size", "singletons", "at_risk", "distinct", "status"]
+            {
+                "columns": examined.named(names),
+                "size": examined.sizes(),
+                "singletons": examined.singletons,
+                "at_risk": examined.at_risk,
+                "distinct": examined.distinct,
+                "status": [STATUSES[code] for code in examined.status],
+            }
         )
         table = found[["columns", "size", "singletons"]].assign(
             fraction=found["singletons"] / n,

@@ -16,7 +16,9 @@ it), so that the library never calls a table safe that its own gate fails:
    exposed of all, never left out as the seed paper's election does. A missing value counts as
    a value (as :func:`pandas_anon.kanon` counts it), so sparse columns do not shrink the rows
    examined. The subsets are searched on the frequency set of those columns, read once
-   (:class:`~pandas_anon.detect.subsets.SubsetSearch`).
+   (:class:`~pandas_anon.detect.subsets.SubsetSearch`), within a budget of subsets
+   (:data:`~pandas_anon.detect.subsets.MAX_SUBSETS` by default): past it the rule gives no
+   answer but :class:`~pandas_anon.errors.LimitExceededError`, saying how to continue.
 3. **Suppressed rows** (:func:`suppressed_rows`): a row whose every value on the measured
    columns is the suppression marker ``*`` (how :func:`pandas_anon.kanon` masks the rows it
    suppresses) says nothing about those columns; it belongs to no class, as a removed row
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pandas_anon.detect import subsets
 from pandas_anon.detect.best_qid import elect
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.detect.results import BestQID
@@ -50,7 +53,7 @@ from pandas_anon.engine.encoding import distinct_count, value_sizes
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.parallel import thread_map
 from pandas_anon.engine.weights import Weights, read_weights
-from pandas_anon.errors import InvalidParameterError, UnhashableValueError
+from pandas_anon.errors import InvalidParameterError, LimitExceededError, UnhashableValueError
 
 #: Largest column set the rule examines (``check``'s ``max_size`` default, zero-config ``kanon``).
 MAX_SIZE = 3
@@ -301,13 +304,21 @@ def scan(
     max_size: int = MAX_SIZE,
     allowed: Collection[Hashable] = (),
     weights: Weights | None = None,
+    max_subsets: int | None = None,
+    remedy: str = "name the quasi-identifier (qid=[...])",
 ) -> Scan:
     """Apply the gate's rule to ``columns`` of ``frame`` (default: every column holding a
     value): direct identifiers (those named in ``allowed`` are reported apart), then the
     most exposed subset of up to ``max_size`` of the other columns, ranked by the rows in
     classes below ``k``, suppressed rows left out, missing counted as a value. With
     ``weights`` (an aggregated table: its count column, or one count per row) every figure
-    is about people, as on the table exploded to one row per person."""
+    is about people, as on the table exploded to one row per person.
+
+    The election examines at most ``max_subsets`` column subsets (None:
+    :data:`~pandas_anon.detect.subsets.MAX_SUBSETS`, read at each call;
+    :meth:`~pandas_anon.detect.subsets.SubsetSearch.lead`); past them it raises
+    :class:`~pandas_anon.errors.LimitExceededError`, its message ending with ``remedy``
+    (how the caller names the quasi-identifier or raises the budget)."""
     columns = candidate_columns(frame, columns, weights)
     found = direct_identifiers(frame, columns, weights=weights)
     flagged = tuple(f for f in found if f.column not in allowed)
@@ -321,6 +332,15 @@ def scan(
     else:
         frequencies = search_entries(frame, rest, weights=weights)
     search = SubsetSearch(
-        frequencies, max_size=max_size, k=k, marked=marked_combinations(frequencies), prune=True
+        frequencies,
+        max_size=max_size,
+        k=k,
+        marked=marked_combinations(frequencies),
+        prune=True,
+        max_subsets=subsets.MAX_SUBSETS if max_subsets is None else max_subsets,
     )
-    return Scan(flagged, allowed_found, elect(search, identifiers_win=True, progress=False))
+    try:
+        election = elect(search, identifiers_win=True, progress=False)
+    except LimitExceededError as error:
+        raise LimitExceededError(f"{error}; {remedy}") from None
+    return Scan(flagged, allowed_found, election)

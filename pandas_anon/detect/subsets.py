@@ -47,12 +47,23 @@ The subsets of the largest size have no children: they are only counted, a spars
 sorting, which is several times faster than hashing. Subsets of one size never depend on each
 other, so large frequency sets count them in parallel threads.
 
-An election (``prune``) needs only the leader, so it carries no partition at all: every subset
-is counted from the codes of its own columns (one mixed-radix key, counted as the largest size
-is), and those of the largest size that cannot reach the leader are not counted
-(:meth:`SubsetSearch.bound`: from the sizes of the classes of the subsets one column smaller,
-kept as a histogram of a few thousand numbers each). Its memory is a few keys, whatever the
-number of subsets.
+An election (``prune``, the gate's rule: :meth:`SubsetSearch.elect`) needs only the leader,
+so it visits the subsets of each size in a fixed order (``itertools.combinations`` of the
+candidates) and stops at the first one nothing can beat: an identifier, or a subset at the
+upper bound (every candidate together). It keeps a few numbers per subset and no partition.
+On a small frequency set (at most :data:`BATCH_ENTRIES` entries: a wide table of a few
+hundred rows) thousands of subsets are counted at once, their keys sorted row by row in one
+numpy call (:meth:`SubsetSearch._batch_census`); on a large one each subset is counted from
+the codes of its own columns (one mixed-radix key, counted as the largest size is), and those
+of the largest size that cannot reach the leader are not counted (:meth:`SubsetSearch.bound`:
+from the sizes of the classes of the subsets one column smaller, kept as a histogram of a few
+thousand numbers each).
+
+Its work is bounded: it examines at most ``max_subsets`` subsets (:data:`MAX_SUBSETS` by
+default), counted in that fixed order whatever the machine, so that the same table gets the
+same verdict everywhere. A table whose election needs more (a wide table with no small
+identifying subset) raises :class:`~pandas_anon.errors.BudgetExceededError`: the caller names
+the quasi-identifier, or raises the budget.
 """
 
 from __future__ import annotations
@@ -60,14 +71,17 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import combinations as subsets_of
+from itertools import islice
 
 import numpy as np
 
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import (
+    KEY_LIMIT,
     Grouping,
     Scratch,
     SizeHistogram,
@@ -84,9 +98,27 @@ from pandas_anon.engine.grouping import (
     size_histogram,
 )
 from pandas_anon.engine.parallel import workers_for
+from pandas_anon.errors import LimitExceededError
 from pandas_anon.params import whole
 
 COUNTED, DERIVED, IDENTIFIER = "counted", "derived", "identifier"
+#: The statuses by their code in :class:`Examined` (-1: left out by its bound).
+STATUSES = (COUNTED, DERIVED, IDENTIFIER)
+_IDENTIFIED = STATUSES.index(IDENTIFIER)
+
+#: Column subsets an election examines at most by default (:meth:`SubsetSearch.lead`): on a
+#: table of a few hundred rows, a second or two of counting and a few dozen MiB of figures.
+#: A file of 14 columns has 469 subsets of up to 3 columns, one of 100 columns 166,750, one of
+#: 300 columns 4,455,100 (an election stops at the first identifier, most often far sooner).
+MAX_SUBSETS = 1_000_000
+#: An election counts many subsets at once (:meth:`SubsetSearch._batch_census`) on frequency
+#: sets of up to this many entries, where numpy's cost per call outweighs the counting.
+BATCH_ENTRIES = 4096
+#: Keys (subsets times entries) sorted in one call of :meth:`SubsetSearch._batch_census`.
+BATCH_KEYS = 1 << 20
+#: On larger frequency sets, subsets an election counts (in threads) between two looks at
+#: its leader: a fixed number, so that what is pruned does not depend on the machine.
+CHUNK = 16
 
 
 @dataclass
@@ -108,6 +140,89 @@ class Subset:
     @property
     def size(self) -> int:
         return len(self.columns)
+
+
+@dataclass(frozen=True)
+class Examined:
+    """The figures of the subsets a search counted or derived, a few numbers each: their
+    columns (positions among the candidates, ``-1`` past a subset's size), singletons,
+    classes, rows at risk and status (its position in :data:`STATUSES`), in the order
+    examined."""
+
+    columns: np.ndarray
+    singletons: np.ndarray
+    distinct: np.ndarray
+    at_risk: np.ndarray
+    status: np.ndarray
+
+    @classmethod
+    def of(cls, subsets: Iterable[Subset | None], max_size: int) -> Examined:
+        """The figures of ``subsets`` (None: a subset left out by its bound)."""
+        found = list(subsets)
+        columns = np.full((len(found), max_size), -1, dtype=np.int32)
+        for row, subset in enumerate(found):
+            if subset is not None:
+                columns[row, : subset.size] = subset.columns
+
+        def each(figure: str) -> np.ndarray:
+            return np.array([0 if s is None else getattr(s, figure) for s in found], np.int64)
+
+        return cls(
+            columns,
+            each("singletons"),
+            each("distinct"),
+            each("at_risk"),
+            np.array([-1 if s is None else STATUSES.index(s.status) for s in found], np.int8),
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[Examined], max_size: int) -> Examined:
+        """``parts`` one after the other."""
+        if not parts:
+            return cls.of((), max_size)
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in _FIELDS))
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def sizes(self) -> np.ndarray:
+        """The number of columns of each subset."""
+        return np.count_nonzero(self.columns >= 0, axis=1)
+
+    def positions(self, row: int) -> tuple[int, ...]:
+        """The columns of the subset in ``row``."""
+        return tuple(int(c) for c in self.columns[row] if c >= 0)
+
+    def named(self, names: Sequence[Hashable]) -> list[tuple[Hashable, ...]]:
+        """Each subset's columns, by their ``names`` (the candidates')."""
+        labels = np.empty(len(names), dtype=object)
+        for position, name in enumerate(names):  # a name may be a tuple: one at a time
+            labels[position] = name
+        rows = labels[self.columns].tolist()
+        return [tuple(row[:size]) for row, size in zip(rows, self.sizes().tolist())]
+
+    def figures(self) -> dict[tuple[int, ...], tuple[int, int, int, str]]:
+        """Each subset's (singletons, classes, rows at risk, status), by its columns."""
+        return {
+            self.positions(row): (
+                int(self.singletons[row]),
+                int(self.distinct[row]),
+                int(self.at_risk[row]),
+                STATUSES[self.status[row]],
+            )
+            for row in range(len(self))
+        }
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What an election found (:meth:`SubsetSearch.lead`): the elected subset, every subset
+    counted or derived before it stopped, and the most rows at risk any subset can have
+    (None: not computed)."""
+
+    leader: Subset
+    examined: Examined
+    upper_bound: int | None
 
 
 #: :meth:`SubsetSearch._few_valued` groups the entries on the columns of fewest values when
@@ -141,10 +256,8 @@ class SubsetSearch:
     risk (rows in classes below ``k``); ``marked`` gives, for the columns that hold the
     suppression marker, the entries holding it.
 
-    ``prune``: subsets of the largest size that cannot reach the most rows at risk found so
-    far are not counted (an election needs only the leader; :meth:`bound` says why a subset
-    cannot, exactly): they are missing from :attr:`subsets`, and :attr:`pruned` counts them.
-    Every subset is then counted from its own columns' codes and no partition is kept.
+    ``prune``: the search is the gate's election (:meth:`lead`, not :meth:`levels`), which
+    examines at most ``max_subsets`` subsets (None: no limit) and keeps no partition.
     """
 
     def __init__(
@@ -155,14 +268,20 @@ class SubsetSearch:
         k: int = 2,
         marked: dict[int, np.ndarray] | None = None,
         prune: bool = False,
+        max_subsets: int | None = None,
     ) -> None:
         check_max_size(max_size)
+        if max_subsets is not None:
+            whole(max_subsets, "max_subsets", example=MAX_SUBSETS)
         self.frequencies = frequencies
         self.k = k
         self.marked = marked or {}
         self.prune = prune
+        self.max_subsets = max_subsets
         #: subsets of the largest size left uncounted by their bound (``prune``)
         self.pruned = 0
+        #: subsets counted, derived or left out by their bound (``prune``)
+        self.examined = 0
         self.names = frequencies.columns
         self.max_size = len(self.names) if max_size is None else min(max_size, len(self.names))
         #: rows examined (the weight of every entry)
@@ -177,15 +296,15 @@ class SubsetSearch:
         self._dependencies: list[tuple[frozenset[int], int]] = []
         self._scratch = threading.local()  # each thread's arrays (:meth:`_count`)
         self._few: _Few | None = None  # the columns of fewest values, grouped (prune)
+        self._stacked: np.ndarray | None = None  # every candidate's codes (a batched election)
 
     def levels(self) -> Iterator[list[Subset]]:
         """Yield the subsets of each size in turn, up to ``max_size`` columns."""
         self._root = Subset((), 0, 1, COUNTED, surplus=self.surplus)  # every entry, none counted
         level = [self._root]
+        assert not self.prune, "an election is run by lead()"
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
-            if self.prune and size == 2:  # before the pairs, the first subsets it can serve
-                self._few = self._few_valued()
             level = self._evaluate(
                 [child for subset in level for child in self._children(subset)], last
             )
@@ -215,16 +334,13 @@ class SubsetSearch:
     def _evaluate(self, planned: list[Subset | tuple[Subset, int]], last: bool) -> list[Subset]:
         """Count the planned refinements, in parallel threads on large frequency sets
         (numpy's counting and sorting release the GIL), keeping the planned order. A parent's
-        arrays are freed as soon as its last planned child is counted. With ``prune`` each
-        subset is counted from its own columns instead (:meth:`_count`)."""
+        arrays are freed as soon as its last planned child is counted."""
         uses = Counter(plan[0].columns for plan in planned if not isinstance(plan, Subset))
         lock = threading.Lock()
 
         def evaluate(plan: Subset | tuple[Subset, int]) -> Subset:
             if isinstance(plan, Subset):
                 return plan
-            if self.prune:
-                return self._count(self._columns(plan), histogram=not last)
             parent, position = plan
             child = self._refine(parent, position, last=last)
             with lock:
@@ -234,47 +350,178 @@ class SubsetSearch:
             return child
 
         workers = workers_for(sum(not isinstance(plan, Subset) for plan in planned), self.entries)
-        if last and self.prune:
-            return self._evaluate_pruned(planned, evaluate, workers)
         if workers < 2:
             return [evaluate(plan) for plan in planned]
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(evaluate, planned))
 
-    def _evaluate_pruned(
-        self,
-        planned: list[Subset | tuple[Subset, int]],
-        evaluate: Callable[[Subset | tuple[Subset, int]], Subset],
-        workers: int,
-    ) -> list[Subset]:
-        """Count the planned subsets of the largest size by decreasing :meth:`bound`, a few
-        at a time, leaving out those whose bound falls below the most rows at risk found
-        (from the smaller sizes, whose supersets have at least as many, and from those
-        counted); the counted ones in the planned order."""
-        best = max((s.at_risk for s in self.subsets.values()), default=0)
-        bounds = [self.bound(self._columns(plan)) for plan in planned]
-        order = sorted(range(len(planned)), key=lambda i: -bounds[i])
-        found: dict[int, Subset] = {}
+    def lead(self) -> Lead:
+        """Elect by the gate's rule (``prune``): the subset of up to ``max_size`` columns with
+        the most rows at risk, the first identifier found winning outright.
+
+        Subsets are examined by size, each size in ``itertools.combinations`` order, and the
+        leader is the first of the most rows at risk of the smallest size holding them (as
+        :func:`~pandas_anon.detect.best_qid.elect` ranks). The election stops at the first
+        subset nothing can beat: an identifier (every row alone), or a subset holding the
+        :meth:`upper_bound` of rows at risk when that is below every row (no identifier can
+        then exist); or after a size whose leader holds it. On a large frequency set, a
+        subset of the largest size whose :meth:`bound` cannot beat the leader is not counted
+        (:attr:`pruned`), nor one whose columns a dependency says partition rows as fewer
+        columns do (derived).
+
+        Raises :class:`~pandas_anon.errors.LimitExceededError` when the election has not
+        stopped within the first ``max_subsets`` subsets examined (counted, derived or left
+        out by their bound).
+        """
+        assert self.prune, "lead() runs an election (prune=True)"
+        bound = self.upper_bound(set()) if self.frequencies.distinct else None
+        goal = bound if bound is not None and bound < self.n else None
+        batched = self.entries <= BATCH_ENTRIES
+        step = max(1, BATCH_KEYS // max(self.entries, 1)) if batched else CHUNK
+        workers = 1 if batched else workers_for(CHUNK, self.entries)
         pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
-        count = map if pool is None else pool.map
+        parts: list[Examined] = []
+        best: Subset | None = None
         try:
-            for start in range(0, len(order), workers):
-                batch = [i for i in order[start : start + workers] if bounds[i] >= best]
-                self.pruned += min(workers, len(order) - start) - len(batch)
-                for i, subset in zip(batch, count(evaluate, [planned[i] for i in batch])):
-                    found[i] = subset
-                    best = max(best, subset.at_risk)
+            for size in range(1, self.max_size + 1):
+                last = size == self.max_size
+                if size == 2 and not batched:  # before the pairs, the first subsets it serves
+                    self._few = self._few_valued()
+                plan = subsets_of(range(len(self.names)), size)
+                while chunk := self._next_chunk(plan, step):
+                    if batched:
+                        found = self._batch_census(chunk)
+                    else:
+                        found = self._one_by_one(chunk, last, best, pool)
+                    best, stop = self._look(chunk, found, best, goal)
+                    self.examined += len(chunk) if stop is None else stop + 1
+                    kept = slice(None) if stop is None else slice(0, stop + 1)
+                    counted = found.status[kept] >= 0  # not left out by a bound
+                    parts.append(Examined(*(getattr(found, f)[kept][counted] for f in _FIELDS)))
+                    if stop is not None:
+                        return Lead(best, Examined.joined(parts, self.max_size), bound)
+                if best is not None and bound is not None and best.at_risk >= bound:
+                    break
         finally:
             if pool is not None:
                 pool.shutdown()
-        return [found[i] for i in sorted(found)]
+        assert best is not None  # the first size has at least one subset
+        return Lead(best, Examined.joined(parts, self.max_size), bound)
 
-    @staticmethod
-    def _columns(plan: Subset | tuple[Subset, int]) -> tuple[int, ...]:
-        if isinstance(plan, Subset):
-            return plan.columns
-        parent, position = plan
-        return tuple(sorted((*parent.columns, position)))
+    def _next_chunk(self, plan: Iterator[tuple[int, ...]], step: int) -> list[tuple[int, ...]]:
+        """The next ``step`` subsets of ``plan`` within the budget; a
+        :class:`~pandas_anon.errors.LimitExceededError` when the budget is spent and the plan
+        still holds one."""
+        room = step if self.max_subsets is None else min(step, self.max_subsets - self.examined)
+        chunk = list(islice(plan, room))
+        if not chunk and room == 0 and next(plan, None) is not None:
+            raise LimitExceededError(
+                f"the election of a quasi-identifier examined its budget of "
+                f"{self.max_subsets:,} column subsets (of up to {self.max_size} of the "
+                f"{len(self.names):,} columns) without finding the most exposed one"
+            )
+        return chunk
+
+    def _look(
+        self, chunk: list[tuple[int, ...]], found: Examined, best: Subset | None, goal: int | None
+    ) -> tuple[Subset, int | None]:
+        """The leader after the subsets of ``chunk`` (their figures ``found``, in order; a
+        status of -1 when left out), and where the election stops among them (None: it
+        goes on)."""
+        at_risk = np.where(found.status >= 0, found.at_risk, -1)
+        ends = found.status == _IDENTIFIED
+        if goal is not None:
+            ends |= at_risk >= goal
+        stops = np.flatnonzero(ends)
+        stop = int(stops[0]) if len(stops) else None
+        seen = at_risk[: len(at_risk) if stop is None else stop + 1]
+        row = (
+            stop if stop is not None and found.status[stop] == _IDENTIFIED else int(np.argmax(seen))
+        )
+        if best is None or at_risk[row] > best.at_risk:
+            return Subset(
+                chunk[row],
+                int(found.singletons[row]),
+                int(found.distinct[row]),
+                STATUSES[found.status[row]],
+                at_risk=int(at_risk[row]),
+            ), stop
+        return best, stop
+
+    def _one_by_one(
+        self,
+        chunk: list[tuple[int, ...]],
+        last: bool,
+        best: Subset | None,
+        pool: ThreadPoolExecutor | None,
+    ) -> Examined:
+        """Count the subsets of ``chunk`` one at a time (in threads): derived when a
+        dependency says so, left out (status -1) at the largest size when their
+        :meth:`bound` cannot beat ``best`` (a tie loses to it, but for an identifier), kept
+        with their class sizes below the largest size (they bound the next)."""
+        subsets: list[Subset | None] = []
+        counted: list[int] = []
+        for columns in chunk:
+            source = self._dependency_source(columns)
+            if source is not None:
+                subsets.append(self._derived(self.subsets[source], columns))
+                continue
+            if last and best is not None:
+                most = self.bound(columns)
+                if most < best.at_risk or (most == best.at_risk < self.n):
+                    self.pruned += 1
+                    subsets.append(None)
+                    continue
+            counted.append(len(subsets))
+            subsets.append(None)
+        count = map if pool is None else pool.map
+        for row, subset in zip(
+            counted, count(lambda row: self._count(chunk[row], histogram=not last), counted)
+        ):
+            subsets[row] = subset
+        if not last:
+            for kept in subsets:
+                assert kept is not None
+                self.subsets[kept.columns] = kept
+                self._register(kept)
+        return Examined.of(subsets, self.max_size)
+
+    def _batch_census(self, chunk: list[tuple[int, ...]]) -> Examined:
+        """Count the subsets of ``chunk`` (of one size) at once: each subset's mixed-radix
+        keys over the entries are a row of one array, sorted row by row; a class is a run
+        of equal keys, its size the run's length (with a surplus, the sum of its entries'
+        counts). Suppressed rows are taken out as :meth:`_counted` does."""
+        columns = np.array(chunk, dtype=np.intp)
+        entries = self.entries
+        if self._stacked is None:  # every candidate's codes, one row each
+            self._stacked = np.stack(self.codes).astype(np.int64)
+        stacked, radices = self._stacked, np.array(self.cardinalities, dtype=np.int64)
+        keys = stacked[columns[:, 0]]
+        space = int(radices[columns[:, 0]].max())
+        for j in range(1, columns.shape[1]):
+            radix = radices[columns[:, j]]
+            if space * int(radix.max()) >= KEY_LIMIT:
+                keys, space = _ranks(keys), entries
+            keys *= radix[:, None]
+            keys += stacked[columns[:, j]]
+            space *= int(radix.max())
+        weights = None if self.surplus is None else self.frequencies.counts
+        distinct, singletons, at_risk = _census_by_row(keys, space, weights, self.k)
+        found = Examined(
+            np.full((len(chunk), self.max_size), -1, dtype=np.int32),
+            singletons,
+            distinct,
+            at_risk,
+            np.where(singletons == self.n, _IDENTIFIED, 0).astype(np.int8),
+        )
+        found.columns[:, : columns.shape[1]] = columns
+        if self.marked:
+            suppressible = np.isin(columns, list(self.marked)).all(axis=1) & (found.status == 0)
+            for row in np.flatnonzero(suppressible):
+                rows_out, singles_out = self._suppressed(chunk[row])
+                found.at_risk[row] -= rows_out
+                found.singletons[row] -= singles_out
+        return found
 
     def bound(self, columns: tuple[int, ...]) -> int:
         """The most rows ``columns`` can have at risk, from the subsets one column smaller
@@ -566,3 +813,60 @@ def _carry(grouping: Grouping, parent: Subset) -> tuple[np.ndarray | None, np.nd
 def _narrow(ids: np.ndarray, bound: int) -> np.ndarray:
     """Non-negative ids below ``bound`` as int32 when they fit."""
     return ids.astype(np.int32, copy=False) if bound <= np.iinfo(np.int32).max else ids
+
+
+#: The fields of :class:`Examined`, in order.
+_FIELDS = ("columns", "singletons", "distinct", "at_risk", "status")
+
+
+def _census_by_row(
+    keys: np.ndarray, space: int, weights: np.ndarray | None, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each row of ``keys`` (keys below ``space``, one per entry; ``weights``: the rows
+    each entry weighs, None for one each): its classes (distinct keys), its singletons and
+    its rows in classes of fewer than ``k`` rows. Each row is sorted (as 32-bit integers
+    when they fit, nearly twice as fast); a class is a run of equal keys."""
+    subsets, entries = keys.shape
+    if space <= np.iinfo(np.int32).max:
+        keys = keys.astype(np.int32)
+    if weights is None:
+        keys.sort(axis=1)
+    else:
+        order = np.argsort(keys, axis=1)
+        keys = np.take_along_axis(keys, order, axis=1)
+    heads = _run_heads_by_row(keys)
+    distinct = np.count_nonzero(heads, axis=1).astype(np.int64)
+    if weights is None and k == 2:  # a singleton starts a run and the next key another
+        alone = heads.copy()
+        alone[:, :-1] &= heads[:, 1:]
+        singletons = np.count_nonzero(alone, axis=1).astype(np.int64)
+        return distinct, singletons, singletons
+    starts = np.flatnonzero(heads)
+    if weights is None:
+        runs = np.diff(starts, append=heads.size)
+    else:
+        runs = np.add.reduceat(weights[order].ravel(), starts)
+    rows, small = starts // entries, runs < k
+    return (
+        distinct,
+        np.bincount(rows[runs == 1], minlength=subsets).astype(np.int64),
+        np.bincount(rows[small], weights=runs[small], minlength=subsets).astype(np.int64),
+    )
+
+
+def _run_heads_by_row(ordered: np.ndarray) -> np.ndarray:
+    """Where a run of equal keys starts in each row of ``ordered`` (sorted row by row)."""
+    heads = np.empty(ordered.shape, dtype=bool)
+    heads[:, :1] = True
+    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=heads[:, 1:])
+    return heads
+
+
+def _ranks(keys: np.ndarray) -> np.ndarray:
+    """Each key replaced by its rank among the distinct keys of its row (the same classes,
+    in a key space no larger than the row)."""
+    order = np.argsort(keys, axis=1)
+    ranks = np.cumsum(_run_heads_by_row(np.take_along_axis(keys, order, axis=1)), axis=1) - 1
+    out = np.empty_like(keys)
+    np.put_along_axis(out, order, ranks, axis=1)
+    return out

@@ -164,8 +164,9 @@ def test_the_bound_of_a_largest_subset_sums_what_each_class_below_can_leave_at_r
     frame = licences[list(PERSONAL)]
     frequencies = tabulate(frame, list(PERSONAL), dropna=False).frequencies
     search = SubsetSearch(frequencies, 3, k=k, marked=marked_combinations(frequencies), prune=True)
-    for _ in zip(range(2), search.levels()):  # the singles and the pairs, counted
-        pass
+    for size in (1, 2):  # the singles and the pairs, counted with their class sizes
+        for columns in combinations(range(len(PERSONAL)), size):
+            search.subsets[columns] = search._count(columns, histogram=True)
     tighter = 0
     for triple in combinations(range(len(PERSONAL)), 3):
         names = [PERSONAL[i] for i in triple]
@@ -182,3 +183,55 @@ def test_the_bound_of_a_largest_subset_sums_what_each_class_below_can_leave_at_r
         assert int(classes[classes < k].sum()) <= bound
         tighter += bound < min(*earlier, ceiling)
     assert tighter or k == 2  # k = 2: one row per combination of the four bounds them first
+
+
+def _two_valued(columns: int, rows: int) -> pd.DataFrame:
+    """``columns`` random two-valued columns: no subset of up to 3 of them identifies rows
+    (8 combinations at most), so an election must examine every subset."""
+    import numpy as np
+
+    codes = np.random.default_rng(0).integers(0, 2, (rows, columns))
+    return pd.DataFrame(codes, columns=[f"c{i}" for i in range(columns)])
+
+
+def test_zero_configuration_kanon_fails_closed_past_the_election_budget(monkeypatch):
+    """Zero-configuration kanon elects its QID by the gate's rule, within the same budget of
+    subsets (read when called): 12 columns have 298 subsets of up to 3; with a budget of 50
+    the call raises our error naming the budget and how to continue (qid=), as check fails
+    closed; the same frame with its QID named needs no election."""
+    from pandas_anon.detect import subsets
+    from pandas_anon.errors import LimitExceededError
+
+    monkeypatch.setattr(subsets, "MAX_SUBSETS", 50)
+    frame = _two_valued(12, 40)
+    with pytest.raises(LimitExceededError) as raised:
+        frame.anon.kanon(2)
+    assert str(raised.value) == (
+        "the election of a quasi-identifier examined its budget of 50 column subsets (of up "
+        "to 3 of the 12 columns) without finding the most exposed one; name the "
+        "quasi-identifier (qid=[...])"
+    )
+    assert frame.anon.kanon(2, qid=["c0", "c1", "c2"]).shape == frame.shape
+
+
+def test_the_election_budget_counts_the_subsets_examined_in_order():
+    """The gate's election examines subsets by size in a fixed order: on two-valued columns
+    it examines all 12 + 66 + 220 of them; a budget of exactly that many elects what no
+    budget elects, one fewer raises; a budget that is not a whole number is refused."""
+    from pandas_anon.detect.exposure import scan
+    from pandas_anon.errors import InvalidParameterError, LimitExceededError
+
+    frame = _two_valued(12, 40)
+    unbounded = scan(frame, max_subsets=10**9).election
+    assert unbounded is not None
+    exact = scan(frame, max_subsets=298).election
+    assert exact is not None
+    assert (exact.columns, exact.at_risk, len(exact.table)) == (
+        unbounded.columns,
+        unbounded.at_risk,
+        298,
+    )
+    with pytest.raises(LimitExceededError, match="budget of 297 column subsets"):
+        scan(frame, max_subsets=297)
+    with pytest.raises(InvalidParameterError, match="max_subsets"):
+        scan(frame, max_subsets=0)

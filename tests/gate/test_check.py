@@ -355,8 +355,9 @@ MALFORMED = {
     "unknown key": (
         "[tool.pandas_anon]\nmaxsingletons = 1\n",
         "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
-        "count, counts, delimiter, dimension, encoding, engine, k, keep_missing, max_singletons, "
-        "max_size, min_count, qid, rules",
+        "count, counts, delimiter, dimension, encoding, engine, k, keep_missing, "
+        "max_document_size, max_expanded_size, max_line_length, max_ratio, max_singletons, "
+        "max_size, max_subsets, min_count, qid, rules",
     ),
     "invalid threshold": (
         '[tool.pandas_anon]\nmax_singletons = "lots"\n',
@@ -587,3 +588,60 @@ def test_the_json_report_lists_the_problems_of_a_file_of_identifiers_only(tmp_pa
     entry = found["ids.csv"]
     assert code == 1 and entry["status"] == "fail"
     assert [p.split(" (")[0] for p in entry["problems"]] == ["'town'", "'sex'"]
+
+
+def _wide(path: Path, columns: int, rows: int, values: int, seed: int = 0) -> Path:
+    """A CSV of ``columns`` columns of ``rows`` random codes below ``values`` (wide and short,
+    as the issue's 300 x 100 file)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, values, (rows, columns))
+    pd.DataFrame(codes, columns=[f"c{i}" for i in range(columns)]).to_csv(path, index=False)
+    return path
+
+
+def test_an_election_past_its_budget_fails_closed_saying_how_to_continue(capsys, tmp_path):
+    """40 two-valued columns of 30 rows: no subset of up to 3 columns is an identifier, so
+    the election would examine all 10,700 subsets; with --max-subsets 500 (or the
+    max_subsets key) it stops there and the file is an error (exit 2) whose message names
+    the budget, --qid and the option that raises it; naming the QID still checks the file."""
+    path = _wide(tmp_path / "wide.csv", 40, 30, 2)
+    code, out, err = run(capsys, str(path), "--max-subsets", "500")
+    assert code == 2 and out == ""
+    assert err == (
+        f"pandas-anon: error: {path}: the election of a quasi-identifier examined its budget "
+        f"of 500 column subsets (of up to 3 of the 40 columns) without finding the most "
+        f"exposed one; name the quasi-identifier with --qid (or the qid configuration key), "
+        f"or raise the budget with --max-subsets (or the max_subsets configuration key)\n"
+    )
+    config = write(tmp_path / ".pandas-anon.toml", "max_subsets = 500\n")
+    code, found = report(capsys, str(path), "--config", str(config))
+    assert code == 2 and found["wide.csv"]["status"] == "error"
+    assert "budget of 500 column subsets" in found["wide.csv"]["error"]
+    code, found = report(capsys, str(path), "--max-subsets", "500", "--qid", "c0,c1,c2")
+    assert code == 0 and found["wide.csv"]["qid"] == ["c0", "c1", "c2"]
+
+
+def test_an_election_within_its_budget_gives_the_verdict_it_gave_without_one(capsys, tmp_path):
+    """A wide file whose election stops early (its first identifying triple): with a budget
+    of exactly the subsets it examines, the same verdict, QID and figures as with the
+    default budget; one subset fewer, and it fails closed (exit 2). The QID is the one the
+    full search elects (every subset counted, the first identifier of the smallest size)."""
+    path = _wide(tmp_path / "wide.csv", 30, 60, 10)
+    code, found = report(capsys, str(path))
+    entry = found["wide.csv"]
+    figures = entry["election"]
+    examined = figures["counted"] + figures["derived"] + figures["pruned"]
+    assert code == 1 and entry["status"] == "fail" and examined < 30 + 435 + 4060
+    frame = pd.read_csv(path, dtype=str)
+    full = best_qid(frame, max_size=3, exhaustive=True, dropna=False)
+    table = full.table
+    triples = table[(table["size"] == 3) & (table["status"] == "identifier")]["columns"]
+    assert not (table["status"][table["size"] < 3] == "identifier").any()
+    first = min(triples, key=lambda names: [frame.columns.get_loc(c) for c in names])
+    assert entry["qid"] == list(first)
+    code, within = report(capsys, str(path), "--max-subsets", str(examined))
+    assert code == 1 and within == found
+    code, past = report(capsys, str(path), "--max-subsets", str(examined - 1))
+    assert code == 2 and past["wide.csv"]["status"] == "error"
