@@ -36,7 +36,7 @@ from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
 from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation
-from pandas_anon.engine.columns import column_array
+from pandas_anon.engine.columns import column_array, resolve_columns
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.engine.memory import with_pooled_memory
@@ -467,6 +467,7 @@ class Transformation:
         """Refuse a frame that is not the one decided on: another number of rows, or other
         values in a column the decision read beside the quasi-identifier (the sensitive
         column; the quasi-identifier's columns are checked as they are written)."""
+        resolve_columns(frame, list(self.qid))  # a frame holding the quasi-identifier
         tabulation = self.tabulation
         if len(frame) != tabulation.n_rows:
             raise _not_decided(

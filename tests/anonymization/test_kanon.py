@@ -15,6 +15,7 @@ from pandas_anon.anonymization.fulldomain.evaluation import Evaluator
 from pandas_anon.anonymization.fulldomain.exhaustive import search as exhaustive_search
 from pandas_anon.anonymization.fulldomain.lattice import Lattice
 from pandas_anon.anonymization.fulldomain.metrics import resolve_metric
+from pandas_anon.errors import ColumnNotFoundError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
 
@@ -381,6 +382,8 @@ def test_apply_writes_only_the_frame_decided_on(algo):
     for message, other in others.items():
         with pytest.raises(InvalidParameterError, match=f"^frame: .*{message.strip()}"):
             decision.apply(other)
+    with pytest.raises(ColumnNotFoundError, match="column 'age' not found"):
+        decision.apply(frame.drop(columns="age"))  # was pandas' KeyError
 
 
 def test_apply_refuses_a_frame_whose_sensitive_column_changed():
