@@ -28,6 +28,7 @@ from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import scan
 from pandas_anon.detect.results import BestQID
 from pandas_anon.errors import AnonError, ConfigError, InputFileError, capture_warnings
+from pandas_anon.gate import limits as reading
 from pandas_anon.gate.config import Config, Settings
 from pandas_anon.gate.counts import CountTable, SmallCells
 from pandas_anon.gate.dask_reading import read_dask
@@ -89,7 +90,8 @@ def check_tables(file: str, settings: Settings) -> list[FileResult]:
     if settings.skip or settings.engine == "dask":  # Dask reads the whole folder or glob
         return [check_file(file, settings)]
     try:
-        entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
+        with reading.applied(settings.input_limits()):
+            entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
     except InputFileError as error:
         return [FileResult(file, "error", error=str(error))]
     return [
@@ -120,7 +122,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
     try:
         with _warnings_of(file, result.warnings.append):
             table = settings.count_table()
-            frame, weights, result.cells = _read(file, settings, table)
+            with reading.applied(settings.input_limits()):
+                frame, weights, result.cells = _read(file, settings, table)
             qid: Sequence[str] | None = settings.qid
             if qid is None:
                 found = scan(

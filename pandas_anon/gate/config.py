@@ -45,6 +45,7 @@ from pathlib import Path
 from pandas_anon.detect.exposure import MAX_SIZE
 from pandas_anon.detect.subsets import MAX_SUBSETS
 from pandas_anon.errors import ConfigError
+from pandas_anon.gate import limits as reading
 from pandas_anon.gate.counts import CountTable
 from pandas_anon.gate.pandera_checks import Limits
 from pandas_anon.params import fraction, from_text, whole
@@ -79,9 +80,20 @@ class Settings:
     dimension: str | None = None
     min_count: int | None = None
     engine: str = "pandas"  # "dask": a folder of Parquet files or a glob of CSVs, on Dask
+    # what reading the file may cost (pandas_anon.gate.limits.InputLimits)
+    max_expanded_size: int = reading.DEFAULTS.max_expanded_size
+    max_ratio: float = reading.DEFAULTS.max_ratio
+    max_document_size: int = reading.DEFAULTS.max_document_size
+    max_line_length: int = reading.DEFAULTS.max_line_length
 
     def limits(self) -> Limits:
         return Limits(self.max_count, self.max_fraction, self.k)
+
+    def input_limits(self) -> reading.InputLimits:
+        """The limits on reading the file (:mod:`pandas_anon.gate.limits`)."""
+        return reading.InputLimits(
+            self.max_expanded_size, self.max_ratio, self.max_document_size, self.max_line_length
+        )
 
     def count_table(self) -> CountTable | None:
         """How the file counts people, when it is an aggregated table (None: one row per
@@ -148,6 +160,15 @@ def _whole(name: str, example: int) -> Callable[[object], dict]:
     return parse
 
 
+def _limit(name: str, parse: Callable[[object, str], float]) -> Callable[[object], dict]:
+    """A limit on reading (:mod:`pandas_anon.gate.limits`): a size in bytes or a ratio."""
+
+    def parse_key(value: object) -> dict:
+        return {name: parse(value, name)}
+
+    return parse_key
+
+
 def _count(value: object) -> dict:
     """One count column: a table of cells, each counting the people it holds."""
     if not isinstance(value, str) or not value.strip():
@@ -210,6 +231,10 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "dimension": _name("dimension", "sex"),
     "min_count": _whole("min_count", 5),
     "engine": _engine,
+    "max_expanded_size": _limit("max_expanded_size", reading.byte_size),
+    "max_ratio": _limit("max_ratio", reading.ratio),
+    "max_document_size": _limit("max_document_size", reading.byte_size),
+    "max_line_length": _limit("max_line_length", reading.byte_size),
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 

@@ -11,7 +11,9 @@ also reads JSON, JSON Lines, Parquet and spreadsheets: it opens them here and
 :mod:`pandas_anon.gate.formats` parses them. Every way a file can be unusable becomes an
 :class:`~pandas_anon.errors.InputFileError` whose one-line message names the file, says what
 is wrong and how to fix it. Messages may quote header names but never cell values:
-they can end up in public CI logs.
+they can end up in public CI logs. Every stream is read within the limits of
+:mod:`pandas_anon.gate.limits` (expanded size, compression ratio, document size, longest
+line): past one, reading stops with such an error, naming the option that raises the limit.
 
 :func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
 encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.OutputFileError`);
@@ -38,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import IO, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -53,7 +55,7 @@ from pandas_anon.errors import (
     InputFileError,
     warn,
 )
-from pandas_anon.gate import formats
+from pandas_anon.gate import formats, limits
 from pandas_anon.gate.formats import Sheet
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.params import output_file, writing
@@ -201,7 +203,7 @@ def _read_format(
     if kind == "parquet":
         return formats.read_parquet(name, _seekable(name), usecols=usecols)
     compression = _compression_of(name)
-    with _io_errors(name, compression), _open_binary(name, compression) as handle:
+    with _io_errors(name, compression), _open_binary(name, compression, "document") as handle:
         content = handle.read()
     read = formats.read_json if kind == "json" else formats.read_json_lines
     return read(name, content, usecols=usecols, encoding=encoding)
@@ -209,13 +211,16 @@ def _read_format(
 
 def _seekable(name: str) -> str | io.BytesIO:
     """What a reader needing random access opens: the path of a plain file (checked to be
-    readable), else the decompressed content in memory (a zip member, a .gz file)."""
+    readable), else the decompressed content in memory (a zip member, a .gz file), within
+    the limits; a workbook's members are checked too (:func:`limits.check_workbook`)."""
     compression = _compression_of(name)
+    workbook = _kind(name) == "spreadsheet"
     with _io_errors(name, compression):
-        with _open_binary(name, compression) as handle:
-            if compression is None:
-                return name
-            return io.BytesIO(handle.read())
+        with _open_binary(name, compression, "document" if workbook else "data") as handle:
+            source = name if compression is None else io.BytesIO(handle.read())
+        if workbook:
+            limits.check_workbook(name, source)
+    return source
 
 
 def _compression_of(name: str) -> Compression | None:
@@ -398,7 +403,8 @@ def _inspect_records(
     sep: str | None,
     encoding: str | None,
 ) -> tuple[_Layout, list[tuple[int, list[str]]]]:
-    """What :func:`_inspect` finds, and the sample's records (the header first)."""
+    """What :func:`_inspect` finds, and the sample's records (the header first). A plain
+    file's lines are checked here (a compressed one's as it is decompressed)."""
     name = os.fspath(path)
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
@@ -407,6 +413,8 @@ def _inspect_records(
     if found is None:
         raise InputFileError(f"{name} is empty; pass a file with a header row")
     layout, records, _ = found
+    if layout.compression is None:
+        limits.check_lines(name, name)
     _check_header(name, layout.header, usecols)
     _check_rows(name, records, layout.sep)
     return layout, records
@@ -476,10 +484,11 @@ def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.T
             parse_options=parse_options,
             convert_options=convert_options,
         )
-    with _open_binary(layout.name, layout.compression) as handle:
+    with _open_binary(layout.name, layout.compression, "text") as handle:
         return pa_csv.read_csv(
-            # pyarrow-stubs type a file object as typing.IO, which io.BufferedIOBase (a gzip,
-            # bz2 or lzma file) is not; pyarrow reads from any object that has read()
+            # pyarrow-stubs type a file object as typing.IO, which io.RawIOBase (the bounded
+            # stream of a gzip, bz2 or lzma file) is not; pyarrow reads from any object that
+            # has read()
             handle,  # type: ignore[arg-type]
             read_options=read_options,
             parse_options=parse_options,
@@ -600,25 +609,46 @@ def _io_errors(name: str, compression: str | None, encoding: str | None = None) 
 
 
 def _read_sample(name: str, compression: str | None) -> tuple[bytes, bool]:
-    """The first SAMPLE_BYTES of the decompressed content, and whether that is all of it."""
-    with _open_binary(name, compression) as handle:
+    """The first SAMPLE_BYTES of the decompressed content (more when its first line is
+    longer, up to the longest line allowed), and whether that is all of it."""
+    with _open_binary(name, compression, "text") as handle:
         sample = handle.read(SAMPLE_BYTES)
+        if b"\n" not in sample and b"\r" not in sample:  # the first line goes on
+            sample += handle.read(limits.current().max_line_length + 1 - len(sample))
         return sample, not handle.read(1)
 
 
+#: What a stream is read for, which sets its limits (:mod:`pandas_anon.gate.limits`):
+#: delimited ``text`` (its lines checked), a ``document`` parsed whole in memory (JSON,
+#: a workbook), other ``data`` (Parquet, an archive copied out of another).
+_Reading = Literal["text", "document", "data"]
+
+
 @contextmanager
-def _open_binary(name: str, compression: str | None) -> Iterator[IO[bytes] | io.BufferedIOBase]:
-    """Open ``name`` for reading its decompressed bytes as a stream."""
+def _open_binary(
+    name: str, compression: str | None, reading: _Reading = "data"
+) -> Iterator[limits.BoundedStream]:
+    """Open ``name`` for reading its decompressed bytes as a stream, within the current
+    limits for what it is read for: past one, reading raises an InputFileError naming the
+    limit (a zip member's declared size is checked before it is opened)."""
+    lines = limits.current().max_line_length if reading == "text" else None
+    document = reading == "document"
     if compression is None:
         with open(name, "rb") as plain:
-            yield plain
+            limit = limits.bound(None, document=document)
+            limits.check_size(name, os.fstat(plain.fileno()).st_size, limit)
+            yield limits.BoundedStream(plain, name, limit, lines)
     elif compression == "zip":
         with zipfile.ZipFile(name.archive if isinstance(name, ZipMember) else name) as archive:
-            with archive.open(_zip_member(name, archive)) as member:
-                yield member
+            info = _zip_member(name, archive)
+            limit = limits.bound(info.compress_size, document=document)
+            limits.check_size(name, info.file_size, limit)
+            with archive.open(info) as member:
+                yield limits.BoundedStream(member, name, limit, lines)
     else:
+        limit = limits.bound(os.path.getsize(name), document=document)
         with _DECOMPRESSORS[compression](name) as handle:
-            yield handle
+            yield limits.BoundedStream(handle, name, limit, lines)
 
 
 def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
@@ -818,16 +848,13 @@ def _read_csv(
 ) -> pd.DataFrame:
     """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
 
-    Plain and gzip/bz2/xz files go to pandas by name (it streams them, and may read plain
-    UTF-8 in parallel); a zip member is streamed from the handle opened here.
+    A plain file goes to pandas by name (its lines were checked by :func:`_inspect_records`);
+    a compressed file or zip member is streamed from the bounded handle opened here.
     """
 
-    def read(
-        source: str | IO[bytes] | io.BufferedIOBase, compression: Compression | None
-    ) -> pd.DataFrame:
+    def read(source: str | limits.BoundedStream) -> pd.DataFrame:
         return pd.read_csv(
             source,
-            compression=compression,
             sep=sep,
             encoding=encoding,
             engine="c",
@@ -839,10 +866,10 @@ def _read_csv(
         )
 
     try:
-        if compression == "zip":
-            with _open_binary(name, compression) as member:
-                return read(member, None)
-        return read(name, compression)
+        if compression is None:
+            return read(name)
+        with _open_binary(name, compression, "text") as handle:
+            return read(handle)
     except pd.errors.EmptyDataError:
         raise InputFileError(f"{name} is empty; pass a file with a header row") from None
     except pd.errors.ParserError as exc:
