@@ -28,12 +28,14 @@ c. a wide CSV of 300 columns x 100 rows of random digits (61 KB), no QID: the el
    identifying triple.                           a verdict (exit 0 or 1), <= 10 s, <= 1 GiB
 d. the same with 1,000 columns (205 KB): bounded, a verdict or a fail-closed error (exit 2).
                                                       <= 1 GiB (time: info)
-e. a decompression bomb: a 0.4 MB ``.json.gz`` of 15 million records, 0.2 GB of JSON (as
+e. 1,000 two-valued columns x 100 rows: no subset of up to 3 columns identifies the rows, so
+   the election spends its budget and fails closed.   exit 2, <= 1 GiB (time: info)
+f. a decompression bomb: a 0.4 MB ``.json.gz`` of 15 million records, 0.2 GB of JSON (as
    much as gzip packs in 0.4 MB; read whole, JSON that size took GBs);
-f. a 2 MB ``.zip`` holding a 1.1 GB CSV (the same line again and again);
-g. a 51 MB file with no line break.
+g. a 2 MB ``.zip`` holding a 1.1 GB CSV (the same line again and again);
+h. a 51 MB file with no line break.
                               refused (exit 2) or processed, <= 1.5 GiB (time: info)
-``--cases resources`` runs c-g only (about a minute), ``--cases lombardia`` a and b only.
+``--cases resources`` runs c-h only (about a minute), ``--cases lombardia`` a and b only.
 """
 
 from __future__ import annotations
@@ -66,20 +68,22 @@ from synthetic import CACHE, GENERATOR_VERSION, QID, REPLICAS, lombardia_like
 MAX_ELECTED_SECONDS = 10.0
 MAX_ELECTED_PEAK = int(1.5 * 2**30)
 MAX_PEAK = 2**30
-#: Case c's targets (case d's memory target too); cases e-g's memory target.
+#: Case c's targets (cases d and e's memory target too); cases f-h's memory target.
 MAX_WIDE_SECONDS = 10.0
 MAX_WIDE_PEAK = 2**30
 MAX_INPUT_PEAK = int(1.5 * 2**30)
 #: A resource case still running after this many seconds is stopped (and fails its target).
 RESOURCE_TIMEOUT = 600
 CSV_VERSION = 1
-#: Runs argv[1:], exits with its status, and reports its wall time and maximum RSS (KiB).
+#: Runs argv[1:], exits with its status, and reports its wall time, maximum RSS (KiB) and
+#: processor time (user and system seconds).
 LAUNCHER = (
     "import os, sys, time\n"
     "start = time.perf_counter(); pid = os.fork()\n"
     "if pid == 0: os.execv(sys.argv[1], sys.argv[1:])\n"
     "_, status, usage = os.wait4(pid, 0)\n"
-    "print(time.perf_counter() - start, usage.ru_maxrss, file=sys.stderr)\n"
+    "print(time.perf_counter() - start, usage.ru_maxrss, usage.ru_utime + usage.ru_stime,"
+    " file=sys.stderr)\n"
     "sys.exit(os.waitstatus_to_exitcode(status))\n"
 )
 BASELINE = (
@@ -121,7 +125,7 @@ def _licence_table(n_rows: int, seed: int) -> pa.Table:
 def run_child(argv: list[str]) -> tuple[float, int, str]:
     """Wall seconds, peak RSS in bytes and stdout of ``argv`` run in a fresh process, which
     must exit 0 or 1 (see :func:`run_status`)."""
-    status, seconds, peak, out, messages = run_status(argv)
+    status, seconds, _, peak, out, messages = run_status(argv)
     if status not in (0, 1):
         raise RuntimeError(f"{argv[:3]} exited {status}: {messages}")
     return seconds, peak, out
@@ -129,9 +133,10 @@ def run_child(argv: list[str]) -> tuple[float, int, str]:
 
 def run_status(
     argv: list[str], timeout: float | None = None
-) -> tuple[int | None, float, int, str, list[str]]:
-    """Exit status (None: stopped after ``timeout`` seconds), wall seconds, peak RSS in bytes,
-    stdout and stderr lines of ``argv`` run in a fresh process.
+) -> tuple[int | None, float, float, int, str, list[str]]:
+    """Exit status (None: stopped after ``timeout`` seconds), wall and processor seconds, peak
+    RSS in bytes, stdout and stderr lines of ``argv`` run in a fresh process (on a busy
+    machine the processor time says what the wall time does not).
 
     A small launcher process forks and execs ``argv``: a child's maximum RSS also counts the
     memory of the process it was forked from (the kernel carries it over exec), which for this
@@ -157,9 +162,10 @@ def run_status(
         err.seek(0)
         *messages, figures = err.read().splitlines() or [""]
         if status is None:  # the launcher never reported: the time is ours, the peak unknown
-            return None, time.perf_counter() - started, 0, out.read(), [*messages, figures]
-        seconds, peak_kib = figures.split()
-        return status, float(seconds), int(peak_kib) * 1024, out.read(), messages
+            wall = time.perf_counter() - started
+            return None, wall, 0.0, 0, out.read(), [*messages, figures]
+        seconds, peak_kib, processor = figures.split()
+        return status, float(seconds), float(processor), int(peak_kib) * 1024, out.read(), messages
 
 
 def best_child(argv: list[str], repeat: int) -> tuple[float, int, str]:
@@ -175,7 +181,7 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
         "--cases",
         choices=("all", "lombardia", "resources"),
         default="all",
-        help="a and b (the 6.4M-row file), c-g (the resource cases), or all (default)",
+        help="a and b (the 6.4M-row file), c-h (the resource cases), or all (default)",
     )
     args = parser.parse_args(argv)
     summary = lombardia(args) if args.cases != "resources" else []
@@ -273,12 +279,13 @@ class Resource:
         return f"exit {exits}{seconds}, <= {self.max_peak / 2**30:g} GiB"
 
 
-def wide_csv(columns: int) -> Callable[[Path], Path]:
-    """A CSV of ``columns`` columns of 100 random digits (seed 0): 300 make 61,390 bytes."""
+def wide_csv(columns: int, values: int = 10) -> Callable[[Path], Path]:
+    """A CSV of ``columns`` columns of 100 random codes below ``values`` (seed 0): 300 columns
+    of digits make 61,390 bytes."""
 
     def write(folder: Path) -> Path:
-        codes = np.random.default_rng(0).integers(0, 10, (100, columns))
-        path = folder / f"wide_{columns}x100.csv"
+        codes = np.random.default_rng(0).integers(0, values, (100, columns))
+        path = folder / f"wide_{columns}x100_{values}.csv"
         header = ",".join(f"c{i}" for i in range(columns))
         np.savetxt(path, codes, fmt="%d", delimiter=",", header=header, comments="")
         return path
@@ -325,14 +332,15 @@ def one_line(folder: Path) -> Path:
 RESOURCES = (
     Resource("c. 300 columns x 100 rows, no QID", wide_csv(300), (0, 1), MAX_WIDE_PEAK, 10.0),
     Resource("d. 1,000 columns x 100 rows, no QID", wide_csv(1000), (0, 1, 2), MAX_WIDE_PEAK),
-    Resource("e. 0.4 MB .json.gz bomb", json_bomb, (0, 1, 2), MAX_INPUT_PEAK),
-    Resource("f. 2 MB .zip of a 1.1 GB CSV", zipped_csv, (0, 1, 2), MAX_INPUT_PEAK),
-    Resource("g. 51 MB with no line break", one_line, (0, 1, 2), MAX_INPUT_PEAK),
+    Resource("e. 1,000 two-valued columns, no QID", wide_csv(1000, 2), (2,), MAX_WIDE_PEAK),
+    Resource("f. 0.4 MB .json.gz bomb", json_bomb, (0, 1, 2), MAX_INPUT_PEAK),
+    Resource("g. 2 MB .zip of a 1.1 GB CSV", zipped_csv, (0, 1, 2), MAX_INPUT_PEAK),
+    Resource("h. 51 MB with no line break", one_line, (0, 1, 2), MAX_INPUT_PEAK),
 )
 
 
 def resources() -> list[tuple[str, str, str]]:
-    """Cases c-g: write each file, run ``pandas-anon check FILE`` once, print its exit
+    """Cases c-h: write each file, run ``pandas-anon check FILE`` once, print its exit
     status, time and peak memory beside its targets."""
     command = [str(Path(sys.executable).parent / "pandas-anon"), "check", "--format", "json"]
     rows = []
@@ -341,7 +349,7 @@ def resources() -> list[tuple[str, str, str]]:
             path = case.write(Path(folder))
             if number == 0:  # untimed: imports compiled, the page cache warm
                 run_status([*command, str(path)], RESOURCE_TIMEOUT)
-            status, seconds, peak, out, messages = run_status(
+            status, seconds, processor, peak, out, messages = run_status(
                 [*command, str(path)], RESOURCE_TIMEOUT
             )
             passed = (
@@ -352,7 +360,7 @@ def resources() -> list[tuple[str, str, str]]:
             if status is None:
                 outcome = f"stopped after {RESOURCE_TIMEOUT} s"
             elif status == 2:
-                outcome = "refused: " + (messages[-1] if messages else "")
+                outcome = "exit 2: " + (messages[-1] if messages else "")
             else:
                 entry = json.loads(out)["files"][0]
                 outcome = f"{entry['status']}, QID {entry.get('qid')}"
@@ -362,6 +370,7 @@ def resources() -> list[tuple[str, str, str]]:
                     path.stat().st_size,
                     "-" if status is None else str(status),
                     seconds,
+                    processor,
                     peak,
                     passed,
                     outcome,
@@ -377,17 +386,19 @@ def resources() -> list[tuple[str, str, str]]:
                     f"{size / 2**20:,.1f}",
                     status,
                     f"{seconds:.2f}",
+                    f"{processor:.2f}",
                     f"{peak / 2**20:,.0f}",
                     case.target(),
                     harness.verdict(passed),
                 ]
-                for case, size, status, seconds, peak, passed, _ in rows
+                for case, size, status, seconds, processor, peak, passed, _ in rows
             ],
             headers=[
                 "case",
                 "file (MiB)",
                 "exit",
                 "seconds",
+                "CPU seconds",
                 "peak RSS (MiB)",
                 "target",
                 "PASS/FAIL",
