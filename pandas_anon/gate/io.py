@@ -630,7 +630,8 @@ def _open_binary(
 ) -> Iterator[limits.BoundedStream]:
     """Open ``name`` for reading its decompressed bytes as a stream, within the current
     limits for what it is read for: past one, reading raises an InputFileError naming the
-    limit (a zip member's declared size is checked before it is opened)."""
+    limit (a zip member's declared size, and its archive's, are checked before it is
+    opened)."""
     lines = limits.current().max_line_length if reading == "text" else None
     document = reading == "document"
     if compression is None:
@@ -643,6 +644,7 @@ def _open_binary(
             info = _zip_member(name, archive)
             limit = limits.bound(info.compress_size, document=document)
             limits.check_size(name, info.file_size, limit)
+            limits.check_archive(name, archive)
             with archive.open(info) as member:
                 yield limits.BoundedStream(member, name, limit, lines)
     else:

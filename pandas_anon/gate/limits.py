@@ -19,8 +19,10 @@ key                       option                     default   what it bounds
 
 Every byte decompressed passes through a :class:`BoundedStream`, which counts it and raises
 as soon as a limit is crossed, before the parser holds more; a zip member's declared size is
-checked before it is opened, and a workbook's members' declared sizes before its engine opens
-it (Python's :mod:`zipfile` never yields more than a member declares). A plain delimited file
+checked before it is opened, with the sizes all the archive's members declare (against the
+ratio to the archive's size: an overlapping zip bomb's members share their compressed bytes),
+and a workbook's members' declared sizes before its engine opens it (Python's :mod:`zipfile`
+never yields more than a member declares). A plain delimited file
 is parsed from its path (pyarrow's fast reader); its lines are checked first by
 :func:`check_lines`, which jumps from line break to line break a limit apart and so reads
 a small block per limit's length of the file. The limits in force are :func:`current`'s: the defaults, or those
@@ -254,15 +256,41 @@ def check_workbook(name: str, source: str | IO[bytes]) -> None:
     archive is left to its engine, which says what is wrong."""
     try:
         with zipfile.ZipFile(source) as book:
-            members = book.infolist()
+            expanded, size = _declared(book)
     except (zipfile.BadZipFile, OSError):
         return
     finally:
         if not isinstance(source, str):
             source.seek(0)
-    expanded = sum(member.file_size for member in members)
-    compressed = sum(member.compress_size for member in members)
-    check_size(name, expanded, bound(compressed, document=True))
+    check_size(name, expanded, bound(size, document=True))
+
+
+def check_archive(name: str, archive: zipfile.ZipFile) -> None:
+    """Refuse the member ``name`` of ``archive`` when all its members together declare more
+    than ``max_ratio`` times the archive's size (past :data:`RATIO_FROM`): many members each
+    too small for the ratio to apply, or members sharing their compressed bytes (an
+    overlapping zip bomb), expand as much as one bomb."""
+    expanded, size = _declared(archive)
+    limits = current()
+    check_size(
+        name,
+        expanded,
+        Bound(
+            max(RATIO_FROM, int(limits.max_ratio * size)),
+            "max_ratio",
+            f"is in an archive whose members expand to more than {limits.max_ratio:g} times "
+            f"its size of {size_text(size)}, as a decompression bomb's do",
+        ),
+    )
+
+
+def _declared(archive: zipfile.ZipFile) -> tuple[int, int]:
+    """The bytes the members of ``archive`` declare in all, and the archive's own size."""
+    assert archive.fp is not None  # open: its members are being read
+    position = archive.fp.tell()
+    size = archive.fp.seek(0, io.SEEK_END)
+    archive.fp.seek(position)
+    return sum(member.file_size for member in archive.infolist()), size
 
 
 # -- lines ------------------------------------------------------------------------------------

@@ -131,6 +131,25 @@ def test_a_zip_member_is_refused_by_its_declared_size_before_it_is_read(repo):
                 read(repo / "t.zip")
 
 
+def test_an_archive_of_many_small_bombs_is_refused_by_its_total(repo, capsys, monkeypatch):
+    """Members each under RATIO_FROM are read whatever their ratio, but not when together they
+    expand past the ratio to the archive's size (as an overlapping zip bomb's members do)."""
+    monkeypatch.setattr(limits, "RATIO_FROM", 4 << 20)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number in range(3):  # 6 MiB in all, each member 2 MiB
+            archive.writestr(f"m{number}.csv", TABLE)
+    (repo / "t.zip").write_bytes(buffer.getvalue())
+    code, err = check(capsys, "t.zip", *QID)
+    assert code == 2 and err.count("\n") == 3, err
+    for number in range(3):
+        assert f"error: t.zip:m{number}.csv is in an archive whose members expand to " in err
+    assert "raise the limit with --max-ratio (max_ratio in the configuration)" in err
+    assert check(capsys, "t.zip", *QID, "--max-ratio", "100000")[0] == 0
+    monkeypatch.setattr(limits, "RATIO_FROM", 8 << 20)  # 6 MiB in all: under it, read
+    assert check(capsys, "t.zip", *QID)[0] == 0
+
+
 def test_every_reader_is_bounded_by_the_limits_in_force(repo):
     (repo / "t.csv.gz").write_bytes(gzip.compress(TABLE))
     assert len(read_table(repo / "t.csv.gz")) == 2 * (1 << 18)  # the defaults: read
