@@ -397,6 +397,7 @@ class SubsetSearch:
                     self.examined += len(chunk) if stop is None else stop + 1
                     kept = slice(None) if stop is None else slice(0, stop + 1)
                     counted = found.status[kept] >= 0  # not left out by a bound
+                    self.pruned += int(np.count_nonzero(~counted))
                     parts.append(Examined(*(getattr(found, f)[kept][counted] for f in _FIELDS)))
                     if stop is not None:
                         return Lead(best, Examined.joined(parts, self.max_size), bound)
@@ -469,7 +470,6 @@ class SubsetSearch:
             if last and best is not None:
                 most = self.bound(columns)
                 if most < best.at_risk or (most == best.at_risk < self.n):
-                    self.pruned += 1
                     subsets.append(None)
                     continue
             counted.append(len(subsets))
