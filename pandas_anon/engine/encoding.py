@@ -25,7 +25,6 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 
 from __future__ import annotations
 
-import math
 import numbers
 import weakref
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -116,9 +115,13 @@ def _take(values: pd.Series | pd.Index | np.ndarray, rows: np.ndarray) -> Any:
 
 
 def _first_rows(codes: np.ndarray) -> np.ndarray:
-    """The row of each code's first occurrence, codes ``0..n-1`` numbered by it (-1: none)."""
-    present = np.flatnonzero(codes >= 0)
-    return present[first_occurrence(codes[present], int(codes.max(initial=-1)) + 1)]
+    """The row of each code's first occurrence, for codes numbered by it (-1: none): where
+    their running maximum rises."""
+    if len(codes) == 0:
+        return np.empty(0, dtype=np.int64)
+    running = np.maximum.accumulate(codes)
+    rises = np.flatnonzero(running[1:] != running[:-1]) + 1
+    return rises if running[0] < 0 else np.concatenate(([0], rises))
 
 
 # -- the same value -------------------------------------------------------------------------
@@ -131,8 +134,7 @@ _MAY_MERGE = frozenset({"mixed", "mixed-integer", "mixed-integer-float", "floati
 
 
 class _Kind:
-    """A kind of value in a key of :func:`written_keys`: equal only to itself, so that no
-    key equals a value of the column."""
+    """A kind of number (:func:`kind_of`)."""
 
     __slots__ = ("name",)
 
@@ -143,14 +145,22 @@ class _Kind:
         return f"<{self.name}>"
 
 
-_BOOLEAN, _INTEGER, _FLOAT, _NEGATIVE_ZERO, _COMPLEX = map(
-    _Kind, ("boolean", "integer", "float", "negative zero", "complex")
-)
+_BOOLEAN, _INTEGER, _FLOAT, _COMPLEX = map(_Kind, ("boolean", "integer", "float", "complex"))
 
 
-def _kind_of(kind: type) -> object:
-    """The kind of the values of type ``kind``: numpy's scalar types are of Python's kinds;
-    ``str`` for text, any other type its own kind."""
+def kind_of(kind: type) -> object:
+    """The kind of the values of type ``kind``: two values are the same value when they are
+    of one kind and equal (a float zero's sign counting). Booleans, integers, floats and
+    complex numbers are four kinds (numpy's scalar types of Python's), text one (``str``),
+    and any other type its own.
+
+    Examples
+    --------
+    >>> kind_of(bool), kind_of(np.bool_), kind_of(int), kind_of(np.uint8), kind_of(np.float32)
+    (<boolean>, <boolean>, <integer>, <integer>, <float>)
+    >>> kind_of(np.str_) is str, kind_of(pd.Timestamp) is pd.Timestamp
+    (True, True)
+    """
     if issubclass(kind, (bool, np.bool_)):
         return _BOOLEAN
     if issubclass(kind, numbers.Integral):  # int and numpy's integers
@@ -162,54 +172,17 @@ def _kind_of(kind: type) -> object:
     return str if issubclass(kind, str) else kind
 
 
-def written_keys(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray:
-    """Each value's key, equal to another's exactly when the two values are the same value
-    as written (the module's definition): a text is its own key, any other value the pair
-    (its kind, itself); a missing value's key is None.
-
-    Examples
-    --------
-    >>> for key in written_keys(np.array(["1", 1, True, 1.0, -0.0, np.int64(1), None])):
-    ...     print(key)
-    1
-    (<integer>, 1)
-    (<boolean>, True)
-    (<float>, 1.0)
-    (<negative zero>, -0.0)
-    (<integer>, np.int64(1))
-    None
-    """
-    array = np.asarray(values, dtype=object)
-    kinds: dict[type, object] = {}
-
-    def key(value: object) -> object:
-        kind = kinds.get(type(value))
-        if kind is None:
-            kind = kinds[type(value)] = _kind_of(type(value))
-        if kind is str:
-            return value
-        if kind is _FLOAT and value == 0 and math.copysign(1.0, value) < 0:
-            kind = _NEGATIVE_ZERO
-        return kind, value
-
-    keys = np.empty(len(array), dtype=object)
-    keys[:] = [key(value) for value in array]
-    keys[np.asarray(pd.isna(array), dtype=bool)] = None  # a NaN in a pair would be unequal
-    return keys
-
-
 def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | None:
-    """Codes of ``values`` (int64, numbered by first occurrence, ``-1`` missing) when pandas'
-    equality would merge values written differently, else None (the common case, told
-    cheaply).
+    """Codes of ``values`` (int64, numbered by first occurrence, ``-1`` missing), two values
+    sharing a code when they are the same value as written (of one :func:`kind_of` and
+    equal, ``0.0`` and ``-0.0`` apart), when pandas' equality would merge values written
+    differently; else None (the common case, told cheaply).
 
     Only two kinds of column can hold such values: objects that
     :func:`pandas.api.types.infer_dtype` finds of several kinds (``1`` and ``True``, ``2``
-    and ``2.0``), coded through their :func:`written_keys`; and floats holding both zeros
-    (``0.0`` and ``-0.0``), coded by their bits (distinct floats, and only they, have
-    distinct bits; ``NaN`` is missing). A float column without a zero costs one comparison
-    per row; text, integer, boolean or date columns cost nothing, objects of one kind a
-    scan of their types.
+    and ``2.0``), each kind then factorized on its own; and floats holding both zeros. A
+    float column without a zero costs one comparison per row; text, integer, boolean, date
+    and categorical columns cost nothing, objects of one kind a scan of their types.
 
     Examples
     --------
@@ -226,25 +199,57 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
         found = pd.api.types.infer_dtype(array, skipna=True)
         if found not in _MAY_MERGE:
             return None
-        if found == "floating":  # floats of one kind: they merge only zeros of both signs
-            missing = np.asarray(pd.isna(array), dtype=bool)
-            if not all(_signed_zeros(array[~missing].astype(np.float64))):
-                return None
-        codes, _ = pd.factorize(written_keys(array), use_na_sentinel=True)
-        return np.asarray(codes, dtype=np.int64)
-    if not pd.api.types.is_float_dtype(dtype):
+        if found != "floating":
+            return _object_codes(array)
+        data = np.asarray(pd.Series(array).astype(np.float64))  # floats, missing: NaN
+    elif pd.api.types.is_float_dtype(dtype):
+        data = (
+            values.to_numpy(dtype=np.float64, na_value=np.nan)
+            if isinstance(values, (pd.Series, pd.Index))
+            else np.asarray(values, dtype=np.float64)
+        )
+    else:
         return None
-    data = (
-        values.to_numpy(dtype=np.float64, na_value=np.nan)
-        if isinstance(values, (pd.Series, pd.Index))
-        else np.asarray(values, dtype=np.float64)
-    )
-    if not all(_signed_zeros(data)):
-        return None
-    present = ~np.isnan(data)
-    codes = np.full(len(data), -1, dtype=np.int64)
-    codes[present] = pd.factorize(data[present].view(np.int64))[0]
+    return _float_codes(data) if all(_signed_zeros(data)) else None
+
+
+def _float_codes(data: np.ndarray) -> np.ndarray:
+    """Codes of floats (``NaN``: -1) with ``0.0`` and ``-0.0`` two values: pandas' codes,
+    the zeros of the sign the first one lacks given a code of their own."""
+    codes = np.asarray(pd.factorize(data, use_na_sentinel=True)[0], dtype=np.int64)
+    zeros = np.flatnonzero(data == 0)
+    negative = np.signbit(data[zeros])
+    apart = zeros[negative != negative[:1]]
+    if len(apart):  # numbered after the codes met before its first row, as pandas would
+        new = int(codes[: apart[0]].max(initial=-1)) + 1
+        codes[codes >= new] += 1
+        codes[apart] = new
     return codes
+
+
+def _object_codes(array: np.ndarray) -> np.ndarray:
+    """:func:`written_codes` of objects of several types: the values of each kind
+    (:func:`kind_of`) factorized on their own (floats by :func:`_float_codes`; a missing
+    value is missing in any kind), the codes then numbered by first occurrence."""
+    type_codes, types = pd.factorize(np.fromiter(map(type, array), dtype=object, count=len(array)))
+    kind_codes, kinds = pd.factorize(np.array([kind_of(t) for t in types], dtype=object))
+    row_kinds = kind_codes[type_codes]
+    codes = np.full(len(array), -1, dtype=np.int64)
+    firsts: list[np.ndarray] = []  # the first row of each code, in the order of the codes
+    for at, kind in enumerate(kinds):
+        rows = np.flatnonzero(row_kinds == at)
+        of_kind = array[rows]
+        if kind is _FLOAT:
+            coded = _float_codes(of_kind.astype(np.float64))
+        else:
+            coded = np.asarray(pd.factorize(of_kind, use_na_sentinel=True)[0], dtype=np.int64)
+        present = coded >= 0
+        codes[rows[present]] = coded[present] + sum(map(len, firsts))
+        firsts.append(rows[_first_rows(coded)])
+    first = np.concatenate(firsts)
+    rank = np.empty(len(first) + 1, dtype=np.int64)
+    rank[np.argsort(first)], rank[-1] = np.arange(len(first)), -1  # code -1: the last, -1
+    return rank[codes]
 
 
 def written_indexer(values: pd.Index, targets: pd.Index) -> np.ndarray | None:
@@ -267,14 +272,19 @@ def written_indexer(values: pd.Index, targets: pd.Index) -> np.ndarray | None:
     """
     if written_codes(values) is None and written_codes(targets) is None:
         return None
-    keys = pd.Index(written_keys(values), dtype=object, tupleize_cols=False)
-    found = keys.get_indexer(pd.Index(written_keys(targets), dtype=object, tupleize_cols=False))
+    both = np.concatenate([np.asarray(values, dtype=object), np.asarray(targets, dtype=object)])
+    codes = written_codes(both)
+    if codes is None:  # one kind, one sign of zero, once together: pandas' equality is exact
+        codes = np.asarray(pd.factorize(both, use_na_sentinel=True)[0], dtype=np.int64)
+    at = np.full(int(codes.max(initial=-1)) + 2, -1, dtype=np.int64)  # code -1: the last, -1
+    at[codes[: len(values)]] = np.arange(len(values))
+    found = at[codes[len(values) :]]
     absent = np.flatnonzero(found < 0)
     if len(absent):
         apart = np.flatnonzero(~values.duplicated(keep=False))  # pandas tells them apart
         loose = values.take(apart).get_indexer(targets.take(absent))
         found[absent] = np.where(loose >= 0, apart[loose], -1)
-    return np.asarray(found, dtype=np.int64)
+    return found
 
 
 def _signed_zeros(floats: np.ndarray) -> tuple[bool, bool]:

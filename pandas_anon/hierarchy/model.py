@@ -529,8 +529,8 @@ def _merge_duplicates(
         )
     )
     table = table.take(np.sort(first_occurrence(rows, n))).reset_index(drop=True)
-    coded, _ = factorize(table.iloc[:, 0])  # as written: 0.0 and -0.0 are two values
-    repeated = np.bincount(coded)[coded] > 1
+    value_codes, _ = factorize(table.iloc[:, 0])  # as written: 0.0 and -0.0 are two values
+    repeated = np.bincount(value_codes)[value_codes] > 1
     if repeated.any():
         values = ", ".join(repr(v) for v in table.iloc[:, 0][repeated].unique()[:_LISTED])
         raise HierarchyError(
