@@ -6,7 +6,9 @@ argument. The functions work without the accessor.
 
 Every method spells out the parameters of its function, with the same names, defaults and
 types (none hides behind ``**options``: tests/test_accessor_signatures.py checks that a new
-option of a function reaches its method), and passes them on by keyword.
+option of a function reaches its method), and passes them on by keyword. Arguments a method
+does not take (a misspelt option) raise InvalidParameterError naming ``df.anon.<method>``
+and the closest valid option, as the functions do.
 
 Importing this module registers the accessor and imports nothing of the library: each method
 imports the module of its function when it is called, so that ``import pandas_anon`` stays
@@ -15,8 +17,10 @@ cheap.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
@@ -37,6 +41,44 @@ if TYPE_CHECKING:
     from pandas_anon.studies.strategy import Study
 
 
+_Class = TypeVar("_Class", bound=type)
+
+
+def _arguments_checked(cls: _Class) -> _Class:
+    """Wrap each public method of ``cls`` so that arguments its signature does not take (a
+    misspelt option) raise our InvalidParameterError naming the method and the closest valid
+    option, instead of Python's TypeError naming this module's private class."""
+    for name, method in list(vars(cls).items()):
+        if name.startswith("_") or not inspect.isfunction(method):
+            continue
+        setattr(cls, name, _checked(method))
+    return cls
+
+
+def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method``, its arguments bound to its signature before it runs."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            signature.bind(self, *args, **kwargs)
+        except TypeError as exc:
+            from pandas_anon import params
+            from pandas_anon.errors import InvalidParameterError
+
+            caller = f"df.anon.{method.__name__}"
+            unknown = {k: v for k, v in kwargs.items() if k not in signature.parameters}
+            params.known_options(unknown, caller, [method])
+            raise InvalidParameterError(
+                f"{caller}(): {exc}; see help({caller}) for its parameters"
+            ) from None
+        return method(self, *args, **kwargs)
+
+    return call
+
+
+@_arguments_checked
 class _Exposure:
     """What a frame of any engine (pandas, Dask) tells of its exposure and how it is
     anonymized: the methods both accessors share, each forwarding to its function."""
@@ -458,6 +500,7 @@ class _Exposure:
 
 
 @pd.api.extensions.register_dataframe_accessor("anon")
+@_arguments_checked
 class AnonAccessor(_Exposure):
     """Re-identification risk of this DataFrame: ``df.anon.singletons(["year", "sex"])``."""
 

@@ -746,6 +746,31 @@ API = {
         InvalidParameterError,
         ["compare() got algo=: compare() sets it itself", "remove it", "valid options"],
     ),
+    "df.anon.kanon unknown option": (
+        lambda df: df.drop(columns="tags").anon.kanon(2, qid=QID, foo=1),
+        InvalidParameterError,
+        ["df.anon.kanon() got foo=: unknown option", "remove it", "valid options: suppress"],
+    ),
+    "df.anon.ke_anon misspelt option": (
+        lambda df: df.anon.ke_anon(2, 1.0, qid=["sex", "salary"], eps_quasis=[]),
+        InvalidParameterError,
+        ["df.anon.ke_anon() got eps_quasis=", "did you mean eps_quasi=?"],
+    ),
+    "df.anon.reinforce unknown option": (
+        lambda df: df.anon.reinforce(KAnonymity(2), sensitive="diagnosis", qid=QID, foo=1),
+        InvalidParameterError,
+        ["df.anon.reinforce() got foo=: unknown option", "valid options"],
+    ),
+    "df.anon.kanon without k": (
+        lambda df: df.anon.kanon(qid=QID),
+        InvalidParameterError,
+        ["df.anon.kanon(): missing a required argument: 'k'", "see help(df.anon.kanon)"],
+    ),
+    "df.anon.singletons too many positional arguments": (
+        lambda df: df.anon.singletons(QID, True, 3),
+        InvalidParameterError,
+        ["df.anon.singletons(): too many positional arguments", "see help("],
+    ),
     # -- switches: True or False (or None where it decides for the caller) --------------------
     "singletons dropna='x'": (
         lambda df: pandas_anon.singletons(df, QID, dropna="x"),
