@@ -276,6 +276,8 @@ def marked_combinations(frequencies: FrequencySet) -> dict[int, np.ndarray]:
         values = frequencies.values[column]
         if values.dtype != object and not pd.api.types.is_string_dtype(values.dtype):
             continue
+        if SUPPRESSED not in values:  # a lookup in the index's hash table: most columns
+            continue
         hits = np.flatnonzero(np.asarray(values.astype(object) == SUPPRESSED, dtype=bool))
         if len(hits):
             marked[position] = frequencies.codes[:, position] == hits[0]
