@@ -31,8 +31,8 @@ from pandas_anon.errors import AnonError, ConfigError, InputFileError, capture_w
 from pandas_anon.gate import limits as reading
 from pandas_anon.gate.config import Config, Settings
 from pandas_anon.gate.counts import CountTable, SmallCells
-from pandas_anon.gate.dask_reading import read_dask
-from pandas_anon.gate.io import read_columns, tables_in
+from pandas_anon.gate.dask_reading import read_dask, require_rows
+from pandas_anon.gate.io import ZipMember, no_rows, read_columns, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
 
 # -- results --------------------------------------------------------------------------------
@@ -71,22 +71,20 @@ def check_files(
 ) -> list[FileResult]:
     """Check every table of every file with its settings: the configuration's for the file,
     overridden by ``command_line`` (settings fields, as :meth:`Config.settings` takes them)."""
-    return [
-        result
-        for file in files
-        for result in check_tables(file, config.settings(file, command_line))
-    ]
+    return [result for file in files for result in check_tables(file, config, command_line)]
 
 
-def check_tables(file: str, settings: Settings) -> list[FileResult]:
+def check_tables(file: str, config: Config, command_line: Mapping[str, object]) -> list[FileResult]:
     """Check each table the file ``file`` holds (:func:`pandas_anon.gate.io.tables_in`).
 
-    A ``.zip`` gives a result per member, named ``archive.zip:member``, and a workbook one
-    per sheet, named ``book.xlsx:Sheet1``: a check of each table (delimited text, JSON,
-    Parquet, a sheet), ``skipped`` with the reason for anything else; a ``.txt`` of prose
-    and an empty sheet are ``skipped``; an archive that cannot be opened is one ``error``.
-    Every table of the file gets the file's ``settings``.
+    A ``.zip`` gives a result per member (archives inside it too), named
+    ``archive.zip:member``, and a workbook one per sheet, named ``book.xlsx:Sheet1``: a check
+    of each table, whatever its name, ``skipped`` for a folder, a ``.txt`` of prose and an
+    empty sheet, ``error`` for what cannot be read (an archive that cannot be opened is one).
+    Each table gets the settings of the file and of its own name (:meth:`Config.settings`
+    with the files holding it), so that a rule can skip one member by name.
     """
+    settings = config.settings(file, command_line)
     if settings.skip or settings.engine == "dask":  # Dask reads the whole folder or glob
         return [check_file(file, settings)]
     try:
@@ -94,12 +92,33 @@ def check_tables(file: str, settings: Settings) -> list[FileResult]:
             entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
     except InputFileError as error:
         return [FileResult(file, "error", error=str(error))]
-    return [
-        FileResult(entry.name, "skipped", reason=entry.skipped)
-        if entry.skipped
-        else check_file(entry.name, settings)
-        for entry in entries
-    ]
+    results = []
+    for entry in entries:
+        own = config.settings(entry.name, command_line, within=_holders(entry.name))
+        if own.skip:
+            results.append(FileResult(entry.name, "skipped", reason="skipped by a rule"))
+        elif entry.skipped:
+            results.append(FileResult(entry.name, "skipped", reason=entry.skipped))
+        elif entry.error:
+            results.append(FileResult(entry.name, "error", error=_unread(entry.name, entry.error)))
+        else:
+            results.append(check_file(entry.name, own))
+    return results
+
+
+def _unread(name: str, error: str) -> str:
+    """The message for a file that cannot be read: for a member of an archive, also how to
+    leave it out when it holds no table (a README, an image)."""
+    if not isinstance(name, ZipMember):
+        return error
+    return f'{error}; if it holds no table, skip it by name: a rule with files = "{name}" and skip = true'
+
+
+def _holders(name: str) -> list[str]:
+    """The files holding the table ``name``, outermost first: the archives of a
+    :class:`~pandas_anon.gate.io.ZipMember`, the workbook of a sheet (and its own)."""
+    holder = getattr(name, "archive", getattr(name, "book", None))
+    return [] if holder is None else [*_holders(holder), holder]
 
 
 def check_file(file: str, settings: Settings) -> FileResult:
@@ -149,7 +168,9 @@ def check_file(file: str, settings: Settings) -> FileResult:
                 )
     except AnonError as error:
         # file errors already begin with the path; any other error gets it in front
-        result.error = str(error) if isinstance(error, InputFileError) else f"{file}: {error}"
+        result.error = (
+            _unread(file, str(error)) if isinstance(error, InputFileError) else f"{file}: {error}"
+        )
         return result
     result.elected = settings.qid is None
     result.limits = limits
@@ -182,12 +203,13 @@ def _read(
                 "only: they are small by nature; drop --engine dask for this file"
             )
         frame = read_dask(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
+        require_rows(frame, file)
         return frame, None, None
     if table is not None and usecols is not None:  # the category is no column of the file
         usecols = (*[c for c in usecols if c != table.category], *table.columns)
     frame = read_columns(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
     if frame.empty:
-        raise InputFileError(f"{file} has a header but no data rows; there is nothing to check")
+        raise no_rows(file)
     if table is None:
         return frame, None, None
     return table.read(frame)

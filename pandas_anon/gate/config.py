@@ -27,7 +27,9 @@ In ``pyproject.toml`` under ``[tool.pandas_anon]``, or at the top level of a
 
 Settings of a file: built-in defaults < the table's own keys < every rule whose ``files``
 match, in order < the command line. ``files`` patterns are shell globs matched against the
-path relative to the configuration's folder (``*`` also crosses ``/``). Unknown keys and
+path relative to the configuration's folder (``*`` also crosses ``/``); a table inside a file
+(``data.zip:__MACOSX/._a.csv``, ``book.xlsx:Foglio1``) is matched by its own name and by the
+names of the files holding it, so a rule can skip one member of an archive. Unknown keys and
 values of the wrong kind are :class:`~pandas_anon.errors.ConfigError`\\ s naming the file.
 Without ``--config``, the first ``.pandas-anon.toml`` or ``pyproject.toml`` holding
 ``[tool.pandas_anon]`` found from the current folder up to the repository root is used.
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -285,12 +287,20 @@ class Config:
     defaults: dict = field(default_factory=dict)
     rules: tuple[Rule, ...] = ()
 
-    def settings(self, file: str, command_line: Mapping[str, object]) -> Settings:
-        """The settings of ``file``: defaults, matching rules, then ``command_line`` fields."""
+    def settings(
+        self, file: str, command_line: Mapping[str, object], *, within: Sequence[str] = ()
+    ) -> Settings:
+        """The settings of ``file``: defaults, matching rules, then ``command_line`` fields.
+
+        ``within``: the files holding ``file`` when it is a table inside one
+        (``data.zip`` for ``data.zip:a.csv``, also ``data.zip:inner.zip`` for
+        ``data.zip:inner.zip:a.csv``): a rule matching any of them or ``file`` itself applies,
+        so that ``files = "data.zip:__MACOSX/*"`` with ``skip = true`` skips those members.
+        """
         merged = dict(self.defaults)
-        relative = self._relative(file)
+        names = [self._relative(name) for name in (*within, file)]
         for rule in self.rules:
-            if rule.matches(relative):
+            if any(rule.matches(name) for name in names):
                 merged.update(rule.values)
         merged.update(command_line)
         return Settings(**merged)

@@ -2,25 +2,36 @@
 Dask frame.
 
 A FILE is then a Parquet file or a folder of them (``dd.read_parquet``), or delimited text,
-one file or a glob of them such as ``'exports/*.csv'`` (``dd.read_csv``). Delimited values
-are read as written, as the pandas engine reads them (:func:`pandas_anon.gate.io.read_columns`):
-text, only an empty cell missing; the delimiter is ``,`` unless the settings give one (the
-pandas engine sniffs it, Dask reads blocks of the file independently). Nothing is read until
-the check counts (:mod:`pandas_anon.engine.backends.dask`), on the cluster of the running
-``distributed`` client if any, else on Dask's local scheduler.
+one file or a glob of them such as ``'exports/*.csv'`` (``dd.read_csv``), plain or compressed
+(``.gz``, ``.bz2``, ``.xz``: one partition per file). Delimited values are read as written,
+as the pandas engine reads them (:func:`pandas_anon.gate.io.read_columns`): text, only an
+empty cell missing, with the delimiter, encoding and title lines above the header that the
+pandas engine detects (:func:`pandas_anon.gate.io.csv_options`), on the first file of a glob
+(Dask reads blocks of a file apart: every file of a glob is read as its first is).
+
+Every other form the pandas engine reads (JSON, JSON Lines, spreadsheets, ``.zip``
+archives, a compressed Parquet file) is refused, an :class:`InputFileError` naming the file
+and saying to check it with the pandas engine: read as delimited text it would pass unread.
+So is a table with a header but no row (:func:`require_rows`), as the pandas engine refuses
+it. Nothing else is read until the check counts (:mod:`pandas_anon.engine.backends.dask`),
+on the cluster of the running ``distributed`` client if any, else on Dask's local scheduler.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from pandas_anon.engine.backends import DASK_EXTRA
 from pandas_anon.errors import InputFileError, MissingDependencyError
+from pandas_anon.gate.io import csv_options, no_rows, other_format
 
 #: Bytes of delimited text per partition.
 BLOCK_SIZE = "64MB"
+#: Encodings whose text Dask may cut into blocks at a newline byte (ASCII-compatible ones).
+_BLOCKS = ("utf-8", "utf-8-sig", "cp1252", "latin-1")
 
 
 def read_dask(
@@ -31,7 +42,8 @@ def read_dask(
     encoding: str | None = None,
 ) -> Any:
     """``path`` as a lazy Dask frame of the ``usecols`` columns (default: all); an
-    :class:`InputFileError` naming the path when Dask cannot open it (never quoting a value)."""
+    :class:`InputFileError` naming the path when Dask cannot open it or it is a form Dask
+    does not read (never quoting a value)."""
     try:
         import dask.dataframe as dd
     except ImportError as error:
@@ -40,17 +52,23 @@ def read_dask(
         ) from None
     columns = list(usecols) if usecols is not None else None
     try:
-        if path.lower().endswith(".parquet") or os.path.isdir(path):
+        if os.path.isdir(path) or other_format(path) == "Parquet" and _plain(path):
             return dd.read_parquet(path, columns=columns)
+        files = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+        if not files:
+            raise FileNotFoundError(path)
+        for file in files:
+            _check_form(path, file)
+        options = csv_options(files[0], sep=sep, encoding=encoding)
+        blocked = options["compression"] is None and options["encoding"] in _BLOCKS
         return dd.read_csv(
-            path,
+            files if glob.has_magic(path) else path,
             usecols=columns,
-            sep=sep or ",",
-            encoding=encoding or "utf-8",
             dtype=str,
             keep_default_na=False,
             na_values=[""],
-            blocksize=BLOCK_SIZE,
+            blocksize=BLOCK_SIZE if blocked else None,
+            **options,
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise InputFileError(
@@ -58,3 +76,33 @@ def read_dask(
             f"folder, or delimited text files (a glob such as 'data/*.csv'), with the columns "
             f"named"
         ) from None
+
+
+def _plain(path: str) -> bool:
+    """Whether ``path`` names a Parquet file as it is, not compressed as a whole."""
+    return path.lower().endswith(".parquet")
+
+
+def _check_form(path: str, file: str) -> None:
+    """Refuse a ``file`` (of the glob ``path``) that Dask would read as delimited text but is
+    not."""
+    form = other_format(file)
+    if form is None:
+        return
+    if form == "Parquet":  # a plain Parquet file is read as such, but not in a glob of text
+        form = "Parquet" if _plain(file) else "Parquet compressed as a whole"
+    where = file if file == path else f"{path}: {file}"
+    raise InputFileError(
+        f"{where} is {form}: --engine dask reads Parquet files or folders and delimited "
+        "text (plain, .gz, .bz2 or .xz); check it with the pandas engine (drop --engine dask, "
+        'or engine = "pandas" in a rule for it)'
+    )
+
+
+def require_rows(frame: Any, path: str) -> None:
+    """Refuse a Dask frame without a row, as the pandas engine refuses an empty table.
+
+    The first partition's first row is read; only when it has none are the partitions
+    counted (a glob whose first file holds only a header)."""
+    if len(frame.head(1, npartitions=1, compute=True)) == 0 and len(frame) == 0:
+        raise no_rows(path)

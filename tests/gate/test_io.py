@@ -264,8 +264,11 @@ def test_zip_member_of_an_unsupported_method(tmp_path: Path) -> None:
 
 
 PROSE = "Read me first\nThe data, by year; see the notes.\n"
-NOT_SPLIT = "not a table: no delimiter (, ; TAB or |) splits its first line into columns"
-NOT_READ = "not a .csv, .tsv, .txt, .json, .jsonl, .ndjson, .parquet, .xlsx or .ods file"
+NOT_SPLIT = anon_io.PROSE
+#: A table below a title line and a source line (whose comma is no delimiter in it).
+TITLED = "Patenti 2024\nFonte: Regione, 2024\n\ncomune;n\nRoma;1\nForlì;2\n"
+#: A column of codes without a header, one value per line.
+CODES = "RSSMRA80A01H501U\nVRDLGU75B12F205X\nBNCGPP90C03L219K\n"
 
 
 @pytest.mark.parametrize(
@@ -279,6 +282,12 @@ NOT_READ = "not a .csv, .tsv, .txt, .json, .jsonl, .ndjson, .parquet, .xlsx or .
         ("t.txt", "\ufeff \n\n", "empty"),
         ("t.txt", "a, b\n", "not a table: a single line"),
         ("t.txt", b"\x89PNG\r\n\x1a\n" + SECRET.encode(), ""),  # reading it says it is binary
+        ("t.txt", TITLED, ""),  # a table below its titles
+        ("t.txt", CODES, ""),  # one value per line: a table of one column
+        ("t.txt", "codice_fiscale\n" + CODES, ""),
+        ("t.txt", "anno comune sesso\n1950 Aosta F\n1951 Cogne M\n", ""),  # space-separated
+        ("t.txt", "numpy\npandas>=2,<4\n", NOT_SPLIT),  # a requirements file with a range
+        ("t.txt", "Title\n\nSome words here.\nAnd more words, here.\n", NOT_SPLIT),
     ],
 )
 def test_tables_in_a_file(tmp_path: Path, name: str, content: str | bytes, skipped: str) -> None:
@@ -297,9 +306,9 @@ def test_tables_in_a_compressed_or_utf16_txt(tmp_path: Path) -> None:
 
 
 def test_tables_in_a_txt_with_a_given_delimiter(tmp_path: Path) -> None:
-    path = write(tmp_path / "t.txt", "a,b\n1,2\n")
-    assert tables_in(path, sep=";") == [
-        TableEntry(str(path), "not a table: ';' does not split its first line into columns")
+    path = write(tmp_path / "t.txt", "a b,c\n1 2,3\n")
+    assert tables_in(path, sep="|") == [
+        TableEntry(str(path), "not a table: '|' does not split its lines into columns")
     ]
     assert tables_in(path, sep=",") == [TableEntry(str(path))]
 
@@ -313,39 +322,148 @@ def test_tables_in_a_zip(tmp_path: Path) -> None:
             "dati/b.tsv": "x\ty\n1\t2\n",
             "dati/c.Txt": "x|y\n1|2\n",
             "dati/LEGGIMI.txt": PROSE,
-            "dati/d.csv.gz": b"",
+            "dati/d.csv.gz": gzip.compress(b"x;y\n1;2\n"),
+            "dati/e": "x,y\n1,2\n",
+            "dati/f.dat": "x|y\n1|2\n",
+            "__MACOSX/dati/g.csv": "x;y\n1;2\n",
             "__MACOSX/dati/._a.CSV": b"\x00\x05\x16\x07",
             "mappa.png": b"\x89PNG",
         },
     )
     member = ZipMember(str(path), "")
-    assert [(entry.name, entry.skipped) for entry in tables_in(path)] == [
+    entries = tables_in(path)
+    assert [(entry.name, entry.skipped) for entry in entries] == [
         (f"{path}:dati/", "a folder"),
         (f"{path}:dati/a.CSV", ""),
         (f"{path}:dati/b.tsv", ""),
         (f"{path}:dati/c.Txt", ""),
         (f"{path}:dati/LEGGIMI.txt", NOT_SPLIT),
-        (f"{path}:dati/d.csv.gz", NOT_READ),
-        (f"{path}:__MACOSX/dati/._a.CSV", "macOS metadata"),
-        (f"{path}:mappa.png", NOT_READ),
+        (f"{path}:dati/d.csv.gz", ""),
+        (f"{path}:dati/e", ""),
+        (f"{path}:dati/f.dat", ""),
+        (f"{path}:__MACOSX/dati/g.csv", ""),
+        (f"{path}:__MACOSX/dati/._a.CSV", ""),
+        (f"{path}:mappa.png", ""),
     ]
-    assert all(isinstance(entry.name, type(member)) for entry in tables_in(path))
-    tables = [entry.name for entry in tables_in(path) if not entry.skipped]
-    assert [read_table(name).to_dict("list") for name in tables] == [{"x": [1], "y": [2]}] * 3
+    assert all(isinstance(entry.name, type(member)) for entry in entries)
+    tables = [entry.name for entry in entries if not entry.skipped][:7]
+    for read in (read_table, read_columns):
+        assert [read(name).astype(str).to_dict("list") for name in tables] == [
+            {"x": ["1"], "y": ["2"]}
+        ] * 7
+    assert "macOS AppleDouble file" in member_error(path, "__MACOSX/dati/._a.CSV")
+    assert "a PNG image" in member_error(path, "mappa.png")
 
 
-@pytest.mark.parametrize("members", [{}, {"docs/": b""}, {"README.txt": PROSE, "a.md": "# A"}])
+@pytest.mark.parametrize(
+    "members", [{}, {"docs/": b""}, {"README.txt": PROSE, "docs/": b"", "docs/NOTE.TXT": ""}]
+)
 def test_tables_in_a_zip_without_a_table(tmp_path: Path, members: dict[str, str]) -> None:
     path = zip_of(tmp_path / "t.zip", members)
     files = sum(not name.endswith("/") for name in members)
     assert tables_in(path) == [
-        TableEntry(
-            str(path),
-            "holds no table: no .csv, .tsv, delimited .txt, .json, .jsonl, .ndjson, .parquet, "
-            f".xlsx or .ods among its {files} file"
-            f"{'' if files == 1 else 's'}",
-        )
+        TableEntry(str(path), f"holds no table among its {files} file{'' if files == 1 else 's'}")
     ]
+
+
+def test_tables_in_archives_inside_an_archive(tmp_path: Path) -> None:
+    inner = zip_of(tmp_path / "inner.zip", {"dati/": b"", "dati/a.csv": "x;y\n1;2\n"})
+    deep = zip_of(tmp_path / "deep.zip", {"inner.ZIP": inner.read_bytes()})
+    path = zip_of(
+        tmp_path / "t.zip",
+        {"inner.zip": inner.read_bytes(), "b/deep.zip": deep.read_bytes(), "c.zip": SECRET},
+    )
+    entries = tables_in(path)
+    assert [(entry.name, entry.skipped, bool(entry.error)) for entry in entries] == [
+        (f"{path}:inner.zip:dati/", "a folder", False),
+        (f"{path}:inner.zip:dati/a.csv", "", False),
+        (f"{path}:b/deep.zip:inner.ZIP:dati/", "a folder", False),
+        (f"{path}:b/deep.zip:inner.ZIP:dati/a.csv", "", False),
+        (f"{path}:c.zip", "", True),
+    ]
+    assert entries[4].error == f"{path}:c.zip is not a valid zip file (corrupt or truncated); " + (
+        "re-download or re-compress it"
+    )
+    for entry in (entries[1], entries[3]):
+        assert read_columns(entry.name).astype(str).to_dict("list") == {"x": ["1"], "y": ["2"]}
+        again = pickle.loads(pickle.dumps(entry.name))  # a name that reaches a worker process
+        assert read_table(again).to_dict("list") == {"x": [1], "y": [2]}
+
+
+def test_archives_nested_deeper_than_the_bound_are_errors(tmp_path: Path) -> None:
+    data = zip_of(tmp_path / "a.zip", {"a.csv": f"x\n{SECRET}\n"}).read_bytes()
+    for depth in range(anon_io.MAX_ZIP_DEPTH):
+        data = zip_of(tmp_path / f"{depth}.zip", {f"{depth}.zip": data}).read_bytes()
+    # n.zip holds n.zip, which holds (n-1).zip, ... 0.zip, which holds a.csv
+    (entry,) = tables_in(tmp_path / f"{anon_io.MAX_ZIP_DEPTH - 1}.zip")
+    assert entry.name.endswith(":0.zip") and entry.name.count(".zip") == anon_io.MAX_ZIP_DEPTH + 1
+    assert "5 archives deep, deeper than the 4 read; extract it" in entry.error
+    assert SECRET not in entry.error
+    (entry,) = tables_in(tmp_path / f"{anon_io.MAX_ZIP_DEPTH - 2}.zip")  # one archive less
+    assert entry.name.endswith(":0.zip:a.csv") and not entry.error and not entry.skipped
+
+
+def test_title_lines_above_the_header_are_skipped(tmp_path: Path) -> None:
+    for name in ("t.csv", "t.txt", "t.csv.gz"):
+        path = tmp_path / name
+        data = (TITLED + "".join(f"X{i};{i}\n" for i in range(300))).encode("cp1252")
+        path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+        table = read_table(path)
+        assert list(table.columns) == ["comune", "n"] and len(table) == 302
+        assert table["comune"].tolist()[:2] == ["Roma", "Forlì"]
+        assert read_columns(path).astype(str).equals(table.astype(str))
+        assert anon_io.csv_options(path) == {
+            "sep": ";",
+            "encoding": "cp1252",
+            "skiprows": 3,  # the two titles and the blank line below them
+            "compression": "gzip" if name.endswith(".gz") else None,
+        }
+
+
+@pytest.mark.parametrize(
+    ("content", "header"),
+    [
+        ("comune\nRoma\nForlì, FC\nMilano\n", ["comune"]),  # "comune" is no title
+        ("comune\nForlì;FC\nRoma;RM\n", ["comune"]),  # one word: a header, not a title
+        ("c0\n;\n;\n", ["c0"]),
+        ("Dati 2024\n;\n;\n", ["Dati 2024"]),  # no title above a header of no names
+        ("a;b\n1;2\nx\n", ["a", "b"]),  # a short last row
+    ],
+)
+def test_what_is_no_title(tmp_path: Path, content: str, header: list[str]) -> None:
+    path = write(tmp_path / "t.csv", content)
+    assert anon_io.csv_options(path)["skiprows"] == 0
+    assert list(read_table(path).columns) == header
+
+
+def test_a_space_separated_table(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.txt", "anno comune sesso\n1950 Aosta F\n1951 Cogne M\n")
+    assert read_table(path).to_dict("list") == {
+        "anno": [1950, 1951],
+        "comune": ["Aosta", "Cogne"],
+        "sesso": ["F", "M"],
+    }
+    # a one-column file of values with spaces stays one column
+    assert list(read_table(write(tmp_path / "c.csv", "comune\nValle d'Aosta\nRoma\n")).columns) == [
+        "comune"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "form"),
+    [
+        ("a.csv", None),
+        ("data", None),
+        ("a.TXT.gz", None),
+        ("a.csv.zip", "a .zip archive"),
+        ("a.JSON", "JSON"),
+        ("a.ndjson.xz", "JSON Lines"),
+        ("a.parquet.gz", "Parquet"),
+        ("a.ods", "a spreadsheet"),
+    ],
+)
+def test_other_format(name: str, form: str | None) -> None:
+    assert anon_io.other_format(name) == form
 
 
 @pytest.mark.parametrize(

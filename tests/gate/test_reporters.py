@@ -353,7 +353,7 @@ def test_cli_junit(capsys, repo):
 def test_cli_elected_qid_and_zip_member(capsys, repo):
     with zipfile.ZipFile("open-data.zip", "w") as archive:
         archive.writestr("2024/risky.csv", TABLE)
-        archive.writestr("README.md", "# notes")
+        archive.writestr("README.txt", "# notes")
     code, out, _ = check(capsys, "--format", "github", "open-data.zip")
     lines = out.splitlines()
     assert code == 1 and lines[-1] == "pandas-anon check: 1 of 2 files exceeds the limits"
@@ -367,7 +367,7 @@ def test_cli_elected_qid_and_zip_member(capsys, repo):
     cases = list(parse_junit(out).iter("testcase"))
     assert [c.get("name") for c in cases] == [
         "open-data.zip:2024/risky.csv",
-        "open-data.zip:README.md",
+        "open-data.zip:README.txt",
     ]
     assert "(elected)" in cases[0].find("system-out").text
 
