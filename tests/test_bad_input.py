@@ -771,6 +771,52 @@ API = {
         InvalidParameterError,
         ["df.anon.singletons(): too many positional arguments", "see help("],
     ),
+    "kanon salt too short": (
+        _kanon(identifiers="hash", salt="pepper"),
+        InvalidParameterError,
+        ["salt is 6 bytes long", "shorter than 16", "secrets.token_hex(16)"],
+    ),
+    "kanon salt=123": (
+        _kanon(identifiers="hash", salt=123),
+        InvalidParameterError,
+        ["salt must be text or bytes"],
+    ),
+    "apply suppress='x'": (
+        lambda df: pandas_anon.anonymize(df.drop(columns="tags"), 2, qid=QID).apply(
+            df.drop(columns="tags"), suppress="x"
+        ),
+        InvalidParameterError,
+        ["suppress must be one of 'mask', 'drop'"],
+    ),
+    "apply on a shuffled frame": (
+        lambda df: pandas_anon.anonymize(df.drop(columns="tags"), 2, qid=QID).apply(
+            df.drop(columns="tags").iloc[::-1]
+        ),
+        InvalidParameterError,
+        ["frame: "],
+    ),
+    "reinforce utility returning text": (
+        lambda df: pandas_anon.reinforce(
+            df.drop(columns="tags"),
+            KAnonymity(5),
+            sensitive="diagnosis",
+            qid=QID,
+            utility=lambda mate: "1.5",
+        ),
+        InvalidParameterError,
+        ["utility must return a real number"],
+    ),
+    "reinforce utility returning NaN": (
+        lambda df: pandas_anon.reinforce(
+            df.drop(columns="tags"),
+            KAnonymity(5),
+            sensitive="diagnosis",
+            qid=QID,
+            utility=lambda mate: float("nan"),
+        ),
+        InvalidParameterError,
+        ["utility must return a real number"],
+    ),
     # -- switches: True or False (or None where it decides for the caller) --------------------
     "singletons dropna='x'": (
         lambda df: pandas_anon.singletons(df, QID, dropna="x"),

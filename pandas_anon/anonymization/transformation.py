@@ -42,6 +42,7 @@ from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.engine.memory import with_pooled_memory
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.params import one_of
 from pandas_anon.privacy.groups import GroupJudge
 
 if TYPE_CHECKING:
@@ -325,6 +326,7 @@ class Transformation:
         combination by value): a row whose combination the decision never saw raises the
         same error when the output is computed.
         """
+        one_of(suppress, "suppress", ("mask", "drop"))
         key = salt_key(salt)  # checked even when no column is hashed
         if self.digest is not None or is_dask(frame):
             return self._apply_distributed(frame, suppress, key)

@@ -57,7 +57,9 @@ def add_copy_arguments(command: argparse.ArgumentParser) -> None:
         default="drop",
         help="what to do with direct identifier columns outside the QID "
         "(unique on nearly every row): drop them (default), hash them "
-        "(keyed by $PANDAS_ANON_SALT, else a random key never stored) "
+        "(keyed by $PANDAS_ANON_SALT, a secret of at least 16 bytes such as "
+        "`python -c 'import secrets; print(secrets.token_hex(16))'`, else a random key "
+        "never stored) "
         "or keep them",
     )
     command.add_argument(
