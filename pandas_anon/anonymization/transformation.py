@@ -472,7 +472,7 @@ class Transformation:
         resolve_columns(frame, list(self.qid))  # a frame holding the quasi-identifier
         tabulation = self.tabulation
         if len(frame) != tabulation.n_rows:
-            raise _not_decided(
+            raise not_decided(
                 f"this transformation was decided on a frame of {tabulation.n_rows:,} rows "
                 f"and this one holds {len(frame):,}"
             )
@@ -499,7 +499,7 @@ class Transformation:
             held = held[tabulation.positions]
         decided = frequencies.codes[:, frequencies.position(column)][tabulation.row_combination]
         if not np.array_equal(held, decided):
-            raise _not_decided(
+            raise not_decided(
                 f"column {column!r} of this frame does not hold, row for row, the values the "
                 f"transformation was decided on (other values, or rows in another order)"
             )
@@ -520,7 +520,7 @@ class Transformation:
         return row_labels
 
 
-def _not_decided(problem: str) -> InvalidParameterError:
+def not_decided(problem: str) -> InvalidParameterError:
     """The error of :meth:`Transformation.apply` given a frame other than the one decided
     on: the ``problem``, and the fixes."""
     return InvalidParameterError(

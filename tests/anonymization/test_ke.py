@@ -86,6 +86,26 @@ def test_each_class_gets_its_own_diameter_over_eps():
     assert report.relative_error["height"] == pytest.approx((5 / 160 + 5 / 170) / 4)
 
 
+def test_a_plan_refuses_a_frame_whose_eps_quasis_changed():
+    """The noise is drawn around the values the plan was decided on, row by row: a frame
+    with the same towns but other heights would get another frame's noisy heights."""
+    frame = pd.DataFrame({"town": ["A", "A", "B", "B"], "height": [160.0, 170.0, 180.0, 180.0]})
+    plan = ke_decide(frame, 2, 2.0, qid=["town", "height"], eps_quasi=["height"])
+    other = frame.assign(height=[150.0, 170.0, 180.0, 190.0])
+    with pytest.raises(InvalidParameterError, match="^frame: its ε-quasi 'height' hold other"):
+        plan.apply(other, Shift(), shuffle=False)
+    missing = frame.assign(height=[160.0, None, 180.0, 180.0])
+    with pytest.raises(InvalidParameterError, match="^frame: its ε-quasi 'height'"):
+        plan.apply(missing, Shift(), shuffle=False)
+    same = frame.assign(height=frame["height"].astype("Float64"))  # the same values
+    assert plan.apply(same, Shift(), shuffle=False)["height"].tolist() == [
+        165.0,
+        175.0,
+        180.0,
+        180.0,
+    ]
+
+
 def test_several_eps_quasis_share_the_record_scale():
     """Two ε-quasis: the class's L1 diameter (the sum of the ranges) scales both."""
     frame = pd.DataFrame(

@@ -43,7 +43,7 @@ from pandas_anon.anonymization.reports import (
     column_keys,
     report_of,
 )
-from pandas_anon.anonymization.transformation import Transformation
+from pandas_anon.anonymization.transformation import Transformation, not_decided
 from pandas_anon.detect.exposure import SUPPRESSED, scan
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
@@ -182,7 +182,8 @@ class NoisePlan:
             return partitioned.release(
                 self, frame, source, level, shuffle=shuffle, suppress=suppress, salt=salt
             )
-        out = self.transformation.apply(frame, suppress="mask", salt=salt)
+        out = self.transformation.apply(frame, suppress="mask", salt=salt)  # k-quasis checked
+        self._check_eps_quasis(frame)
         noisy = self.draw(source)
         exposure = self.exposure(noisy, level)
         out, suppressed, modified = self.release(out, frame, noisy, exposure.removed)
@@ -204,6 +205,21 @@ class NoisePlan:
         )
         kanon = report_of(out).to_dict()  # the k-quasis' report, written by apply
         return attach(out, self.report(kanon, figures, level, source, shuffle, started))
+
+    def _check_eps_quasis(self, frame: pd.DataFrame) -> None:
+        """Refuse a frame whose ε-quasis hold other values than those the plan drew its
+        noise scales for (its noise is drawn around those values, row by row)."""
+        changed = [
+            column
+            for j, column in enumerate(self.eps_quasi)
+            if not np.array_equal(_floats(frame[column]), self.original[:, j], equal_nan=True)
+        ]
+        if changed:
+            raise not_decided(
+                f"its ε-quasi{'s' if len(changed) > 1 else ''} "
+                f"{', '.join(map(repr, changed))} hold other values than the frame this plan "
+                f"was decided on"
+            )
 
     def release(
         self,
