@@ -439,26 +439,45 @@ def test_identifiers_count_values_as_written():
     assert distinct_count(frame["x"]) == 8
 
 
+#: 60 rows of a float column holding both zeros and of ages, for local recoding (which
+#: writes each class's cells on its own).
+_ZEROS_AND_AGES = pd.DataFrame(
+    {
+        "x": np.random.default_rng(0).choice([0.0, -0.0, 1.0, 2.5], 60),
+        "age": np.random.default_rng(1).integers(20, 30, 60),
+    }
+)
+
+
 @pytest.mark.parametrize(
-    ("values", "qid"),
+    ("frame", "qid", "algo"),
     [
-        ([0.0] * 3 + [-0.0] * 3 + [1.0] * 6, ["x"]),  # issue 34: k 6 reported, 3 in the CSV
-        ([0.0] * 3 + [-0.0] * 3 + [1.0] * 6, None),  # zero configuration
-        ([0.0] * 5 + [-0.0] * 5, ["x"]),  # kept as it is: k 5, not 10
-        ([1] * 3 + [True] * 3 + [2] * 6, ["x"]),
-        ([1] * 5 + [True] * 5 + [2.0] * 5 + [2] * 5, ["x"]),
+        # issue 34: k 6 reported, 3 in the CSV
+        (pd.DataFrame({"x": [0.0] * 3 + [-0.0] * 3 + [1.0] * 6}), ["x"], None),
+        (
+            pd.DataFrame({"x": [0.0] * 3 + [-0.0] * 3 + [1.0] * 6, "sex": list("MF") * 6}),
+            None,
+            None,
+        ),
+        (pd.DataFrame({"x": [0.0] * 5 + [-0.0] * 5}), ["x"], None),  # kept: k 5, not 10
+        (pd.DataFrame({"x": pd.Series([1] * 3 + [True] * 3 + [2] * 6, dtype=object)}), ["x"], None),
+        (
+            pd.DataFrame(
+                {"x": pd.Series([1] * 5 + [True] * 5 + [2.0] * 5 + [2] * 5, dtype=object)}
+            ),
+            ["x"],
+            None,
+        ),
+        (_ZEROS_AND_AGES, ["x", "age"], "local"),  # reported k 5, 2 in the CSV
     ],
 )
-def test_kanon_reports_the_k_its_csv_has_under_check(tmp_path, capsys, values, qid):
+def test_kanon_reports_the_k_its_csv_has_under_check(tmp_path, capsys, frame, qid, algo):
     """kanon's k is the k ``pandas-anon check`` finds in its output written as CSV."""
     from pandas_anon.cli.main import main
 
-    frame = pd.DataFrame({"x": pd.Series(values, dtype=object if 1 in values else float)})
-    if qid is None:
-        frame["sex"] = list("MF") * (len(frame) // 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pandas_anon.OneClassWarning)
-        out = frame.anon.kanon(5, qid=qid)
+        out = frame.anon.kanon(5, qid=qid, **({"algo": algo} if algo else {}))
     report = out.anon.report()
     out.to_csv(tmp_path / "out.csv", index=False)
     code = main(["check", "--k", "5", "--qid", ",".join(report.qid), "--format", "json",

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Problem
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
+from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.keys import KeyLayout, run_ids
 from pandas_anon.errors import InvalidParameterError
@@ -130,7 +130,7 @@ class _LabelSpace:
                 np.asarray(hierarchy.labels(level), dtype=object)
                 for level in range(1, hierarchy.n_levels)
             ]
-            ids, _ = pd.factorize(np.concatenate(written), use_na_sentinel=True)
+            ids, _ = factorize(np.concatenate(written))  # as written: -0.0 is not 0.0
             missing = int(ids.max(initial=-1)) + 1
             table = np.empty((hierarchy.n_levels, len(values)), dtype=np.int64)
             table[0] = np.where(ids[: len(values)] < 0, missing, ids[: len(values)])
