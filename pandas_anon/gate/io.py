@@ -455,7 +455,10 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     It is a table when its first lines (title lines above aside, :func:`_title_records`) are
     two or more records that the delimiter found splits alike into two or more fields, or
     that are one value each with no space or delimiter in it (a column of codes, with or
-    without a header). Otherwise (a README, a requirements file with version ranges, a single line)
+    without a header); or when, up to :data:`_TITLE_LINES` lines of any kind left out, a
+    delimiter (a space too) splits three or more lines alike into two or more fields (a
+    space-separated table below a title of several words: read, it fails closed, each line
+    one value). Otherwise (a README, a requirements file with version ranges, a single line)
     it is prose, or empty.
     """
     try:
@@ -473,9 +476,23 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
         for _, row in records
     ):
         return TableEntry(name)
+    head = _sample_head(name, encoding)
+    if head is not None and _rows_below(head[2], (sep,) if sep else (*_DELIMITERS, _SPACE)):
+        return TableEntry(name)
     if sep is not None:
         return TableEntry(name, f"not a table: {sep!r} does not split its lines into columns")
     return TableEntry(name, PROSE)
+
+
+def _rows_below(head: str, delimiters: Sequence[str]) -> bool:
+    """Whether one of ``delimiters`` splits three or more lines of ``head`` alike into two or
+    more fields, up to :data:`_TITLE_LINES` of its first lines left out."""
+    for sep in delimiters:
+        rows = [len(row) for _, row in _records(head, sep)]
+        for start in range(min(_TITLE_LINES, len(rows) - 3) + 1):
+            if _alike(rows[start:]):
+                return True
+    return False
 
 
 _SPACES = re.compile(r"\s")
@@ -555,13 +572,10 @@ def _detect(
 ) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
     """The layout of ``name``, the records of its sample and whether that is all the file,
     or None when it is empty."""
-    compression = _compression_of(name)
-    with _io_errors(name, compression):
-        sample, complete = _read_sample(name, compression)
-    encoding, text = _sample_text(name, sample, complete, encoding)
-    if complete and not text.strip():
+    found = _sample_head(name, encoding)
+    if found is None:
         return None
-    head = _head(text, complete)
+    compression, encoding, head, complete = found
     if sep is None:
         sep = "\t" if _inner_suffix(name) == ".tsv" else _sniff(head)
     records = _records(head, sep)
@@ -575,6 +589,20 @@ def _detect(
     records = records[titles:]
     header = records[0][1] if records else []
     return _Layout(name, compression, sep, encoding, header, skip), records, complete
+
+
+def _sample_head(
+    name: str, encoding: str | None
+) -> tuple[Compression | None, str, str, bool] | None:
+    """The compression, encoding and first whole lines of ``name``'s sample, and whether that
+    is all the file; None when it is empty."""
+    compression = _compression_of(name)
+    with _io_errors(name, compression):
+        sample, complete = _read_sample(name, compression)
+    encoding, text = _sample_text(name, sample, complete, encoding)
+    if complete and not text.strip():
+        return None
+    return compression, encoding, _head(text, complete), complete
 
 
 def _title_records(rows: list[list[str]]) -> int:

@@ -115,6 +115,7 @@ def _cases() -> dict[str, Callable[[], bytes | str]]:
     cases["two_titles.txt"] = lambda: csv_text(
         ";", "Patenti della Valle d'Aosta\nFonte: Regione, 2024\n\n"
     )
+    cases["space_title.txt"] = lambda: csv_text(" ", "Patenti della Valle d'Aosta 2024\n")
     cases["codes.txt"] = tax_codes
     cases["codes.csv"] = tax_codes
     cases["codes_header.txt"] = lambda: "codice_fiscale\n" + tax_codes()

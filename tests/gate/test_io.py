@@ -286,6 +286,7 @@ CODES = "RSSMRA80A01H501U\nVRDLGU75B12F205X\nBNCGPP90C03L219K\n"
         ("t.txt", CODES, ""),  # one value per line: a table of one column
         ("t.txt", "codice_fiscale\n" + CODES, ""),
         ("t.txt", "anno comune sesso\n1950 Aosta F\n1951 Cogne M\n", ""),  # space-separated
+        ("t.txt", "Dati 2024, Aosta\nanno comune\n1950 Aosta\n1951 Cogne\n", ""),
         ("t.txt", "numpy\npandas>=2,<4\n", NOT_SPLIT),  # a requirements file with a range
         ("t.txt", "Title\n\nSome words here.\nAnd more words, here.\n", NOT_SPLIT),
     ],
