@@ -116,7 +116,8 @@ def _unread(name: str, error: str) -> str:
 
 def _holders(name: str) -> list[str]:
     """The files holding the table ``name``, outermost first: the archives of a
-    :class:`~pandas_anon.gate.io.ZipMember`, the workbook of a sheet (and its own)."""
+    :class:`~pandas_anon.gate.io.ZipMember`, the workbook of a sheet (and the archives
+    holding that workbook)."""
     holder = getattr(name, "archive", getattr(name, "book", None))
     return [] if holder is None else [*_holders(holder), holder]
 
