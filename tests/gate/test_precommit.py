@@ -206,6 +206,9 @@ def test_hooks_receive_tables_only(tmp_path, monkeypatch):
         "m.zip.part",
         "csv",
         "n.csvx",
+        "requirements.txt",  # pip's package lists: excluded
+        "dev-requirements.TXT",
+        "deps/constraints.txt",
     ]
     for name in TABLE_NAMES + others:
         (tmp_path / name).parent.mkdir(exist_ok=True)
@@ -222,8 +225,10 @@ def test_hooks_receive_tables_only(tmp_path, monkeypatch):
 def test_ci_jobs_select_the_hooks_files(name):
     script, _ = ci_script(name)
     (pattern,) = re.findall(r"grep -ziE '([^']+)'", script)
+    (excluded,) = re.findall(r"grep -zivE '([^']+)'", script)
     for hook in HOOKS.values():  # grep -i for the hooks' (?i)
         assert hook["files"] == f"(?i){pattern}"
+        assert hook["exclude"] == f"(?i){excluded}"
 
 
 @pytest.mark.parametrize("name", KINDS)
