@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pandas_anon.cli.options import INPUT_LIMITS, add_input_limits
 from pandas_anon.errors import InvalidParameterError
 
 HELP = "fail when a table (CSV, JSON, Parquet, spreadsheet, zip) exposes people (a CI gate)"
@@ -101,7 +102,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         type=from_text,
         help="smallest count a cell may publish besides 0 (the small-cell rule), e.g. 5",
     )
-    _add_input_limits(command)
+    add_input_limits(command)
     command.add_argument(
         "--engine",
         choices=("pandas", "dask"),
@@ -125,47 +126,6 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "current folder up to the repository root)",
     )
     command.add_argument("--verbose", "-v", action="store_true", help="report passing files too")
-
-
-#: The options of :func:`_add_input_limits`, as their configuration keys.
-INPUT_LIMITS = ("max_expanded_size", "max_ratio", "max_document_size", "max_line_length")
-
-
-def _add_input_limits(command: argparse.ArgumentParser) -> None:
-    """The options raising (or lowering) the limits on reading a file
-    (:mod:`pandas_anon.gate.limits`)."""
-    from pandas_anon.gate.limits import DEFAULTS, RATIO_FROM, size_text
-    from pandas_anon.params import from_text
-
-    group = command.add_argument_group(
-        "input limits",
-        "what reading one table may cost: past a limit the file is an error (exit 2) whose "
-        "message names the option raising it; SIZE is bytes, or e.g. 64MiB, 4GiB, 500MB",
-    )
-    group.add_argument(
-        "--max-expanded-size",
-        metavar="SIZE",
-        help="most bytes a compressed file or archive member may expand to "
-        f"(default {size_text(DEFAULTS.max_expanded_size)})",
-    )
-    group.add_argument(
-        "--max-ratio",
-        metavar="N",
-        type=from_text,
-        help="most times its compressed size a compressed file or member may expand to, "
-        f"checked past {size_text(RATIO_FROM)} (default {DEFAULTS.max_ratio:g})",
-    )
-    group.add_argument(
-        "--max-document-size",
-        metavar="SIZE",
-        help="most bytes of a JSON, JSON Lines or workbook, parsed whole in memory "
-        f"(default {size_text(DEFAULTS.max_document_size)})",
-    )
-    group.add_argument(
-        "--max-line-length",
-        metavar="SIZE",
-        help=f"longest line of delimited text (default {size_text(DEFAULTS.max_line_length)})",
-    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ from pandas_anon.cli import (
     scan,
     study,
 )
+from pandas_anon.cli.options import input_limits
 from pandas_anon.errors import AnonError, InputFileError, OutputFileError, capture_warnings
 
 
@@ -80,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):  # character gets an escape, not a traceback
             stream.reconfigure(errors="backslashreplace")
     try:
-        with _termination_raised(), _warnings_as_lines():
+        with _termination_raised(), _warnings_as_lines(), _reading_limited(args):
             return COMMANDS[args.command].run(args)
     except (KeyboardInterrupt, _Terminated) as stop:
         signum = stop.signum if isinstance(stop, _Terminated) else signal.SIGINT
@@ -122,6 +123,21 @@ def _command_in(words: Sequence[str]) -> str | None:
     """The command the words name: the first that is not an option (the options before a
     command, ``--help`` and ``--version``, take no value)."""
     return next((word for word in words if not word.startswith("-")), None)
+
+
+@contextlib.contextmanager
+def _reading_limited(args: argparse.Namespace) -> Iterator[None]:
+    """Within the block, files are read within the limits the command's options set
+    (:func:`~pandas_anon.cli.options.add_input_limits`; ``check`` applies each file's own
+    settings inside)."""
+    limits = input_limits(args)
+    if limits is None:
+        yield
+        return
+    from pandas_anon.gate.limits import applied
+
+    with applied(limits):
+        yield
 
 
 class _Terminated(BaseException):

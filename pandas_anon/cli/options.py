@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pandas_anon.errors import InvalidParameterError
+
+if TYPE_CHECKING:
+    from pandas_anon.gate.limits import InputLimits
 
 
 def column_list(text: str) -> list[str]:
@@ -62,6 +66,7 @@ def add_file_options(command: argparse.ArgumentParser) -> None:
         default="table",
         help="format of the report printed on stdout",
     )
+    add_input_limits(command)
 
 
 def add_search_options(command: argparse.ArgumentParser) -> None:
@@ -74,6 +79,66 @@ def add_search_options(command: argparse.ArgumentParser) -> None:
         help="largest share of rows that may be suppressed (default 0)",
     )
     command.add_argument("--metric", choices=("precision", "dm"), default="precision")
+
+
+#: The options of :func:`add_input_limits`, as ``check``'s configuration keys.
+INPUT_LIMITS = ("max_expanded_size", "max_ratio", "max_document_size", "max_line_length")
+
+
+def add_input_limits(command: argparse.ArgumentParser) -> None:
+    """The options raising (or lowering) the limits on reading a file
+    (:mod:`pandas_anon.gate.limits`), for every command that reads one: :func:`input_limits`
+    reads them."""
+    from pandas_anon.gate.limits import DEFAULTS, RATIO_FROM, size_text
+    from pandas_anon.params import from_text
+
+    group = command.add_argument_group(
+        "input limits",
+        "what reading one table may cost: past a limit the file is an error (exit 2) whose "
+        "message names the option raising it; SIZE is bytes, or e.g. 64MiB, 4GiB, 500MB",
+    )
+    group.add_argument(
+        "--max-expanded-size",
+        metavar="SIZE",
+        help="most bytes a compressed file or archive member may expand to "
+        f"(default {size_text(DEFAULTS.max_expanded_size)})",
+    )
+    group.add_argument(
+        "--max-ratio",
+        metavar="N",
+        type=from_text,
+        help="most times its compressed size a compressed file or member may expand to, "
+        f"checked past {size_text(RATIO_FROM)} (default {DEFAULTS.max_ratio:g})",
+    )
+    group.add_argument(
+        "--max-document-size",
+        metavar="SIZE",
+        help="most bytes of a JSON, JSON Lines or workbook, parsed whole in memory "
+        f"(default {size_text(DEFAULTS.max_document_size)})",
+    )
+    group.add_argument(
+        "--max-line-length",
+        metavar="SIZE",
+        help=f"longest line of delimited text (default {size_text(DEFAULTS.max_line_length)})",
+    )
+
+
+def input_limits(args: argparse.Namespace) -> InputLimits | None:
+    """The limits the :func:`add_input_limits` options set (the defaults for those not
+    given), or None when the command has none of them."""
+    from pandas_anon.gate import limits
+
+    if not hasattr(args, INPUT_LIMITS[0]):
+        return None
+    given: dict[str, Any] = {}
+    for key in INPUT_LIMITS:
+        if (value := getattr(args, key)) is not None:
+            parse = limits.ratio if key == "max_ratio" else limits.byte_size
+            try:
+                given[key] = parse(value, key)
+            except InvalidParameterError as problem:  # as check words its options' errors
+                raise InvalidParameterError(f"--{key.replace('_', '-')}: {problem}") from None
+    return replace(limits.DEFAULTS, **given)
 
 
 def forwarded(args: argparse.Namespace, *names: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pandas_anon.cli.options import column_list, positive
+from pandas_anon.cli.options import add_input_limits, column_list, positive
 
 HELP = "write a table's risk report as one self-contained HTML page (counts only)"
 
@@ -27,6 +27,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument("--sep", help="field delimiter (default: detected)")
     command.add_argument("--encoding", help="text encoding (default: detected)")
+    add_input_limits(command)
 
 
 def run(args: argparse.Namespace) -> int:

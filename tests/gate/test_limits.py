@@ -312,3 +312,27 @@ def test_a_bad_limit_in_the_configuration_is_refused(repo, capsys):
     (repo / ".pandas-anon.toml").write_text("max_ratio = 0.5\n")
     code, err = check(capsys, "t.csv")
     assert code == 2 and "max_ratio must be a finite number above 1" in err, err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["scan", "t.csv", "--qid", "a"],
+        ["anonymize", "t.csv", "out.csv", "--k", "2", "--qid", "a"],
+        ["ke-anon", "t.csv", "out.csv", "--k", "2", "--eps", "1", "--qid", "a"],
+        ["compare", "t.csv", "--k", "2", "--qid", "a"],
+        ["report", "t.csv", "-o", "page.html", "--qid", "a"],
+        ["study", "t.csv", "--year", "a", "--place", "b", "--sex", "b"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_reading_a_table_takes_the_limits_and_names_them(repo, capsys, command):
+    """Not only check: a command past a limit says which of its own options raises it, and
+    reads the file once it is raised."""
+    (repo / "t.csv").write_bytes(b"a,b\n" + b"1,x\n" * 10 + b"2," + b"y" * 2048 + b"\n")
+    assert main([*command, "--max-line-length", "1KiB"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "has a line longer than 1 KiB" in line
+    assert "raise the limit with --max-line-length" in line
+    assert main([*command, "--max-line-length", "nonsense"]) == 2
+    assert "--max-line-length: max_line_length must be a size" in capsys.readouterr().err
