@@ -27,6 +27,8 @@ from pandas_anon.gate import limits
 from pandas_anon.gate.io import read_columns, read_table
 from pandas_anon.gate.limits import BoundedStream, InputLimits, byte_size, check_lines
 
+from corpus import zipped as archive_of
+
 #: Rows that repeat: every class large, so a table of them passes ``--qid a,b``.
 ROWS = b"0,x\n1,y\n"
 #: A delimited table of 2 MiB (it compresses about 300 to 1,000 times).
@@ -62,10 +64,7 @@ def refused(capsys, name: str, key: str, *argv: str, table: str | None = None) -
 
 def zipped(content: bytes, member: str = "data.csv") -> bytes:
     """A zip archive holding ``content`` as ``member``, deflated."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(member, content)
-    return buffer.getvalue()
+    return archive_of({member: content})
 
 
 #: Each compressed form of a table, named as a file: its name and its compressor.
