@@ -5,9 +5,10 @@ A FILE is then a Parquet file or a folder of them (``dd.read_parquet``), or deli
 one file or a glob of them such as ``'exports/*.csv'`` (``dd.read_csv``), plain or compressed
 (``.gz``, ``.bz2``, ``.xz``: one partition per file). Delimited values are read as written,
 as the pandas engine reads them (:func:`pandas_anon.gate.io.read_columns`): text, only an
-empty cell missing, with the delimiter, encoding and title lines above the header that the
-pandas engine detects (:func:`pandas_anon.gate.io.csv_options`), on the first file of a glob
-(Dask reads blocks of a file apart: every file of a glob is read as its first is).
+empty cell missing, with the delimiter, encoding, title lines above the header and column
+names of a file without a header row (``column 1``, ...) that the pandas engine detects
+(:func:`pandas_anon.gate.io.csv_options`), on the first file of a glob (Dask reads blocks of
+a file apart: every file of a glob is read as its first is).
 
 Every other form the pandas engine reads (JSON, JSON Lines, spreadsheets, ``.zip``
 archives, a compressed Parquet file) is refused, an :class:`InputFileError` naming the file

@@ -192,7 +192,7 @@ def read_columns(
     columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
     if not columns:  # pyarrow would read every column
         raise InputFileError(f"{layout.name}: the header names no column; add a header row")
-    plain = _nearly_distinct(records, layout.header, columns)
+    plain = _nearly_distinct(records[1:] if layout.named else records, layout.header, columns)
     with _io_errors(layout.name, layout.compression, layout.encoding):
         try:
             return _frame_of(_arrow_columns(layout, columns, plain))
@@ -225,15 +225,17 @@ def csv_options(
 ) -> dict[str, object]:
     """The options of ``pandas.read_csv`` that read the delimited text file ``path`` as
     :func:`read_columns` does (delimiter, encoding, title lines above the header,
-    compression), detected on a sample of its start (``sep`` and ``encoding`` override
-    detection); for readers of ``read_csv``'s options, such as Dask's. Raises what
-    :func:`read_table` raises for a file whose start is unusable."""
+    compression, and for a file without a header row the names it is read with), detected
+    on a sample of its start (``sep`` and ``encoding`` override detection); for readers of
+    ``read_csv``'s options, such as Dask's. Raises what :func:`read_table` raises for a
+    file whose start is unusable."""
     layout = _inspect(path, None, sep, encoding)
     return {
         "sep": layout.sep,
         "encoding": layout.encoding,
         "skiprows": layout.skip,
         "compression": layout.compression,
+        **({} if layout.named else {"header": None, "names": layout.header}),
     }
 
 
@@ -509,6 +511,9 @@ class _Layout:
     encoding: str
     header: list[str]
     skip: int = 0  # lines above the header: titles (and blank lines between)
+    #: False when the first line is a row (:func:`_headerless`): ``header`` then holds
+    #: generated names (:func:`column_names`)
+    named: bool = True
 
 
 def _inspect(
@@ -554,8 +559,8 @@ PLAIN_MIN_ROWS = 500
 def _nearly_distinct(
     records: list[tuple[int, list[str]]], header: list[str], columns: list[str]
 ) -> set[str]:
-    """The ``columns`` whose values are nearly all distinct in the sample's rows."""
-    rows = [row for _, row in records[1:]]
+    """The ``columns`` whose values are nearly all distinct in the sample's rows ``records``."""
+    rows = [row for _, row in records]
     if len(rows) < PLAIN_MIN_ROWS:
         return set()
     plain = set()
@@ -587,8 +592,13 @@ def _detect(
         while skip < len(lines) and not lines[skip].strip():
             skip += 1
     records = records[titles:]
-    header = records[0][1] if records else []
-    return _Layout(name, compression, sep, encoding, header, skip), records, complete
+    if _headerless(records):
+        layout = _Layout(
+            name, compression, sep, encoding, column_names(len(records[0][1])), skip, False
+        )
+    else:
+        layout = _Layout(name, compression, sep, encoding, records[0][1] if records else [], skip)
+    return layout, records, complete
 
 
 def _sample_head(
@@ -622,6 +632,73 @@ def _title_records(rows: list[list[str]]) -> int:
     return 0
 
 
+def column_names(count: int) -> list[str]:
+    """The names of the ``count`` columns of a file without a header row: ``column 1``,
+    ``column 2``, ... (numbered from 1, as a spreadsheet user counts them)."""
+    return [f"column {position}" for position in range(1, count + 1)]
+
+
+#: A column's values in at least this many rows of the sample are needed for its shape to
+#: tell a header from a row (:func:`_headerless`).
+SHAPE_ROWS = 2
+#: A number as a table writes it: a sign, digits with a decimal point or comma, an exponent.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def _headerless(records: list[tuple[int, list[str]]]) -> bool:
+    """Whether the first of ``records`` (a sample's, title lines set aside) is a row of data,
+    not a header.
+
+    Each column whose non-empty values in the rows below (at least :data:`SHAPE_ROWS`) all
+    have one shape (:func:`_shapes`) votes: for a row when the first line's field has that
+    shape too (a tax code above tax codes, a number above numbers), for a header when not
+    (``anno`` above years, ``sesso`` above ``M`` and ``F``). The first line is a row when
+    some column votes so and none votes for a header. A column of values of no common shape
+    (names of varying length) and an empty first field do not vote, so a file whose columns
+    are all such keeps its first line as the header. ``csv.Sniffer.has_header`` counts votes
+    the same way but looks at 20 rows only, decides on a majority (where one column showing a
+    header is enough here) and reads a file of such columns only as headerless.
+    """
+    if len(records) <= SHAPE_ROWS:
+        return False
+    first, rows = records[0][1], [row for _, row in records[1:]]
+    voted = False
+    for position, field in enumerate(first):
+        values = [row[position] for row in rows if position < len(row) and row[position]]
+        if not field or len(values) < SHAPE_ROWS:
+            continue
+        shapes = [_shapes(value) for value in values]
+        for family, shape in enumerate(shapes[0]):
+            if shape is not None and all(other[family] == shape for other in shapes[1:]):
+                if _shapes(field)[family] != shape:
+                    return False
+                voted = True
+                break
+    return voted
+
+
+def _shapes(value: str) -> tuple[object, ...]:
+    """The shapes of a field, in the order :func:`_headerless` tries them: a number (or
+    None); its length and the classes of its characters (:func:`_character_class`:
+    ``RSSMRA85T10A562S`` is 16 digits and capitals, ``1985-03-10`` 10 digits and dashes);
+    its text with each run of digits as one ``9`` (``9/9/9`` for ``1/3/1985``)."""
+    value = value.strip()
+    number = "number" if _NUMBER.fullmatch(value) else None
+    classes = frozenset(map(_character_class, value))
+    return number, (len(value), classes), _DIGIT_RUN.sub("9", value)
+
+
+def _character_class(character: str) -> str:
+    """``9`` for a digit, ``A`` for a capital, ``a`` for another letter, a space for any
+    space, else the character itself."""
+    if character.isdigit():
+        return "9"
+    if character.isalpha():
+        return "A" if character.isupper() else "a"
+    return " " if character.isspace() else character
+
+
 def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.Table:
     """Read ``columns`` of the file with pyarrow's multi-threaded CSV reader, dictionary-encoded
     but for those in ``plain``, kept as text."""
@@ -630,6 +707,7 @@ def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.T
     read_options = pa_csv.ReadOptions(
         block_size=_ARROW_BLOCK,
         skip_rows=layout.skip,
+        column_names=None if layout.named else layout.header,
         encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
     )
     parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True)
@@ -1049,6 +1127,8 @@ def _read_csv(layout: _Layout, *, low_memory: bool, dtype: type[str] | None = No
             sep=sep,
             encoding=layout.encoding,
             skiprows=layout.skip,
+            header="infer" if layout.named else None,
+            names=None if layout.named else layout.header,
             engine="c",
             keep_default_na=False,
             na_values=[""],

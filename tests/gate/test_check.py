@@ -27,6 +27,7 @@ from pandas_anon.gate.io import read_columns, read_table
 from pandas_anon.hierarchy import Hierarchy
 
 from conftest import SEED_QID
+from gate_tables import HEADERLESS
 from verify import naive_counts, naive_election
 
 SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")
@@ -645,3 +646,30 @@ def test_an_election_within_its_budget_gives_the_verdict_it_gave_without_one(cap
     assert code == 1 and within == found
     code, past = report(capsys, str(path), "--max-subsets", str(examined - 1))
     assert code == 2 and past["wide.csv"]["status"] == "error"
+
+
+# -- a file without a header row ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+@pytest.mark.parametrize("name", sorted(HEADERLESS))
+def test_a_file_without_a_header_row_is_checked_whole(capsys, tmp_path, name, engine):
+    if engine == "dask":
+        pytest.importorskip("dask.dataframe")
+    lines, columns = HEADERLESS[name]
+    path = write(tmp_path / name, "\n".join(lines) + "\n")
+    code, found = report(capsys, str(path), "--qid", ",".join(columns), "--engine", engine)
+    entry = found[name]
+    assert code == 1 and entry["qid"] == columns
+    assert (entry["rows"], entry["examined"], entry["singletons"]) == (200, 200, 200)
+
+
+@pytest.mark.parametrize("name", sorted(HEADERLESS))
+def test_no_report_quotes_a_file_without_a_header_row(capsys, tmp_path, name):
+    lines, _ = HEADERLESS[name]
+    path = write(tmp_path / name, "\n".join(lines) + "\n")
+    values = {value for line in lines for value in line.split(",")}
+    for form in ("table", "json", "github", "junit"):
+        code, out, err = run(capsys, str(path), "--format", form)
+        assert code == 1, form
+        assert [value for value in values if value in out + err] == [], form

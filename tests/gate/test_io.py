@@ -23,6 +23,8 @@ from pandas_anon.errors import ColumnNotFoundError, InputFileError
 from pandas_anon.gate import io as anon_io
 from pandas_anon.gate.io import TableEntry, ZipMember, read_columns, read_table, tables_in
 
+from gate_tables import HEADERLESS, TAX_CODES
+
 SECRET = "SECRET_VALUE_123"
 COMUNI = ["Saint-Rhémy-en-Bosses", "Forlì", "Napoli"]
 
@@ -723,3 +725,71 @@ def test_usecols_must_not_be_a_string(tmp_path: Path) -> None:
 @pytest.mark.parametrize("option", [{"sep": ";;"}, {"sep": ""}, {"encoding": "no-such-codec"}])
 def test_bad_options(tmp_path: Path, option: dict[str, str]) -> None:
     input_error(write(tmp_path / "t.csv", "a;b\n1;2\n"), **option)
+
+
+# -- files without a header row ---------------------------------------------------------------
+
+
+def read_as_dask_does(path: Path) -> pd.DataFrame:
+    """``path`` read by pandas with the options the Dask engine reads it with."""
+    return pd.read_csv(
+        path, dtype=str, keep_default_na=False, na_values=[""], **anon_io.csv_options(path)
+    )
+
+
+@pytest.mark.parametrize("name", sorted(HEADERLESS))
+def test_a_file_without_a_header_row_is_read_whole(tmp_path: Path, name: str) -> None:
+    # its first line is a person: read as a header, its values would name the columns in
+    # reports and the person would go unchecked
+    lines, columns = HEADERLESS[name]
+    path = write(tmp_path / name, "\n".join(lines) + "\n")
+    rows = [line.split(",") for line in lines]
+    for frame in (read_columns(path), read_table(path, as_text=True), read_as_dask_does(path)):
+        assert list(frame.columns) == columns
+        assert frame.astype(str).values.tolist() == rows
+    assert tables_in(path) == [TableEntry(str(path))]
+    with gzip.open(tmp_path / f"{name}.gz", "wt") as packed:  # streamed: named the same
+        packed.write("\n".join(lines) + "\n")
+    assert list(read_columns(tmp_path / f"{name}.gz").columns) == columns
+
+
+YEARS = [f"{1940 + i % 60},{COMUNI[i % 3]},{'MF'[i % 2]}" for i in range(200)]
+
+
+@pytest.mark.parametrize(
+    "header, lines",
+    [
+        ("codice_fiscale", TAX_CODES),  # a name above codes of another length
+        ("anno,comune,sesso", YEARS),  # names above numbers and single letters
+        ("data,n", [f"{1 + i % 28}/{1 + i % 12}/{1950 + i},{i}" for i in range(50)]),
+    ],
+)
+def test_a_header_names_the_rows_the_file_has_without_it(
+    tmp_path: Path, header: str, lines: list[str]
+) -> None:
+    rows = [line.split(",") for line in lines]
+    bare = write(tmp_path / "bare.csv", "\n".join(lines) + "\n")
+    named = write(tmp_path / "named.csv", "\n".join([header, *lines]) + "\n")
+    generated = [f"column {n}" for n in range(1, len(rows[0]) + 1)]
+    for path, columns in ((bare, generated), (named, header.split(","))):
+        for frame in (read_columns(path), read_table(path, as_text=True), read_as_dask_does(path)):
+            assert list(frame.columns) == columns
+            assert frame.astype(str).values.tolist() == rows
+
+
+@pytest.mark.parametrize(
+    "content, columns",
+    [
+        # a number above numbers, whatever it names: the line is a row
+        ("2019,2020\n" + "".join(f"{i},{i * 7}\n" for i in range(5)), ["column 1", "column 2"]),
+        # one column saying header is enough: the names stay names
+        ("anno,M\n" + "".join(f"{1950 + i},F\n" for i in range(5)), ["anno", "M"]),
+        # too few rows to tell
+        ("AB12\nCD34\n", ["AB12"]),
+        # an empty first field says nothing; the others say header
+        (",anno\n0,1950\n1,1951\n2,1952\n", ["", "anno"]),
+    ],
+)
+def test_what_is_a_header(tmp_path: Path, content: str, columns: list[str]) -> None:
+    frame = read_table(write(tmp_path / "t.csv", content), as_text=True)
+    assert [c if not c.startswith("Unnamed") else "" for c in frame.columns] == columns
