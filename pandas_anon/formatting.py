@@ -6,6 +6,8 @@ columns, so a report printed in a public CI log cannot leak what it measures.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Hashable, Iterable, Sequence
 
 import pandas as pd
@@ -15,6 +17,20 @@ from tabulate import tabulate
 def count(n: int) -> str:
     """``1684`` -> ``'1,684'``."""
     return f"{n:,}"
+
+
+def number(value: object, digits: int = 4) -> str:
+    """A figure as the tables write it: a whole number with thousands separators (``198524``
+    -> ``'198,524'``), any other number to ``digits`` decimals (``19852.4`` ->
+    ``'19,852.4000'``), ``'-'`` where there is none (None, NaN, ``pd.NA``); text as it is."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return "-"
+    if isinstance(value, (bool, str)) or not isinstance(value, numbers.Real):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    as_float = float(value)
+    return "-" if math.isnan(as_float) else f"{as_float:,.{digits}f}"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

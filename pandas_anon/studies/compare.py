@@ -50,6 +50,9 @@ class Comparison:
         The smallest class size every method was asked for.
     qid : tuple of str
         The quasi-identifier every method used (given, or elected by the first method).
+    reports : dict
+        Each method's report (``out.anon.report()``), by its row's name: in zero
+        configuration, ``exposure`` says whether its release passes the gate's rule.
 
     See Also
     --------
@@ -88,6 +91,7 @@ class Comparison:
     table: pd.DataFrame = field(compare=False)
     k: int
     qid: tuple[str, ...]
+    reports: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         table = self.table.reset_index(names="method").astype(object)
@@ -228,6 +232,7 @@ def compare(
             f"got {methods!r}"
         )
     rows: dict[str, dict[str, Any]] = {}
+    reports: dict[str, Any] = {}
     chosen: list[Hashable] | None = list(qid) if qid is not None else None
     for method in listed:
         started = time.perf_counter()
@@ -247,10 +252,12 @@ def compare(
                 f"one algorithm, compare them in two calls)"
             )
         rows[name] = _figures(report, seconds)
+        reports[name] = report
     return Comparison(
         table=pd.DataFrame.from_dict(rows, orient="index"),
         k=k,
         qid=tuple(str(c) for c in chosen or ()),
+        reports=reports,
     )
 
 

@@ -2,12 +2,21 @@
 
 :func:`risk_report` applies the gate's rule to the table (the direct identifier columns, then
 the most exposed column set: :func:`pandas_anon.detect.exposure.scan`), measures the elected
-quasi-identifier (:func:`pandas_anon.risk`), and compares what k-anonymizing it costs with
-each method (:func:`pandas_anon.compare`: the optimal full-domain search, Mondrian, local
+quasi-identifier (:func:`pandas_anon.risk`), and compares what each method costs to fix the
+table (:func:`pandas_anon.compare`: the optimal full-domain search, Mondrian, local
 recoding); :meth:`RiskReport.to_html` writes it all as one page: a summary, the identifier
 columns, the election, the class sizes, the fixes and their cost, and the suggested next
 step, with figures embedded as images (when matplotlib is installed) and no request to the
-network. The page holds counts and column names only, never a value of the table.
+network. The page holds counts and column names only, never a value of the table; its
+figures are written as the rest of the product writes them (:mod:`pandas_anon.formatting`).
+
+The report is about a check: ``pandas-anon check --k K`` (the gate's rule: every set of up to
+three columns), or ``pandas-anon check --qid ... --k K`` when the quasi-identifier is given.
+Its fixes are the calls whose release passes that check: with the quasi-identifier elected,
+each method runs in zero configuration, as ``df.anon.kanon(K, algo=...)`` runs it (the QID
+widened until the release passes the gate's rule, which its report confirms); with ``qid``
+given, each method k-anonymizes that QID. The next step names the cheapest of those calls,
+as it is to be typed.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ from pandas_anon.detect.results import BestQID, Risk
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.errors import AnonWarning, InvalidQIDError, MissingDependencyError
 from pandas_anon.params import output_file, whole, writing
-from pandas_anon.studies.compare import Comparison, compare
+from pandas_anon.studies.compare import DEFAULT_METHODS, Comparison, compare
 
 #: The share of the rows a fix may suppress and still be suggested.
 SUGGESTED_SUPPRESSION = 0.05
@@ -62,6 +71,10 @@ class RiskReport:
     notes : tuple of str
         What the methods warned about while fixing (a release of one class, a hierarchy
         falling back), in counts and column names.
+    qid_given : bool
+        Whether ``qid`` was given: the fixes then k-anonymize it, and the check the report is
+        about is ``check --qid``; else each fix is a zero-configuration call, about ``check``
+        on every set of up to three columns.
     """
 
     title: str
@@ -74,6 +87,48 @@ class RiskReport:
     comparison: Comparison | None
     k: int
     notes: tuple[str, ...] = ()  # what the fixes warned about (counts and columns only)
+    qid_given: bool = False
+
+    @property
+    def check(self) -> str:
+        """The command of the check the report is about (its file left out)."""
+        if self.qid_given:
+            return f"pandas-anon check --qid {','.join(map(str, self.qid))} --k {self.k}"
+        return f"pandas-anon check --k {self.k}"
+
+    def passes(self) -> pd.Series:
+        """Per method compared, whether its release passes :attr:`check` (with ``qid``
+        given, every release is k-anonymous on it; else its report's ``exposure`` says)."""
+        assert self.comparison is not None
+        reports = self.comparison.reports
+        return pd.Series(
+            [
+                self.qid_given or bool((reports[m].exposure or {}).get("passes"))
+                for m in self.comparison.table.index
+            ],
+            index=self.comparison.table.index,
+            dtype=bool,
+        )
+
+    def recommended(self) -> str | None:
+        """The method the next step names: among those whose release passes :attr:`check`
+        suppressing at most :data:`SUGGESTED_SUPPRESSION` of the rows, the one modifying
+        the fewest rows, then the fewest cells; None when none does (or nothing is fixed)."""
+        if self.comparison is None:
+            return None
+        table = self.comparison.table
+        allowed = table[(table["suppressed"] <= SUGGESTED_SUPPRESSION * self.rows) & self.passes()]
+        if not len(allowed):
+            return None
+        ranked = allowed.sort_values(["modified rows", "modified cells"], kind="stable")
+        return str(ranked.index[0])
+
+    def call(self, method: str) -> str:
+        """The call of ``method`` as the next step writes it, ready to run on ``df``."""
+        if self.qid_given:
+            qid = list(map(str, self.qid))
+            return f"df.anon.kanon({self.k}, qid={qid!r}, algo={method!r})"
+        return f"df.anon.kanon({self.k}, algo={method!r})"
 
     def suggestion(self) -> str:
         """The suggested next step, in one paragraph (counts and column names only)."""
@@ -91,16 +146,31 @@ class RiskReport:
         ):
             steps.append(f"The quasi-identifier is already {self.k}-anonymous: nothing to fix.")
         elif self.comparison is not None:
-            table = self.comparison.table
-            allowed = table[table["suppressed"] <= SUGGESTED_SUPPRESSION * self.rows]
-            if len(allowed):
-                best = allowed["modified rows"].idxmin()
-                row = allowed.loc[best]
+            best = self.recommended()
+            if best is None:
                 steps.append(
-                    f"k-anonymize {fmt.columns(self.qid)} with k={self.k} by {best}: it modifies "
-                    f"{int(row['modified rows']):,} rows ({fmt.percent(row['modified rows'] / self.rows, 2)}) "
-                    f"and suppresses {int(row['suppressed']):,}, the fewest of the methods compared: "
-                    f"df.anon.kanon({self.k}, qid={list(map(str, self.qid))!r}, algo={str(best)!r})."
+                    f"No method compared releases a table that passes {self.check} with at "
+                    f"most {fmt.percent(SUGGESTED_SUPPRESSION, 0)} of the rows suppressed: "
+                    f"allow more suppression (max_suppression=), lower k, or choose the "
+                    f"quasi-identifier (qid=)."
+                )
+            else:
+                row = self.comparison.table.loc[best]
+                report = self.comparison.reports[best]
+                what = (
+                    f"k-anonymize {fmt.columns(self.qid)} with k={self.k} by {best}"
+                    if self.qid_given
+                    else f"k-anonymize with k={self.k} by {best} in zero configuration (its "
+                    f"quasi-identifier, {fmt.plural(len(report.qid), 'column')}, widened "
+                    f"from the election until the release passes the gate's rule: "
+                    f"{fmt.columns(report.qid)})"
+                )
+                steps.append(
+                    f"{what}: its release passes {self.check}; it modifies "
+                    f"{fmt.count(int(row['modified rows']))} rows "
+                    f"({fmt.percent(row['modified rows'] / self.rows, 2)}) and suppresses "
+                    f"{fmt.count(int(row['suppressed']))}, the fewest of the methods compared "
+                    f"whose release passes: {self.call(best)}."
                 )
         return (
             " ".join(steps) or "Nothing to fix: no identifier column and no column set to measure."
@@ -138,12 +208,37 @@ class RiskReport:
             sections.append(
                 _section(
                     f"What k={self.k} costs, by method",
-                    _table(self.comparison.table.drop(columns=["seconds"], errors="ignore"))
+                    f"<p>{_text(self._fixes_said())}</p>"
+                    + _table(self._costs())
                     + (f"<ul>{notes}</ul>" if notes else ""),
                 )
             )
         sections.append(_section("Next step", f"<p>{_text(self.suggestion())}</p>"))
         return _PAGE.format(title=_text(self.title), body="\n".join(sections))
+
+    def _fixes_said(self) -> str:
+        """What the cost table compares."""
+        if self.qid_given:
+            return (
+                f"Each method k-anonymizes {fmt.columns(self.qid)}, so that its release passes "
+                f"{self.check}."
+            )
+        return (
+            f"Each method runs as df.anon.kanon({self.k}, algo=...) runs it in zero "
+            f"configuration: its quasi-identifier (QID columns) is the election widened until "
+            f"its release passes the gate's rule, the rule of {self.check}."
+        )
+
+    def _costs(self) -> pd.DataFrame:
+        """The cost table as the page shows it: whether each release passes the check, then
+        (zero configuration) the columns of its QID, then its figures."""
+        assert self.comparison is not None
+        shown = self.comparison.table.drop(columns=["seconds"], errors="ignore")
+        if not self.qid_given:
+            reports = self.comparison.reports
+            shown.insert(0, "QID columns", [len(reports[m].qid) for m in shown.index])
+        shown.insert(0, "passes the check", ["yes" if p else "no" for p in self.passes()])
+        return shown
 
     def _summary(self) -> pd.DataFrame:
         facts = [
@@ -226,7 +321,7 @@ def risk_report(
     """
     require_data(frame)
     k = whole(k, "k", example=5)
-    found = scan(frame, k=2, max_size=max_size)
+    found = scan(frame, k=max(k, 2), max_size=max_size)  # the election check --k makes
     chosen = tuple(resolve_columns(frame, qid)) if qid is not None else found.qid
     if qid is not None and not chosen:
         raise InvalidQIDError("qid is empty: name the quasi-identifier columns, or leave qid out")
@@ -236,7 +331,9 @@ def risk_report(
         released = frame.drop(columns=[f.column for f in found.identifiers])
         with warnings.catch_warnings(record=True) as caught:  # told on the page instead
             warnings.simplefilter("always", AnonWarning)
-            comparison = compare(released, min(k, len(frame)), qid=list(chosen), identifiers="keep")
+            comparison = _fixes(
+                released, min(k, len(frame)), list(chosen) if qid is not None else None
+            )
         notes = [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
     return RiskReport(
         title=title,
@@ -249,6 +346,22 @@ def risk_report(
         comparison=comparison,
         k=k,
         notes=tuple(notes),
+        qid_given=qid is not None,
+    )
+
+
+def _fixes(released: pd.DataFrame, k: int, qid: list[Hashable] | None) -> Comparison:
+    """What each method costs: on ``qid`` when given; else each in zero configuration (its
+    own QID elected and widened until its release passes the gate's rule), one call each,
+    since the QID one method's release needs is not another's."""
+    if qid is not None:
+        return compare(released, k, qid=qid, identifiers="keep")
+    each = [compare(released, k, methods=[m], identifiers="keep") for m in DEFAULT_METHODS]
+    return Comparison(
+        table=pd.concat([c.table for c in each]),
+        k=k,
+        qid=(),
+        reports={m: r for c in each for m, r in c.reports.items()},
     )
 
 
@@ -316,7 +429,14 @@ def _text(value: object) -> str:
 
 
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_html(index=not isinstance(frame.index, pd.RangeIndex), border=0, escape=True)
+    """``frame`` as an HTML table, every figure written by :func:`pandas_anon.formatting.number`
+    (thousands separated, 4 decimals, ``-`` for none), in a box that scrolls rather than
+    cuts a table wider than the page."""
+    shown = frame.map(fmt.number)
+    html_table = shown.to_html(
+        index=not isinstance(frame.index, pd.RangeIndex), border=0, escape=True
+    )
+    return f'<div class="table">{html_table}</div>'
 
 
 def _section(title: str, body: str) -> str:
@@ -343,10 +463,13 @@ _PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>Re-identification risk of {title}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }}
+body {{ font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem;
+  color: #222; }}
 h1 {{ font-size: 1.6rem; }} h2 {{ font-size: 1.2rem; border-bottom: 1px solid #ccc; }}
-table {{ border-collapse: collapse; margin: 0.5rem 0; }}
-td, th {{ padding: 0.2rem 0.6rem; border-bottom: 1px solid #eee; text-align: right; }}
+.table {{ overflow-x: auto; max-width: 100%; }}
+table {{ border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }}
+td, th {{ padding: 0.2rem 0.5rem; border-bottom: 1px solid #eee; text-align: right; }}
+td {{ white-space: nowrap; }} th {{ vertical-align: bottom; }}
 img {{ max-width: 100%; }} .note {{ color: #777; }}
 </style>
 </head>

@@ -6,6 +6,7 @@ network) is caught by the same checks. Skipped where chromium is not installed, 
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+import handover_reports
 import numpy as np
 import pytest
 
@@ -46,6 +48,11 @@ FLAGS = [
     "--enable-logging=stderr",
     "--v=0",
 ]
+
+
+@pytest.fixture
+def licence_report():
+    return handover_reports.licence_report()
 
 
 @dataclass
@@ -101,10 +108,9 @@ def pixels_of(screenshot: np.ndarray, colour: str) -> int:
     return int((np.abs(screenshot - rgb).max(axis=-1) <= 12).sum())
 
 
-def test_the_report_renders_with_its_sections_and_figures(_licences, tmp_path):
+def test_the_report_renders_with_its_sections_and_figures(licence_report, tmp_path):
     page = tmp_path / "report.html"
-    found = risk_report(_licences, title="patenti.csv")
-    page.write_text(found.to_html(), encoding="utf-8")
+    page.write_text(licence_report.to_html(), encoding="utf-8")
     shown = render(page, tmp_path)
     titles = re.findall(r"<h2>([^<]*)</h2>", shown.dom)
     assert titles[:3] == ["Summary", "Direct identifiers", "The most exposed columns"]
@@ -126,3 +132,75 @@ def test_the_checks_catch_a_page_that_logs_or_fetches(tmp_path):
     assert shown.requests == ["http://example.invalid/figure.png"]
     assert any("broken" in line for line in shown.console)
     assert pixels_of(shown.screenshot, HIGHLIGHT) == 0
+
+
+# -- at 1280 px: every table fits, every figure formatted, any column name drawn -------------
+
+#: Appended to a copy of the page (the page itself runs no script): what the browser laid
+#: out, written into the DOM for --dump-dom to read.
+MEASURE = """<script>
+const boxes = [...document.querySelectorAll("table")].map(t => t.parentElement);
+document.body.dataset.measured = JSON.stringify({
+  viewport: document.documentElement.clientWidth,
+  page: document.documentElement.scrollWidth,
+  tables: boxes.map(b => ({scroll: b.scrollWidth, client: b.clientWidth,
+                           right: b.firstElementChild.getBoundingClientRect().right})),
+  cells: [...document.querySelectorAll("td, th")].map(c => c.innerText.trim()),
+  text: document.body.innerText,
+});
+</script>"""
+
+
+def measure(page: str, work: Path, width: int = 1280) -> dict:
+    """The page laid out at ``width`` pixels by chromium: the viewport's and the page's
+    widths, each table's box (scroll and client widths, the table's right edge), the text of
+    every cell and of the page."""
+    assert CHROMIUM is not None, "CI must have chromium: .ci/run installs Debian's"
+    copy = work / "measured.html"
+    copy.write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--window-size={width},2000", "--dump-dom", copy.resolve().as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    found = re.search(r'data-measured="([^"]*)"', dom)
+    assert found, dom[:500]
+    return json.loads(html.unescape(found.group(1)))
+
+
+def test_at_1280_px_every_table_fits_and_every_figure_is_formatted(licence_report, tmp_path):
+    """The cost table was cut off past GCP; numbers mixed 183276 with 198,524, and
+    19852.400000 and NaN appeared."""
+    laid = measure(licence_report.to_html(), tmp_path)
+    assert laid["viewport"] == 1280 and laid["page"] <= laid["viewport"]
+    assert len(laid["tables"]) == 5
+    for box in laid["tables"]:
+        assert box["scroll"] <= box["client"] and box["right"] <= laid["viewport"], box
+    figures = [c for c in laid["cells"] if re.fullmatch(r"-?[\d.,]+", c)]
+    assert len(figures) > 50
+    assert [c for c in figures if not re.fullmatch(r"-?\d{1,3}(,\d{3})*(\.\d{4})?", c)] == []
+    assert "NaN" not in laid["text"]
+
+
+def test_a_column_named_with_dollars_renders(tmp_path):
+    """$x$ and a$b^$ are column names, not mathtext: the page is written, shows them as
+    spelled and draws its figures (a$b^$ crashed it)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "$x$": rng.integers(0, 5, 60),
+            "a$b^$": rng.choice(list("pqr"), 60),
+            "c": rng.integers(0, 3, 60),
+        }
+    )
+    page = tmp_path / "report.html"
+    page.write_text(risk_report(frame, qid=["$x$", "a$b^$", "c"], k=2).to_html())
+    shown = render(page, tmp_path)
+    assert "Class sizes on ($x$, a$b^$, c)" in re.findall(r"<h2>([^<]*)</h2>", shown.dom)
+    assert shown.console == [] and shown.requests == []
+    assert pixels_of(shown.screenshot, HIGHLIGHT) > 1_000  # the figures drawn
+    assert "$x$, a$b^$, c" in measure(page.read_text(), tmp_path)["text"]
