@@ -164,7 +164,10 @@ class PluginCheck:
             coverage=self.hierarchies["coverage"].map(
                 lambda c: "" if pd.isna(c) else fmt.percent(c, 1)
             ),
-            unplaced=self.hierarchies["unplaced"].map(lambda n: "" if pd.isna(n) else f"{n:,}"),
+            # each count as a whole number (pandas 2.2 maps an Int64 column as floats: "2.0")
+            unplaced=self.hierarchies["unplaced"].map(
+                lambda n: "" if pd.isna(n) else fmt.count(int(n))
+            ),
             seconds=self.hierarchies["seconds"].map(lambda s: f"{s:.3f}"),
         )
         verdict = "ok" if self.ok else fmt.plural(len(self.problems), "problem")

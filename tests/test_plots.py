@@ -60,6 +60,7 @@ def test_best_qid_plot_shows_the_subsets_and_the_elected_one(licences):
     assert colours.count(colours[elected]) == 1  # only the elected subset highlighted
 
 
+@pytest.mark.requires_plugin("italy")
 def test_study_plot_places_each_strategy(licences):
     found = licences.anon.study(year="anno_nascita", sex="sesso", place="comune_residenza")
     fig, given = plt.subplots(1, 2)

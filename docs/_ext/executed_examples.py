@@ -16,6 +16,7 @@ import doctest
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -107,13 +108,33 @@ def check(app: Any, env: Any, docnames: list[str]) -> None:
     ]
     pages.append((source.parent / "README.md", "README.md", "index"))
     for path, name, doc in pages:
-        for line, problem in run_in_folder(path, name, source.parent):
+        before = changed_files(source.parent)
+        problems = run_in_folder(path, name, source.parent)
+        left = changed_files(source.parent) - before
+        if left:  # the examples write into their own folder, never the repository
+            problems.append((1, f"running the examples changed the repository: {sorted(left)}"))
+        for line, problem in problems:
             logger.warning(
                 "example of %s does not run as shown:\n%s",
                 name,
                 problem,
                 location=(doc, line) if name != "README.md" else None,
             )
+
+
+def changed_files(root: Path) -> set[str]:
+    """The files of the repository at ``root`` that git sees as new or changed (``git status``
+    lines, ignored files left out); none outside a git work tree."""
+    try:
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return set()
+    return set(status.stdout.splitlines())
 
 
 def run_in_folder(path: Path, name: str, root: Path) -> list[tuple[int, str]]:

@@ -46,6 +46,7 @@ def assert_no_misspelling(text: str) -> None:
 # -- 7: a claimed hierarchy that cannot cover the column ------------------------------------
 
 
+@pytest.mark.requires_plugin("italy")
 def test_a_claimed_hierarchy_that_misses_values_falls_back_to_auto(elsewhere):
     before = elsewhere.copy()
     with pytest.warns(HierarchyFallbackWarning) as caught:
@@ -69,6 +70,7 @@ def test_a_claimed_hierarchy_that_misses_values_falls_back_to_auto(elsewhere):
     pd.testing.assert_frame_equal(elsewhere, before)
 
 
+@pytest.mark.requires_plugin("italy")
 def test_zero_configuration_no_longer_fails_on_another_regions_spellings(elsewhere):
     # before: HierarchyError from it.comune on every zero-config call
     frame = elsewhere[SEED_QID]
@@ -82,6 +84,7 @@ def test_zero_configuration_no_longer_fails_on_another_regions_spellings(elsewhe
     verify_anonymized(out, report.qid, 5, 0)
 
 
+@pytest.mark.requires_plugin("italy")
 def test_a_claimed_hierarchy_that_covers_the_column_is_still_used(licences):
     """it.comune claims the municipality; on the licence file it reads each row's province
     from the frame's provincia_residenza by itself, and the report says so."""
@@ -92,6 +95,7 @@ def test_a_claimed_hierarchy_that_covers_the_column_is_still_used(licences):
     assert report.hierarchies["comune_residenza"] == described
 
 
+@pytest.mark.requires_plugin("italy")
 @pytest.mark.parametrize("named", ["it.comune", "hierarchy object"])
 def test_a_hierarchy_the_user_named_still_raises_and_may_list_the_values(elsewhere, named):
     from pandas_anon_italy import comune_hierarchy

@@ -176,6 +176,7 @@ def test_every_local_release_meets_its_goal_and_leaves_safe_rows_alone(goal, dat
 # -- real data ---------------------------------------------------------------------------
 
 
+@pytest.mark.requires_plugin("italy")
 def test_valle_d_aosta_k2_without_a_singleton_modifying_two_percent(licences):
     """The seed paper's QID, k=2, municipality -> province: no singleton left, 1,796 rows
     modified, where the rows of its Table 1 that reach no singleton (M, Y_ran ...) modify

@@ -169,6 +169,7 @@ def test_compressed_outputs(capsys, small, tmp_path):
         assert archive.read("out.csv").decode() == expected
 
 
+@pytest.mark.requires_plugin("italy")
 def test_the_licences_keep_their_text_and_pass_the_check(capsys, tmp_path, licences):
     source, target = tmp_path / "patenti.csv", tmp_path / "patenti-k5.csv"
     licences.to_csv(source, index=False)
@@ -327,6 +328,7 @@ def towns(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.requires_plugin("italy")
 def test_hierarchies_by_name_and_from_a_file(capsys, towns):
     code, out, err = run(
         capsys,
@@ -365,12 +367,20 @@ def test_hierarchies_by_name_and_from_a_file(capsys, towns):
         (["town=nope.csv"], "nope.csv: no such file; check the path"),
         (["town=sub/years"], "sub/years: no such file; check the path"),
         (["town=./"], "./ is a directory; pass the path of a CSV or TSV file"),
-        (["city=it.comune"], "column 'city' not found; available columns: 'year', 'town', 'n'"),
+        pytest.param(
+            ["city=it.comune"],
+            "column 'city' not found; available columns: 'year', 'town', 'n'",
+            marks=pytest.mark.requires_plugin("italy"),
+        ),
         (
             ["year=years.csv", "year=builtin.mask"],
             "--hierarchy names column 'year' twice; give one hierarchy per column",
         ),
-        (["n=it.comune"], "hierarchies given for columns outside the qid: ['n']"),
+        pytest.param(
+            ["n=it.comune"],
+            "hierarchies given for columns outside the qid: ['n']",
+            marks=pytest.mark.requires_plugin("italy"),
+        ),
     ],
 )
 def test_hierarchy_errors_are_one_line(capsys, towns, options, message):

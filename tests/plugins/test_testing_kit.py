@@ -92,6 +92,13 @@ def test_a_sound_plugin_passes_with_its_table():
     assert "Plugin check: t" in repr(check) and "ok" in repr(check)
 
 
+def test_the_table_writes_the_unplaced_count_as_a_whole_number():
+    """On every pandas: 2.2 maps the Int64 column as floats, and "2.0" was printed 2.0000."""
+    check = check_plugin(sound(), name="t", samples={"t.age": pd.Series([34, 51, None])})
+    row = next(line for line in repr(check).splitlines() if "t.age" in line)
+    assert row.split("│")[-2].strip() == "0"
+
+
 def test_the_kit_is_reachable_from_the_package():
     assert pandas_anon.testing.check_plugin is check_plugin
     assert issubclass(PluginCheckError, AssertionError) and issubclass(PluginCheckError, AnonError)
