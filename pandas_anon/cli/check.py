@@ -66,6 +66,19 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="leave out rows missing a QID value instead (the seed paper's way)",
     )
     command.add_argument(
+        "--header",
+        action="store_true",
+        default=None,
+        help="the first line of delimited text is a header row (default: detected)",
+    )
+    command.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_false",
+        help="the first line of delimited text is a row; its columns are named column 1, "
+        "column 2, ...",
+    )
+    command.add_argument(
         "--max-subsets",
         metavar="N",
         type=from_text,
@@ -158,6 +171,7 @@ def _settings_given(args: argparse.Namespace) -> dict:
         "k",
         "max_subsets",
         "keep_missing",
+        "header",
         "allow_identifiers",
         "engine",
     )

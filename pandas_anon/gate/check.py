@@ -203,12 +203,24 @@ def _read(
                 "count tables (count, counts, min_count) are checked with the pandas engine "
                 "only: they are small by nature; drop --engine dask for this file"
             )
-        frame = read_dask(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
+        frame = read_dask(
+            file,
+            usecols=usecols,
+            sep=settings.delimiter,
+            encoding=settings.encoding,
+            header=settings.header,
+        )
         require_rows(frame, file)
         return frame, None, None
     if table is not None and usecols is not None:  # the category is no column of the file
         usecols = (*[c for c in usecols if c != table.category], *table.columns)
-    frame = read_columns(file, usecols=usecols, sep=settings.delimiter, encoding=settings.encoding)
+    frame = read_columns(
+        file,
+        usecols=usecols,
+        sep=settings.delimiter,
+        encoding=settings.encoding,
+        header=settings.header,
+    )
     if frame.empty:
         raise no_rows(file)
     if table is None:

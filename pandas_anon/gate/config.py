@@ -22,6 +22,10 @@ In ``pyproject.toml`` under ``[tool.pandas_anon]``, or at the top level of a
     k = 5
 
     [[tool.pandas_anon.rules]]
+    files = ["codici/*.txt"]
+    header = false                 # the first line is a row (default: detected)
+
+    [[tool.pandas_anon.rules]]
     files = "aggregates/*"
     skip = true
 
@@ -74,6 +78,8 @@ class Settings:
     max_subsets: int = MAX_SUBSETS
     delimiter: str | None = None
     encoding: str | None = None
+    #: whether delimited text has a header row (None: detected, pandas_anon.gate.io)
+    header: bool | None = None
     keep_missing: bool = True
     allow_identifiers: tuple[str, ...] = ()
     skip: bool = False
@@ -226,6 +232,7 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "max_subsets": _whole("max_subsets", MAX_SUBSETS),
     "delimiter": _delimiter,
     "encoding": _encoding,
+    "header": _flag("header"),
     "keep_missing": _flag("keep_missing"),
     "allow_identifiers": _names("allow_identifiers"),
     "count": _count,

@@ -41,8 +41,10 @@ def read_dask(
     usecols: Sequence[str] | None = None,
     sep: str | None = None,
     encoding: str | None = None,
+    header: bool | None = None,
 ) -> Any:
-    """``path`` as a lazy Dask frame of the ``usecols`` columns (default: all); an
+    """``path`` as a lazy Dask frame of the ``usecols`` columns (default: all), ``header``
+    saying whether delimited text has a header row (None: detected); an
     :class:`InputFileError` naming the path when Dask cannot open it or it is a form Dask
     does not read (never quoting a value)."""
     try:
@@ -60,7 +62,7 @@ def read_dask(
             raise FileNotFoundError(path)
         for file in files:
             _check_form(path, file)
-        options = csv_options(files[0], sep=sep, encoding=encoding)
+        options = csv_options(files[0], sep=sep, encoding=encoding, header=header)
         blocked = options["compression"] is None and options["encoding"] in _BLOCKS
         return dd.read_csv(
             files if glob.has_magic(path) else path,

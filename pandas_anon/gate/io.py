@@ -130,6 +130,7 @@ def read_table(
     sep: str | None = None,
     encoding: str | None = None,
     as_text: bool = False,
+    header: bool | None = None,
 ) -> pd.DataFrame:
     """Read the delimited text file ``path`` (optionally .gz, .bz2, .xz or single-file .zip,
     suffixes in any case), or the member of a .zip a :class:`ZipMember` names.
@@ -140,6 +141,9 @@ def read_table(
     province of Napoli) stays a string. Dtypes are inferred over whole columns. ``usecols``
     selects columns, returned in the order asked. ``as_text`` keeps every value as written
     (no type inference): "0100" and "100" stay two values, as they are to a reader.
+    ``header`` says whether the first line (below any title lines) is a header row; by
+    default :func:`_headerless` decides, and a file without one gets the columns
+    :func:`column_names` names, its first line a row.
 
     A file with a header but no data rows gives an empty frame with those columns: whether
     that is an error is the caller's decision.
@@ -148,7 +152,7 @@ def read_table(
     undecodable, corrupt, ragged (a row with more fields than the header) or whose header
     repeats a name, and :class:`ColumnNotFoundError` for ``usecols`` names not in the header.
     """
-    layout = _inspect(path, usecols, sep, encoding)
+    layout = _inspect(path, usecols, sep, encoding, header)
     with _io_errors(layout.name, layout.compression, layout.encoding):
         frame = _parse(layout, as_text)
     # usecols is applied after parsing: given usecols, pandas ignores extra fields in a row.
@@ -161,6 +165,7 @@ def read_columns(
     usecols: Sequence[str] | None = None,
     sep: str | None = None,
     encoding: str | None = None,
+    header: bool | None = None,
 ) -> pd.DataFrame:
     """Read columns of ``path`` as categoricals of their values as written, fast.
 
@@ -182,13 +187,13 @@ def read_columns(
     :class:`~pandas_anon.gate.formats.Sheet`, is read by :mod:`pandas_anon.gate.formats`
     (a workbook's own name reads its first sheet): the same columns, as categoricals of their
     values as read, and errors of the same kinds. ``sep`` does not apply to them; ``encoding``
-    applies to JSON text.
+    applies to JSON text, ``header`` to delimited text only.
     """
     name = os.fspath(path)
     kind = _kind(name)
     if kind is not None:
         return _read_format(name, kind, usecols, encoding)
-    layout, records = _inspect_records(path, usecols, sep, encoding)
+    layout, records = _inspect_records(path, usecols, sep, encoding, header)
     columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
     if not columns:  # pyarrow would read every column
         raise InputFileError(f"{layout.name}: the header names no column; add a header row")
@@ -221,15 +226,19 @@ _FORMAT_NAMES = {
 
 
 def csv_options(
-    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    header: bool | None = None,
 ) -> dict[str, object]:
     """The options of ``pandas.read_csv`` that read the delimited text file ``path`` as
     :func:`read_columns` does (delimiter, encoding, title lines above the header,
     compression, and for a file without a header row the names it is read with), detected
-    on a sample of its start (``sep`` and ``encoding`` override detection); for readers of
-    ``read_csv``'s options, such as Dask's. Raises what :func:`read_table` raises for a
-    file whose start is unusable."""
-    layout = _inspect(path, None, sep, encoding)
+    on a sample of its start (``sep``, ``encoding`` and ``header`` override detection); for
+    readers of ``read_csv``'s options, such as Dask's. Raises what :func:`read_table` raises
+    for a file whose start is unusable."""
+    layout = _inspect(path, None, sep, encoding, header)
     return {
         "sep": layout.sep,
         "encoding": layout.encoding,
@@ -521,10 +530,11 @@ def _inspect(
     usecols: Sequence[str] | None,
     sep: str | None,
     encoding: str | None,
+    header: bool | None = None,
 ) -> _Layout:
-    """Check the options, detect compression, encoding and delimiter on a bounded sample,
-    and check the header and the sample's rows."""
-    return _inspect_records(path, usecols, sep, encoding)[0]
+    """Check the options, detect compression, encoding, delimiter and header row on a
+    bounded sample, and check the header and the sample's rows."""
+    return _inspect_records(path, usecols, sep, encoding, header)[0]
 
 
 def _inspect_records(
@@ -532,6 +542,7 @@ def _inspect_records(
     usecols: Sequence[str] | None,
     sep: str | None,
     encoding: str | None,
+    header: bool | None,
 ) -> tuple[_Layout, list[tuple[int, list[str]]]]:
     """What :func:`_inspect` finds, and the sample's records (the header first). A plain
     file's lines are checked here (a compressed one's as it is decompressed)."""
@@ -539,7 +550,7 @@ def _inspect_records(
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
     _check_options(name, sep, encoding)
-    found = _detect(name, sep, encoding)
+    found = _detect(name, sep, encoding, header)
     if found is None:
         raise InputFileError(f"{name} is empty; pass a file with a header row")
     layout, records, _ = found
@@ -573,10 +584,11 @@ def _nearly_distinct(
 
 
 def _detect(
-    name: str, sep: str | None, encoding: str | None
+    name: str, sep: str | None, encoding: str | None, header: bool | None = None
 ) -> tuple[_Layout, list[tuple[int, list[str]]], bool] | None:
     """The layout of ``name``, the records of its sample and whether that is all the file,
-    or None when it is empty."""
+    or None when it is empty. ``header`` says whether its first line is a header row (None:
+    :func:`_headerless` decides)."""
     found = _sample_head(name, encoding)
     if found is None:
         return None
@@ -592,7 +604,8 @@ def _detect(
         while skip < len(lines) and not lines[skip].strip():
             skip += 1
     records = records[titles:]
-    if _headerless(records):
+    named = not _headerless(records) if header is None else header
+    if records and not named:
         layout = _Layout(
             name, compression, sep, encoding, column_names(len(records[0][1])), skip, False
         )

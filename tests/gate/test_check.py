@@ -356,7 +356,7 @@ MALFORMED = {
     "unknown key": (
         "[tool.pandas_anon]\nmaxsingletons = 1\n",
         "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
-        "count, counts, delimiter, dimension, encoding, engine, k, keep_missing, "
+        "count, counts, delimiter, dimension, encoding, engine, header, k, keep_missing, "
         "max_document_size, max_expanded_size, max_line_length, max_ratio, max_singletons, "
         "max_size, max_subsets, min_count, qid, rules",
     ),
@@ -673,3 +673,29 @@ def test_no_report_quotes_a_file_without_a_header_row(capsys, tmp_path, name):
         code, out, err = run(capsys, str(path), "--format", form)
         assert code == 1, form
         assert [value for value in values if value in out + err] == [], form
+
+
+TOWNS_ALONE = ["Aosta", "Aymavilles", "Brissogne", "Cogne", "Courmayeur", "Fénis"] * 5
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_the_header_row_can_be_stated(capsys, tmp_path, engine):
+    if engine == "dask":
+        pytest.importorskip("dask.dataframe")
+    # towns of no common shape: detection keeps the first line as the header
+    towns = write(tmp_path / "towns.csv", "\n".join(TOWNS_ALONE) + "\n")
+    # numbers above numbers: detection reads the first line as a row
+    years = write(tmp_path / "years.csv", "2019,2020\n" + "1,2\n3,4\n" * 10)
+    given = ("--engine", engine, "--max-singletons", "100%")
+    code, found = report(capsys, str(towns), "--no-header", "--qid", "column 1", *given)
+    assert code == 0 and (found["towns.csv"]["rows"], found["towns.csv"]["k"]) == (30, 5)
+    code, found = report(capsys, str(years), "--header", "--qid", "2019,2020", *given)
+    assert code == 0 and (found["years.csv"]["rows"], found["years.csv"]["k"]) == (20, 10)
+    config = write(
+        tmp_path / ".pandas-anon.toml", '[[rules]]\nfiles = "towns.csv"\nheader = false\n'
+    )
+    code, found = report(capsys, str(towns), "--config", str(config), "--qid", "column 1", *given)
+    assert code == 0 and found["towns.csv"]["rows"] == 30
+    code, out, err = run(capsys, str(towns), "--config", str(config), "--format", "json")
+    assert code == 0 and json.loads(out)["files"][0]["qid"] == ["column 1"]
+    assert not [town for town in TOWNS_ALONE if town in out + err]
