@@ -18,13 +18,14 @@ line): past one, reading stops with such an error, naming the option that raises
 The gate fails closed: whatever it is handed is read as a table unless it is a folder or a
 ``.txt`` of prose (:func:`tables_in`), also inside archives, and what cannot be read is an
 error. Detection stays the standard library's, extended (title lines above the header, a
-space delimiter, one-column files), rather than a library's: ``clevercsv`` (MIT) found the
-same delimiters on the gate's cases but took 0.3 s on 64 KiB and 5 s on the 1 MiB sample
-(``csv.Sniffer`` plus field counts: 0.02 s), pulls in ``chardet`` and ``regex``, and finds no
-header below a title either; ``charset-normalizer`` (MIT) named an Italian cp1252 file
-``mac_roman``. The fixed order UTF-8, cp1252, Latin-1 (BOMs honoured) never fails to decode
-and maps distinct bytes to distinct text, so a wrong guess cannot merge two values; the
-gate's safety comes from refusing what it cannot read, not from better guesses.
+space delimiter, one-column files, a missing header row: :func:`_headerless`), rather than
+a library's: ``clevercsv`` (MIT) found the same delimiters on the gate's cases but took
+0.3 s on 64 KiB and 5 s on the 1 MiB sample (``csv.Sniffer`` plus field counts: 0.02 s),
+pulls in ``chardet`` and ``regex``, and finds no header below a title either;
+``charset-normalizer`` (MIT) named an Italian cp1252 file ``mac_roman``. The fixed order
+UTF-8, cp1252, Latin-1 (BOMs honoured) never fails to decode and maps distinct bytes to
+distinct text, so a wrong guess cannot merge two values; the gate's safety comes from
+refusing what it cannot read, not from better guesses.
 
 :func:`write_table` writes a table in the form :func:`text_form` found in another (delimiter,
 encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.OutputFileError`);
@@ -664,42 +665,59 @@ def _headerless(records: list[tuple[int, list[str]]]) -> bool:
     not a header.
 
     Each column whose non-empty values in the rows below (at least :data:`SHAPE_ROWS`) all
-    have one shape (:func:`_shapes`) votes: for a row when the first line's field has that
+    have one shape (:data:`_SHAPES`) votes: for a row when the first line's field has that
     shape too (a tax code above tax codes, a number above numbers), for a header when not
-    (``anno`` above years, ``sesso`` above ``M`` and ``F``). The first line is a row when
-    some column votes so and none votes for a header. A column of values of no common shape
-    (names of varying length) and an empty first field do not vote, so a file whose columns
-    are all such keeps its first line as the header. ``csv.Sniffer.has_header`` counts votes
-    the same way but looks at 20 rows only, decides on a majority (where one column showing a
-    header is enough here) and reads a file of such columns only as headerless.
+    (``anno`` above years, ``sesso`` above ``M`` and ``F``); an empty field above a column
+    without an empty value votes for a header (the unnamed index column pandas writes). The
+    first line is a row when some column votes so and none votes for a header. A column of
+    values of no common shape (names of varying length) does not vote, nor does an empty
+    field above a column with empty values, so a file whose columns are all such keeps its
+    first line as the header. ``csv.Sniffer.has_header`` votes alike (on a type, else a
+    length) but on 20 rows only, by a majority (one column showing a header is enough here),
+    and finds no header when no column votes: a file of names and towns, for one.
     """
     if len(records) <= SHAPE_ROWS:
         return False
     first, rows = records[0][1], [row for _, row in records[1:]]
     voted = False
     for position, field in enumerate(first):
-        values = [row[position] for row in rows if position < len(row) and row[position]]
+        values = [row[position] for row in rows if position < len(row)]
+        if not field and all(values) and len(values) >= SHAPE_ROWS:
+            return False  # an unnamed column (the index pandas writes) above values only
+        values = [value for value in values if value]
         if not field or len(values) < SHAPE_ROWS:
             continue
-        shapes = [_shapes(value) for value in values]
-        for family, shape in enumerate(shapes[0]):
-            if shape is not None and all(other[family] == shape for other in shapes[1:]):
-                if _shapes(field)[family] != shape:
+        for shape_of in _SHAPES:
+            shape = shape_of(values[0])
+            if shape is not None and all(shape_of(value) == shape for value in values[1:]):
+                if shape_of(field) != shape:
                     return False
                 voted = True
                 break
     return voted
 
 
-def _shapes(value: str) -> tuple[object, ...]:
-    """The shapes of a field, in the order :func:`_headerless` tries them: a number (or
-    None); its length and the classes of its characters (:func:`_character_class`:
-    ``RSSMRA85T10A562S`` is 16 digits and capitals, ``1985-03-10`` 10 digits and dashes);
-    its text with each run of digits as one ``9`` (``9/9/9`` for ``1/3/1985``)."""
+def _number(value: str) -> object:
+    """A field's shape as a number: ``number``, or None for another text."""
+    return "number" if _NUMBER.fullmatch(value.strip()) else None
+
+
+def _length_and_classes(value: str) -> object:
+    """A field's shape as its length and the classes of its characters
+    (:func:`_character_class`): ``RSSMRA85T10A562S`` is 16 digits and capitals, ``1985-03-10``
+    10 digits and dashes."""
     value = value.strip()
-    number = "number" if _NUMBER.fullmatch(value) else None
-    classes = frozenset(map(_character_class, value))
-    return number, (len(value), classes), _DIGIT_RUN.sub("9", value)
+    return len(value), frozenset(map(_character_class, value))
+
+
+def _digit_runs(value: str) -> object:
+    """A field's shape as its text with each run of digits one ``9``: ``9/9/9`` for
+    ``1/3/1985``."""
+    return _DIGIT_RUN.sub("9", value.strip())
+
+
+#: The shapes :func:`_headerless` compares, in the order it tries them.
+_SHAPES: tuple[Callable[[str], object], ...] = (_number, _length_and_classes, _digit_runs)
 
 
 def _character_class(character: str) -> str:
