@@ -558,7 +558,7 @@ def _inspect_records(
     if layout.compression is None:
         limits.check_lines(name, name)
     _check_header(name, layout.header, usecols)
-    _check_rows(name, records, layout.sep)
+    _check_rows(layout, records)
     return layout, records
 
 
@@ -1104,8 +1104,8 @@ def _check_header(name: str, header: list[str], usecols: Sequence[str] | None) -
         raise ColumnNotFoundError(missing, header)
 
 
-def _check_rows(name: str, records: list[tuple[int, list[str]]], sep: str) -> None:
-    """Reject a row of the sample with more fields than the header.
+def _check_rows(layout: _Layout, records: list[tuple[int, list[str]]]) -> None:
+    """Reject a row of the sample with more fields than the header (or first row).
 
     pandas' C parser reports such rows, except the first data row: with one extra field it
     would silently drop it (or make the first column the index).
@@ -1115,14 +1115,16 @@ def _check_rows(name: str, records: list[tuple[int, list[str]]], sep: str) -> No
     expected = len(records[0][1])
     for line, row in records[1:]:
         if len(row) > expected:
-            raise _ragged_error(name, line, expected, len(row), sep)
+            raise _ragged_error(layout, line, expected, len(row))
 
 
-def _ragged_error(name: str, line: int, expected: int, found: int, sep: str) -> InputFileError:
-    """The error for a row with more fields than the header; it never quotes the row."""
+def _ragged_error(layout: _Layout, line: int, expected: int, found: int) -> InputFileError:
+    """The error for a row with more fields than the header (or the first row of a file
+    without one); it never quotes the row."""
+    first = "the header" if layout.named else "the first line"
     return InputFileError(
-        f"{name}: line {line} has {found} fields but the header has {expected} "
-        f"(delimiter {sep!r}); quote values that contain the delimiter, or pass --sep "
+        f"{layout.name}: line {line} has {found} fields but {first} has {expected} "
+        f"(delimiter {layout.sep!r}); quote values that contain the delimiter, or pass --sep "
         "if that is not the delimiter"
     )
 
@@ -1176,14 +1178,15 @@ def _read_csv(layout: _Layout, *, low_memory: bool, dtype: type[str] | None = No
     except pd.errors.EmptyDataError:
         raise InputFileError(f"{name} is empty; pass a file with a header row") from None
     except pd.errors.ParserError as exc:
-        raise _parser_error(name, str(exc), sep) from None
+        raise _parser_error(layout, str(exc)) from None
 
 
-def _parser_error(name: str, message: str, sep: str) -> InputFileError:
+def _parser_error(layout: _Layout, message: str) -> InputFileError:
     """Rephrase a pandas ParserError without any text of the file."""
+    name, sep = layout.name, layout.sep
     if ragged := _RAGGED.search(message):
         expected, line, found = map(int, ragged.groups())
-        return _ragged_error(name, line, expected, found, sep)
+        return _ragged_error(layout, line, expected, found)
     if open_quote := _OPEN_QUOTE.search(message):
         line = int(open_quote.group(1)) + 1  # pandas counts rows from 0, lines from 1
         return InputFileError(

@@ -795,3 +795,8 @@ def test_a_header_names_the_rows_the_file_has_without_it(
 def test_what_is_a_header(tmp_path: Path, content: str, columns: list[str]) -> None:
     frame = read_table(write(tmp_path / "t.csv", content), as_text=True)
     assert [c if not c.startswith("Unnamed") else "" for c in frame.columns] == columns
+
+
+def test_a_ragged_row_of_a_file_without_a_header_row(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", "1,2\n3,4\n5,6\n7,8,9\n")
+    assert "line 4 has 3 fields but the first line has 2 (delimiter ',')" in input_error(path)
