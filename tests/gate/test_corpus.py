@@ -13,9 +13,10 @@ import os
 from pathlib import Path
 
 import pytest
-from corpus import CASES, REFUSED, dask_reads, write_corpus
 
 from pandas_anon.cli.main import main
+
+from corpus import CASES, REFUSED, dask_reads, write_corpus
 
 NAMES = sorted(CASES)
 

@@ -9,13 +9,14 @@ import re
 import subprocess
 import sys
 
-import handover_reports
 import pandas as pd
 import pytest
 
 import pandas_anon
 from pandas_anon.cli.main import main
 from pandas_anon.studies.handover import report_html, risk_report
+
+import handover_reports
 
 SECTIONS = [
     "Summary",

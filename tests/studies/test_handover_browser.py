@@ -15,12 +15,13 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-import handover_reports
 import numpy as np
 import pytest
 
 from pandas_anon.plotting import HIGHLIGHT, REST
 from pandas_anon.studies.handover import risk_report
+
+import handover_reports
 
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
