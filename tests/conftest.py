@@ -51,16 +51,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--require-plugins",
         action="store_true",
         help="stop, rather than skip the tests marked requires_plugin, when a first-party "
-        "plugin they need is not installed (CI, once it has installed them)",
+        "plugin is not installed (CI, once it has installed them)",
     )
+
+
+def loaded_first_party() -> set[str]:
+    """The first-party plugins installed and let through by PANDAS_ANON_PLUGINS."""
+    allowed = {name.strip() for name in os.environ["PANDAS_ANON_PLUGINS"].split(",")}
+    return allowed & set(INSTALLED)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With ``--require-plugins``, stop before any test runs unless every first-party plugin
+    is loaded (checked once, before the workers start)."""
+    missing = sorted(FIRST_PARTY.keys() - loaded_first_party())
+    if missing and config.getoption("--require-plugins"):
+        raise pytest.UsageError(
+            "--require-plugins: first-party plugin(s) not installed or not in "
+            f"PANDAS_ANON_PLUGINS: {', '.join(missing)}; "
+            f"pip install {' '.join(f'-e {FIRST_PARTY[name]}' for name in missing)}"
+        )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip each test marked ``requires_plugin(name)`` whose plugin is not loaded, saying how
-    to install it; with ``--require-plugins``, stop the run instead."""
-    allowed = {name.strip() for name in os.environ["PANDAS_ANON_PLUGINS"].split(",")}
-    loaded = allowed & set(INSTALLED)
-    missing: dict[str, list[str]] = {}
+    to install it."""
+    loaded = loaded_first_party()
     for item in items:
         for mark in item.iter_markers("requires_plugin"):
             (name,) = mark.args
@@ -69,24 +85,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     f"{item.nodeid}: requires_plugin({name!r}) names no first-party plugin; "
                     f"known: {', '.join(sorted(FIRST_PARTY))}"
                 )
-            if name in loaded:
-                continue
-            missing.setdefault(name, []).append(item.nodeid)
-            item.add_marker(
-                pytest.mark.skip(
-                    reason=f"needs the first-party plugin {name!r}, not installed or not in "
-                    f"PANDAS_ANON_PLUGINS: pip install -e {FIRST_PARTY[name]}"
+            if name not in loaded:
+                item.add_marker(
+                    pytest.mark.skip(
+                        reason=f"needs the first-party plugin {name!r}, not installed or not in "
+                        f"PANDAS_ANON_PLUGINS: pip install -e {FIRST_PARTY[name]}"
+                    )
                 )
-            )
-    if missing and config.getoption("--require-plugins"):
-        raise pytest.UsageError(
-            "--require-plugins: "
-            + "; ".join(
-                f"{len(ids)} test(s) need plugin {name!r}, not installed or not in "
-                f"PANDAS_ANON_PLUGINS (pip install -e {FIRST_PARTY[name]})"
-                for name, ids in sorted(missing.items())
-            )
-        )
 
 
 @pytest.fixture(scope="session")
