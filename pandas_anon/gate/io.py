@@ -42,6 +42,7 @@ import io
 import lzma
 import os
 import re
+import secrets
 import shutil
 import stat
 import tempfile
@@ -1247,11 +1248,10 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
         if not PurePath(member).suffix:
             member += ".tsv" if form.sep == "\t" else ".csv"
         compression = {"method": "zip", "archive_name": member}
-    with writing(name):
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{PurePath(target).name}.", suffix=".tmp", dir=os.path.dirname(target)
-        )
-    os.close(handle)
+    # Named before the try and created inside it, so that a signal arriving at any point
+    # (SIGTERM and Ctrl-C are exceptions in the command line) finds the finally clause
+    # below ready to remove it: tempfile.mkstemp, called before the try, left a window.
+    temporary = _temporary_name(target)
 
     def write(encoding: str) -> None:
         frame.to_csv(
@@ -1265,6 +1265,8 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
 
     try:
         with writing(name):
+            while not _created(temporary):  # a name taken (1 in 2**64): another one
+                temporary = _temporary_name(target)
             try:
                 write(form.encoding)
             except UnicodeEncodeError:
@@ -1279,6 +1281,22 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     finally:
         with suppress(FileNotFoundError):  # gone once it has replaced the target
             os.unlink(temporary)
+
+
+def _temporary_name(target: str) -> str:
+    """A new hidden name beside ``target`` (``.out.csv.<16 hex digits>.tmp``)."""
+    folder, base = os.path.split(target)
+    return os.path.join(folder, f".{base}.{secrets.token_hex(8)}.tmp")
+
+
+def _created(path: str) -> bool:
+    """Create the empty file ``path`` readable by its owner only, as :func:`tempfile.mkstemp`
+    does; False when the name is taken."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return False
+    return True
 
 
 def _new_file_mode(target: str) -> int:
