@@ -359,7 +359,7 @@ class Transformation:
             table[_written_name(j)] = written.frame[column]  # the same index, and dtype
         table[_SUPPRESSED_NAME] = written.suppressed
         if len(self.digest.frame.columns) > len(keys):  # a digest of more columns than these
-            table = table.drop_duplicates(keys, ignore_index=True)
+            table = dask_backend().distinct(table, keys)  # as written
         out = dask_backend().rewrite(
             frame,
             keys,

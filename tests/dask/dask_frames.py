@@ -85,3 +85,26 @@ def outcome(call: Callable[[object], object], frame: object) -> tuple[object, li
         except pandas_anon.AnonError as error:
             result = error
     return result, [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
+
+
+def written_apart() -> pd.DataFrame:
+    """Twelve rows whose values pandas compares equal though they are written apart: a float
+    column holding 0.0 and -0.0 (each zero alone in a partition of three rows, then
+    together), an object column mixing 1, True and 1.0, and an object column of twelve
+    values written apart, eight of which pandas takes for four."""
+    return pd.DataFrame(
+        {
+            "x": [0.0, 0.0, 1.5, -0.0, -0.0, 1.5, 0.0, -0.0, 2.5, 0.0, -0.0, 1.5],
+            "m": pd.Series([1, 1, 2, True, True, 2, 1.0, 1, 2, True, 1.0, 1], dtype=object),
+            "id": pd.Series([1, True, 2, 2.0, 0, False, 0.0, -0.0, 3, "a", "b", 4.5], dtype=object),
+        }
+    )
+
+
+def objects_kept(frame: pd.DataFrame, npartitions: int) -> dd.DataFrame:
+    """``frame`` as a Dask frame of ``npartitions``, its object columns kept as objects (not
+    converted to text, as Dask converts them by default)."""
+    import dask
+
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_pandas(frame, npartitions=npartitions, sort=False)

@@ -19,7 +19,7 @@ if not os.environ.get("CI"):  # CI installs the test extra, which has Dask: neve
     pytest.importorskip("distributed", reason='pip install -e ".[test]" (the dask extra)')
 
 import dask.dataframe as dd
-from dask_frames import PARTITIONINGS, frames, outcome, partitioned
+from dask_frames import PARTITIONINGS, frames, objects_kept, outcome, partitioned, written_apart
 
 import pandas_anon
 from pandas_anon.errors import InvalidParameterError
@@ -169,3 +169,25 @@ def test_without_dask_the_error_says_what_to_install(call):
     )
     assert 'pip install "pandas-anon[dask]"' in done.stderr
     assert done.returncode == (2 if "check" in call else 1)
+
+
+def test_values_written_apart_are_counted_apart(client):
+    """0.0 and -0.0, and 1, True and 1.0, which pandas' equality (and so Dask's groupby,
+    merge and value_counts) takes for one value, are counted apart on a Dask frame as on
+    the pandas frame: the same figures, row mask, identifiers and election, each zero alone
+    in a partition or both in one."""
+    frame = written_apart()
+    ddf = objects_kept(frame, 4)
+    qid = ["x", "m"]
+    for columns, count, distinct in ((["x"], 1, 4), (["m"], 0, 4), (qid, 6, 9), (["id"], 12, 12)):
+        found = ddf.anon.singletons(columns)
+        assert (found.count, found.distinct) == (count, distinct)
+        assert_same_singletons(found, frame.anon.singletons(columns))
+    assert_same_singletons(
+        ddf.anon.singletons(qid, dropna=False), frame.anon.singletons(qid, dropna=False)
+    )
+    risk = ddf.anon.risk(qid)
+    assert (risk.smallest_class, risk.highest_risk_records) == (1, 6)
+    assert_same_risk(risk, frame.anon.risk(qid))
+    assert ddf.anon.identifiers() == frame.anon.identifiers() == [("id",)]
+    assert_same_election(ddf.anon.best_qid(qid), frame.anon.best_qid(qid))

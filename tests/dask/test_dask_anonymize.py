@@ -17,7 +17,7 @@ if not os.environ.get("CI"):  # CI installs the test extra, which has Dask: neve
     pytest.importorskip("distributed", reason='pip install -e ".[test]" (the dask extra)')
 
 import dask.dataframe as dd
-from dask_frames import PARTITIONINGS, frames, outcome, partitioned
+from dask_frames import PARTITIONINGS, frames, objects_kept, outcome, partitioned, written_apart
 
 import pandas_anon
 from pandas_anon.anonymization.kanon import anonymize
@@ -216,3 +216,28 @@ def test_random_frames_generalize_gives_the_pandas_output(client, frame, how, ro
         lambda f: f.anon.generalize(spec, rows=f["chosen"] if rows == "mask" else rows, qid=qid),
         ddf,
     )
+
+
+@pytest.mark.parametrize("algo", ["ola", "local"])
+def test_values_written_apart_give_the_k_their_csv_has(client, tmp_path, capsys, algo):
+    """On a Dask frame whose float column holds 0.0 and -0.0 and whose object column mixes
+    1, True and 1.0 (values pandas' equality merges), kanon reaches the pandas frame's k
+    with its output and report, and ``pandas-anon check`` finds that k in the output
+    written as CSV (the pandas twin: tests/engine/test_encoding_exact.py)."""
+    import json
+
+    from pandas_anon.cli.main import main
+
+    frame = written_apart().drop(columns="id")
+    ddf = objects_kept(frame, 4)
+    options = {"qid": ["x", "m"], "algo": algo}
+    out = ddf.anon.kanon(2, **options)
+    expected = pandas_anon.kanon(frame, 2, **options)
+    assert_same_output(out, expected)
+    k = out.anon.report().k_reached
+    assert k == expected.anon.report().k_reached >= 2
+    out.compute().to_csv(tmp_path / "out.csv", index=False)
+    code = main(["check", "--k", str(k), "--qid", "x,m", "--format", "json",
+                 str(tmp_path / "out.csv")])  # fmt: skip
+    (checked,) = json.loads(capsys.readouterr().out)["files"]
+    assert (code, checked["status"], checked["k"]) == (0, "pass", k)

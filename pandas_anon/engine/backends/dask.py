@@ -11,6 +11,14 @@ combination weighing its count (:func:`pandas_anon.engine.backends.pandas.tabula
 same rows. Rows are reached again only lazily: :meth:`DaskTabulation.mask` is a Dask Series,
 each partition's rows joined with the combinations flagged.
 
+Two cells are the same value when they are written the same
+(:func:`pandas_anon.engine.encoding.kind_of`, ``docs/engine.md``), which Dask's ``groupby``
+and ``merge`` do not know: they compare as pandas does (``0.0 == -0.0``, ``1 == True ==
+1.0``). So wherever Dask compares values (adding up the partitions' counts, joining rows
+with their combinations, counting a column's values), a float or object column is compared
+by a key of its values as written (:func:`written_keys`), and the values read back from the
+keys (:func:`values_of`) are the values as the frame holds them.
+
 What does not scale is a quasi-identifier whose combinations are themselves too many for
 one machine (nearly one per row, on billions of rows): its frequency set is as large as the
 frame. The election (:func:`pandas_anon.best_qid`) counts the combinations of every
@@ -22,7 +30,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import dask
@@ -33,7 +41,7 @@ from dask.dataframe.utils import has_known_categories, make_meta
 
 from pandas_anon.engine.backends import pandas as pandas_backend
 from pandas_anon.engine.columns import all_columns, resolve_columns
-from pandas_anon.engine.encoding import check_complete
+from pandas_anon.engine.encoding import check_complete, kind_of
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import first_occurrence
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
@@ -79,10 +87,12 @@ class DaskTabulation:
         value of ``per_combination`` (False on rows not examined), partition by partition: a
         Dask Series (typed ``Any`` as the frame, so that results serve both backends)."""
         columns = list(self.combinations.columns)
-        table = self.combinations.assign(**{_FLAG: per_combination[self.combination_of]})
+        table = written_keys(self.combinations, columns)
+        table[_FLAG] = per_combination[self.combination_of]
 
         def flags(partition: pd.DataFrame, table: pd.DataFrame) -> pd.Series:
-            joined = partition[columns].merge(table, how="left", on=columns, sort=False)
+            keys = written_keys(partition, columns)
+            joined = keys.merge(table, how="left", on=columns, sort=False)
             found = joined[_FLAG].to_numpy(dtype=object)
             return pd.Series(found == True, index=partition.index, name=name)  # noqa: E712
 
@@ -110,7 +120,7 @@ def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Diges
     """The :class:`Digest` of ``columns`` of ``frame`` (a missing value is a value of its
     own): one pass over the frame, which also counts its rows."""
     names = list(resolve_columns(frame, columns))
-    meta = make_meta(frame[names]).assign(
+    meta = written_keys(make_meta(frame), names).assign(
         **{_COUNT: np.zeros(0, dtype=np.int64), _FIRST: np.zeros(0, dtype=np.int64)}
     )
     counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
@@ -123,6 +133,7 @@ def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Diges
     combinations = table.index.to_frame(index=False)
     combinations.columns = names
     for name in names:  # the frame's dtypes, which grouping may change (not unknown categories)
+        combinations[name] = values_of(combinations[name], frame[name].dtype)
         if not _unknown_categories(frame[name].dtype):
             combinations[name] = combinations[name].astype(frame[name].dtype)
     return Digest(combinations, table[_COUNT].to_numpy(dtype=np.int64), int(n_rows))
@@ -159,17 +170,19 @@ def partition_frequencies(
 ) -> pd.DataFrame:
     """One partition's combinations of ``names`` (a missing value a value of its own), the
     rows of each and where its first row is (the partition's number, then the row's position
-    in it, as one integer), in columns of their own: what Dask then adds up across
-    partitions. Counted by the pandas backend (several times faster than
-    ``groupby().size()`` on millions of rows), or by ``groupby`` on a partition where a
-    column holds no value (which the backend refuses, rightly, for a whole frame)."""
+    in it, as one integer), in columns of their own, each combination's values as keys
+    (:func:`written_keys`): what Dask then adds up across partitions. Counted by the pandas
+    backend (several times faster than ``groupby().size()`` on millions of rows), or by
+    ``groupby`` on the keys on a partition where a column holds no value (which the backend
+    refuses, rightly, for a whole frame)."""
     part = partition[names]
     number = 0 if partition_info is None else int(partition_info["number"])
     offset = number << _POSITION_BITS
     if len(part) == 0 or part.isna().all().any():
         positions = pd.Series(np.arange(len(part), dtype=np.int64), index=part.index)
+        keys = written_keys(part, names)
         grouped = positions.groupby(
-            [part[name] for name in names], dropna=False, observed=True, sort=False
+            [keys[name] for name in names], dropna=False, observed=True, sort=False
         )
         found = grouped.agg(["size", "min"])
         table = found.index.to_frame(index=False)
@@ -191,7 +204,106 @@ def partition_frequencies(
         }
     )
     first = first_occurrence(tabulation.row_combination, len(frequencies))
-    return table.assign(**{_COUNT: frequencies.counts, _FIRST: first + offset})
+    return written_keys(table, names).assign(**{_COUNT: frequencies.counts, _FIRST: first + offset})
+
+
+#: The key of every missing float (a NaN of any sign or payload), as pandas groups them.
+_NAN_KEY = np.float64(np.nan).view(np.int64)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A number of an object column as a key (:func:`written_keys`): equal to another when
+    both are the same value as written, of one kind (:func:`~pandas_anon.engine.encoding.kind_of`,
+    a float zero's sign counting) and equal. ``value`` is the cell as it was, which the
+    comparison leaves out; ``str()`` is the same for equal keys, since Dask spreads values
+    over partitions by the hash of their ``str()``."""
+
+    kind: str
+    key: object
+    value: object = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key!r}"
+
+
+def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame:
+    """The columns ``names`` of ``frame`` (a new frame), each float or object column as keys
+    that pandas' equality compares as written, so that Dask's ``groupby``, ``merge`` and
+    ``value_counts`` tell apart what :func:`~pandas_anon.engine.encoding.written_codes` tells
+    apart, in every partition alike (whatever values each partition holds):
+
+    - a float column: the bits of each value (int64; every missing value one key), so
+      ``-0.0`` is not ``0.0``; one comparison a row;
+    - an object column: each number (not missing) as a :class:`_Written` of its kind and
+      value, so ``1``, ``True`` and ``1.0`` are three keys; a column of text (what
+      :func:`pandas.api.types.infer_dtype` finds there) is kept as it is, any other value too.
+
+    Every other dtype compares as written already, and is kept. :func:`values_of` reads the
+    values back."""
+    names = list(names)
+    keys = frame[names].copy(deep=False)
+    for name in names:
+        column = frame[name]
+        if pd.api.types.is_float_dtype(column.dtype):
+            data = column.to_numpy(dtype=np.float64, na_value=np.nan)
+            keys[name] = np.where(np.isnan(data), _NAN_KEY, data.view(np.int64))
+        elif pd.api.types.is_object_dtype(column.dtype):
+            keys[name] = _object_keys(column.to_numpy())
+    return keys
+
+
+def _object_keys(values: np.ndarray) -> np.ndarray:
+    """:func:`written_keys` of an object column's values: its numbers as :class:`_Written`
+    (of the kind :func:`~pandas_anon.engine.encoding.kind_of` gives their type; one key
+    made for each distinct number of a kind), text and other values as they are."""
+    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+        return values
+    type_codes, types = pd.factorize(
+        np.fromiter(map(type, values), dtype=object, count=len(values))
+    )
+    kinds = [kind_of(t) for t in types]  # a type for any kind but numbers'
+    present = ~pd.isna(values)
+    keys = values
+    for kind in {k for k in kinds if not isinstance(k, type)}:
+        of_kind = [j for j, k in enumerate(kinds) if k is kind]
+        rows = np.flatnonzero(np.isin(type_codes, of_kind) & present)
+        if len(rows) == 0:
+            continue
+        cells = values[rows]
+        if kind is kind_of(float):  # by their bits: -0.0 is not 0.0
+            codes, _ = pd.factorize(cells.astype(np.float64).view(np.int64))
+        else:  # one kind: pandas' equality is the same value's
+            codes, _ = pd.factorize(cells)
+        firsts = np.unique(codes, return_index=True)[1]
+        made = np.empty(len(firsts), dtype=object)
+        for at, cell in enumerate(cells[firsts]):
+            key = cell.item() if isinstance(cell, np.generic) else cell  # numpy's as Python's
+            negative_zero = isinstance(key, float) and key == 0 and np.signbit(key)
+            made[at] = _Written(repr(kind) + (" -0" if negative_zero else ""), key, cell)
+        keys = keys.copy() if keys is values else keys
+        keys[rows] = made[codes]
+    return keys
+
+
+def values_of(keys: pd.Series, dtype: Any) -> pd.Series:
+    """The values of a column of ``dtype`` whose keys (:func:`written_keys`) are ``keys``:
+    a float column's values from their bits (a missing value NaN), an object column's
+    numbers as its cells held them; else ``keys`` themselves."""
+    if pd.api.types.is_float_dtype(dtype):
+        bits = keys.to_numpy(dtype=np.int64)
+        return pd.Series(bits.view(np.float64), index=keys.index, name=keys.name)
+    if pd.api.types.is_object_dtype(dtype):
+        cells = (k.value if isinstance(k, _Written) else k for k in keys.to_numpy())
+        values = np.fromiter(cells, dtype=object, count=len(keys))
+        return pd.Series(values, index=keys.index, name=keys.name, dtype=object)
+    return keys
+
+
+def distinct(table: pd.DataFrame, keys: list[Hashable]) -> pd.DataFrame:
+    """The rows of ``table`` (a pandas frame) whose combination of ``keys`` comes first,
+    values compared as written (:func:`written_keys`), numbered anew."""
+    return table[~written_keys(table, keys).duplicated().to_numpy()].reset_index(drop=True)
 
 
 def _shared(table: Any) -> Any:
@@ -227,10 +339,12 @@ def rewrite(
     its combination in ``table`` (one row per combination of the frame), each column of
     ``replaced`` taken from the table's column it names, the rows whose combination is
     ``flag``-ged left out with ``drop_flagged``, then ``then`` applied to the partition.
-    The table reaches each worker once, not once per partition."""
+    The table reaches each worker once, not once per partition; rows and combinations are
+    joined on their values as written (:func:`written_keys`)."""
+    table = pd.concat([written_keys(table, keys), table.drop(columns=keys)], axis=1)
 
     def partition(part: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-        joined = part[keys].merge(table, how="left", on=keys, sort=False)
+        joined = written_keys(part, keys).merge(table, how="left", on=keys, sort=False)
         if joined[flag].isna().any():
             raise InvalidParameterError(
                 "the frame holds combinations of "
@@ -402,15 +516,19 @@ def alone_counts(
     width = len(columns)
 
     def shared(part: pd.DataFrame) -> pd.DataFrame:
-        within = [len(part) - part[c].nunique(dropna=False) for c in columns]
+        keys = written_keys(part, columns)
+        within = [len(part) - keys[c].nunique(dropna=False) for c in columns]
         return pd.DataFrame([[*within, len(part)]], columns=range(width + 1))
 
     meta = pd.DataFrame({j: np.zeros(0, dtype=np.int64) for j in range(width + 1)})
     (sums,) = compute(frame[columns].map_partitions(shared, meta=meta).sum())
     total = int(sums[width])
     left = [c for j, c in enumerate(columns) if int(sums[j]) <= sharing(c, total)]
+    keyed = frame[left].map_partitions(
+        written_keys, left, meta=written_keys(make_meta(frame), left)
+    )
     counted = compute(
-        *[(frame[c].value_counts(dropna=False, split_out=True) == 1).sum() for c in left]
+        *[(keyed[c].value_counts(dropna=False, split_out=True) == 1).sum() for c in left]
     )
     alone: dict[Hashable, int | None] = dict.fromkeys(columns)
     alone.update({c: int(n) for c, n in zip(left, counted, strict=True)})
