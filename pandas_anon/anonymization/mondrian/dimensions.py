@@ -193,7 +193,9 @@ class NumberDimension(Dimension):
         """Each partition's mean, weighted median or mid-range (missing values left out)."""
         partition, rank, rows = held
         known = rank < self.present
-        partition, numbers, rows = partition[known], self.numbers[rank[known]], rows[known]
+        partition, rank, rows = partition[known], rank[known], rows[known]
+        numbers = self.numbers[rank]
+        median = np.full(n, -1)  # the rank of each partition's median
         total = np.bincount(partition, weights=rows, minlength=n)
         if represent == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -213,9 +215,34 @@ class NumberDimension(Dimension):
             first = past_half[np.r_[True, np.diff(partition[past_half]) != 0]]
             found = np.full(n, np.nan)
             found[partition[first]] = numbers[first]
+            median[partition[first]] = rank[first]
         out = found.astype(object)
         out[np.isnan(found)] = ""  # only missing values (kept as read), or no middle
+        if pd.api.types.is_integer_dtype(self.values.dtype):
+            self._whole(out, found, partition, rank, median)
         return out
+
+    def _whole(
+        self,
+        out: np.ndarray,
+        found: np.ndarray,
+        partition: np.ndarray,
+        rank: np.ndarray,
+        median: np.ndarray,
+    ) -> None:
+        """Write the summaries of a column of whole numbers as whole numbers where they are
+        (values are compared as written: ``1983.0`` is not ``1983``), and as the very value
+        where the summary is one of the partition's values (its median, or the mean of a
+        partition holding one value): a float has 53 bits, a value near 2**62 more."""
+        low = np.full(len(out), np.iinfo(np.int64).max)
+        high = np.full(len(out), -1)
+        np.minimum.at(low, partition, rank)
+        np.maximum.at(high, partition, rank)
+        whole = np.flatnonzero(np.isfinite(found) & (np.floor(found) == found))
+        out[whole] = [int(v) for v in found[whole]]
+        exact = np.where(median >= 0, median, np.where(high == low, low, -1))
+        at = np.flatnonzero(exact >= 0)
+        out[at] = self.values.to_numpy(dtype=object)[exact[at]]
 
 
 @dataclass
