@@ -1541,7 +1541,7 @@ CLI = {
     ),
     "ke-anon --eps-quasi text": (
         KE_ANON + ["--k", "2", "--eps", "1", "--eps-quasi", "town", "--qid", "sex,town"],
-        ["ε-quasi 'town' holds str values, not numbers", "leave it out of eps_quasi"],
+        ["ε-quasi 'town' holds", "values, not numbers", "leave it out of eps_quasi"],
     ),
     "ke-anon OUT a folder": (
         ["ke-anon", "{csv}", "{dir}", "--qid", "sex,salary", "--k", "2", "--eps", "1"],

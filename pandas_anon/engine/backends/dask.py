@@ -454,6 +454,10 @@ def compute(*collections: Any) -> tuple:
         return tuple(client.gather(futures))
 
 
+#: What pandas says when the partitions of an ordered categorical hold other categories.
+_ORDERED_MISMATCH = ("ordered Categoricals", "Categorical.ordered must be the same")
+
+
 @contextmanager
 def _ordered_categories_refused(collections: Iterable[Any]) -> Iterator[None]:
     """Turn the TypeError with which pandas refuses to put together the partitions of an
@@ -464,7 +468,8 @@ def _ordered_categories_refused(collections: Iterable[Any]) -> Iterator[None]:
     try:
         yield
     except TypeError as error:
-        if "ordered Categoricals" not in str(error):
+        # pandas 3's words, then pandas 2.2's
+        if not any(words in str(error) for words in _ORDERED_MISMATCH):
             raise
         named = sorted({repr(c) for each in collections for c in _ordered_columns(each)})
         which = f"column {', '.join(named)}" if named else "an ordered categorical column"
