@@ -51,6 +51,7 @@ import pandas as pd
 import pluggy
 
 from pandas_anon import formatting as fmt
+from pandas_anon.engine.encoding import factorize
 from pandas_anon.errors import (
     AnonError,
     AnonWarning,
@@ -580,7 +581,8 @@ class _Run:
         self, name: str, built: Hierarchy | None, column: pd.Series
     ) -> tuple[float, int | None]:
         present = column.dropna()
-        distinct = pd.Index(pd.unique(present))
+        codes, uniques = factorize(present)  # as written, as the anonymizers see them
+        distinct = pd.Index(uniques)
         if len(distinct) == 0:
             self.add("coverage", name, "the sample has no value; give one with values")
             return np.nan, None
@@ -588,7 +590,7 @@ class _Run:
         if built is not None:
             found = built.lookup(distinct)
             missed = int((found < 0).sum())
-            counts = present.value_counts(sort=False).reindex(distinct).to_numpy()
+            counts = np.bincount(codes, minlength=len(distinct))
             rows = int(counts[found < 0].sum())
         elif self.unmatched is not None:
             missed = self.unmatched

@@ -15,10 +15,13 @@ import pandas as pd
 
 
 def as_written(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with each float or object column as the text of each value's kind and
+    """``frame`` with each float, object or text column (or categorical of such categories;
+    the classes' values come back as plain columns) as the text of each value's kind and
     ``repr`` (missing stays missing), which groupby compares as the values are written:
     ``True``, ``1`` and ``1.0`` apart, ``0.0`` and ``-0.0`` apart, ``numpy.int64(2)`` and
-    ``2`` together. Other columns hold one kind, already compared so by groupby."""
+    ``2`` together, and texts whole (``repr`` spells a NUL character ``\\x00``, which
+    pandas before 3.1 cuts texts at when hashing them). Other columns hold one kind,
+    already compared so by groupby."""
 
     def text(value: object) -> object:
         if value is None or (not isinstance(value, str) and pd.isna(value)):
@@ -27,9 +30,14 @@ def as_written(frame: pd.DataFrame) -> pd.DataFrame:
             value = value.item()  # numpy's scalars are written as Python's
         return f"{type(value).__name__}:{value!r}"
 
+    def objects(dtype: object) -> bool:  # objects, text or floats (categories too)
+        if isinstance(dtype, pd.CategoricalDtype):
+            dtype = dtype.categories.dtype
+        return pd.api.types.is_string_dtype(dtype) or pd.api.types.is_float_dtype(dtype)
+
     out = frame.copy()
     for column in frame.columns:
-        if frame[column].dtype == object or pd.api.types.is_float_dtype(frame[column].dtype):
+        if objects(frame[column].dtype):
             out[column] = pd.Series(
                 [text(v) for v in frame[column].astype(object)], index=frame.index, dtype=object
             )

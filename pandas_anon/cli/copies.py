@@ -260,12 +260,22 @@ def _spelled_as_input(column: pd.Series, values: pd.Series, written: pd.Series) 
     import numpy as np
     import pandas as pd
 
+    from pandas_anon.engine.encoding import factorize_objects
+
     missing = np.array([None], dtype=object)  # appended to each lookup, for code -1
-    codes, uniques = pd.factorize(values)
-    present, first = np.unique(codes, return_index=True)
-    spelling = np.concatenate([written.to_numpy(dtype=object)[first[present >= 0]], missing])
-    out_codes, out_uniques = pd.factorize(column)
-    out_values = np.asarray(out_uniques, dtype=object)
+
+    def distinct(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+        """Codes of the series' values (pandas' equality, texts whole) and the row of each
+        code's first occurrence."""
+        codes = factorize_objects(series.to_numpy(dtype=object))
+        present, first = np.unique(codes, return_index=True)
+        return codes, first[present >= 0]
+
+    _, first = distinct(values)
+    uniques = values.to_numpy(dtype=object)[first]
+    spelling = np.concatenate([written.to_numpy(dtype=object)[first], missing])
+    out_codes, out_first = distinct(column)
+    out_values = column.to_numpy(dtype=object)[out_first]
     match = pd.Index(uniques, dtype=object).get_indexer(pd.Index(out_values, dtype=object))
     labels = np.concatenate([np.where(match >= 0, spelling[match], out_values), missing])
     # code -1 (missing, and no match above) takes the last entry: None

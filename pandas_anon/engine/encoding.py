@@ -132,6 +132,12 @@ def _first_rows(codes: np.ndarray) -> np.ndarray:
 #: which pandas compares as written.
 _MAY_MERGE = frozenset({"mixed", "mixed-integer", "mixed-integer-float", "floating"})
 
+#: Whether this pandas hashes Python text as C strings, cut at the first NUL character, so
+#: that ``factorize``, ``unique`` and ``groupby`` merge ``"a\x00b"`` with ``"a\x00c"`` and
+#: ``""`` with ``"\x00"`` (pandas before 3.1: pandas-dev/pandas#34551, fixed by #66512).
+#: Told by trying, not from the version number.
+TEXT_CUT_AT_NUL = pd.factorize(np.array(["", "\x00"], dtype=object))[0].tolist() == [0, 0]
+
 
 class _Kind:
     """A kind of number (:func:`kind_of`)."""
@@ -178,11 +184,14 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
     equal, ``0.0`` and ``-0.0`` apart), when pandas' equality would merge values written
     differently; else None (the common case, told cheaply).
 
-    Only two kinds of column can hold such values: objects that
+    Three kinds of column can hold such values: objects that
     :func:`pandas.api.types.infer_dtype` finds of several kinds (``1`` and ``True``, ``2``
-    and ``2.0``), each kind then factorized on its own; and floats holding both zeros. A
-    float column without a zero costs one comparison per row; text, integer, boolean, date
-    and categorical columns cost nothing, objects of one kind a scan of their types.
+    and ``2.0``), each kind then factorized on its own; floats holding both zeros; and,
+    under a pandas that cuts text at a NUL character when hashing it (before 3.1), Python
+    text holding one (``""`` and ``"\\x00"``). A float column without a zero costs one
+    comparison per row; Arrow text, integer, boolean, date and categorical columns cost
+    nothing, objects of one kind a scan of their types (and, for Python text under such a
+    pandas, one search for NUL).
 
     Examples
     --------
@@ -194,9 +203,11 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
     True
     """
     dtype = values.dtype
-    if pd.api.types.is_object_dtype(dtype):
+    if pd.api.types.is_object_dtype(dtype) or python_text(dtype):
         array = np.asarray(values, dtype=object)
         found = pd.api.types.infer_dtype(array, skipna=True)
+        if found == "string" and merges_at_nul(array):
+            return factorize_objects(array)
         if found not in _MAY_MERGE:
             return None
         if found != "floating":
@@ -242,7 +253,7 @@ def _object_codes(array: np.ndarray) -> np.ndarray:
         if kind is _FLOAT:
             coded = _float_codes(of_kind.astype(np.float64))
         else:
-            coded = np.asarray(pd.factorize(of_kind, use_na_sentinel=True)[0], dtype=np.int64)
+            coded = factorize_objects(of_kind)
         present = coded >= 0
         codes[rows[present]] = coded[present] + sum(map(len, firsts))
         firsts.append(rows[_first_rows(coded)])
@@ -250,6 +261,42 @@ def _object_codes(array: np.ndarray) -> np.ndarray:
     rank = np.empty(len(first) + 1, dtype=np.int64)
     rank[np.argsort(first)], rank[-1] = np.arange(len(first)), -1  # code -1: the last, -1
     return rank[codes]
+
+
+def python_text(dtype: Any) -> bool:
+    """Whether ``dtype`` holds text as Python strings (``string[python]``): hashed as
+    objects are."""
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "python"
+
+
+def merges_at_nul(array: np.ndarray) -> bool:
+    """Whether this pandas would merge texts of ``array`` (objects) that differ after a NUL
+    character (:data:`TEXT_CUT_AT_NUL`): it does, and one of them holds a NUL."""
+    if not TEXT_CUT_AT_NUL:
+        return False
+    try:
+        return "\x00" in "".join(array)  # one search of the joined texts
+    except TypeError:  # missing values or other objects among the texts
+        return any("\x00" in value for value in array if isinstance(value, str))
+
+
+def factorize_objects(array: np.ndarray) -> np.ndarray:
+    """``pandas.factorize``'s codes of objects (int64, -1 missing; pandas' equality, so
+    ``1 == 1.0``), texts told apart past a NUL character where this pandas would not
+    (:func:`merges_at_nul`): they are then hashed spelled without NUL, one to one
+    (``\\x01`` doubled, ``\\x00`` written ``\\x01\\x02``)."""
+    if merges_at_nul(array):
+        array = np.fromiter(
+            (
+                value.replace("\x01", "\x01\x01").replace("\x00", "\x01\x02")
+                if isinstance(value, str)
+                else value
+                for value in array
+            ),
+            dtype=object,
+            count=len(array),
+        )
+    return np.asarray(pd.factorize(array, use_na_sentinel=True)[0], dtype=np.int64)
 
 
 def written_indexer(values: pd.Index, targets: pd.Index) -> np.ndarray | None:

@@ -46,6 +46,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from itertools import chain
 from operator import itemgetter
 from pathlib import PurePath
@@ -554,20 +555,66 @@ def _read_sheet(
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
-            return pd.read_excel(
-                workbook,
-                sheet_name=sheet,
-                header=None,
-                nrows=nrows,
-                dtype=object,
-                keep_default_na=False,
-                na_values=[""],
-            )
+            if _parser_merges_cells():
+                return _cells_kept_apart(workbook, sheet, nrows)
+            return pd.read_excel(workbook, sheet_name=sheet, nrows=nrows, **_AS_READ)
     except Exception:  # each engine raises its own errors for cells it cannot parse
         raise InputFileError(
             f"{name} cannot be read as a sheet of cells (corrupt, or a chart sheet); save the "
             "workbook again from the spreadsheet program"
         ) from None
+
+
+#: How a sheet's cells are parsed: no header, each cell its own type, only empty cells missing.
+_AS_READ: dict[str, Any] = {
+    "header": None,
+    "dtype": object,
+    "keep_default_na": False,
+    "na_values": [""],
+}
+
+
+@cache
+def _parser_merges_cells() -> bool:
+    """Whether pandas' parsers make one value of cells equal in Python but of different
+    types (a ``TRUE`` cell and a ``1`` cell both read as ``True``): pandas before 3.0
+    memoized cells by Python's equality (pandas-dev/pandas#60088). Told by trying."""
+    from pandas.io.parsers import TextParser
+
+    read = TextParser([[True], [1]], header=None, dtype=object).read()[0].tolist()
+    return [type(value) for value in read] != [bool, int]
+
+
+class _Cell:
+    """A cell's value, hidden from pandas' parser in an object equal only to itself."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def _cells_kept_apart(workbook: pd.ExcelFile, sheet: str | int, nrows: int | None) -> pd.DataFrame:
+    """``read_excel``'s sheet (:data:`_AS_READ`) under a pandas whose parser merges cells
+    (:func:`_parser_merges_cells`): the engine's cells (read by pandas' reader of the
+    workbook, as ``read_excel`` reads them) go through the same parser, each value other
+    than text wrapped so that none is taken for another, then unwrapped."""
+    from pandas.io.parsers import TextParser
+
+    reader = workbook._reader  # pandas' reader of the workbook's engine
+    found = (
+        reader.get_sheet_by_name(sheet)
+        if isinstance(sheet, str)
+        else (reader.get_sheet_by_index(sheet))
+    )
+    rows = reader.get_sheet_data(found, None if nrows is None else nrows + 1)
+    if hasattr(found, "close"):
+        found.close()
+    if not rows:
+        return pd.DataFrame()
+    wrapped = [[v if isinstance(v, str) else _Cell(v) for v in row] for row in rows]
+    parsed = TextParser(wrapped, nrows=nrows, **_AS_READ).read(nrows=nrows)
+    return parsed.map(lambda v: v.value if isinstance(v, _Cell) else v)
 
 
 def _blank(frame: pd.DataFrame) -> bool:

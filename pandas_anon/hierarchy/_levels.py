@@ -100,7 +100,7 @@ def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def factorized(labels: np.ndarray) -> Level:
-    codes, uniques = pd.factorize(labels)
+    codes, uniques = factorize(labels)
     return codes, np.asarray(uniques, dtype=str)
 
 

@@ -129,7 +129,7 @@ class Hierarchy:
         self._position_of: dict[Hashable, int] | None = None
         table = _level_table(values, levels)
         table = _merge_duplicates(table, name, [] if level_names is None else list(level_names))
-        if table.iloc[:, -1].nunique() > 1 or table.shape[1] == 1:
+        if len(factorize(table.iloc[:, -1])[1]) > 1 or table.shape[1] == 1:
             table[len(table.columns)] = TOP
         self._labels: list[pd.Index] = []
         self._codes: list[np.ndarray] = []

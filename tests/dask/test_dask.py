@@ -171,6 +171,24 @@ def test_without_dask_the_error_says_what_to_install(call):
     assert done.returncode == (2 if "check" in call else 1)
 
 
+@pytest.mark.parametrize("dtype", [object, "string[python]", "string[pyarrow]"])
+def test_texts_differing_past_a_nul_are_counted_apart(client, dtype):
+    """Texts that differ past a NUL character, which pandas before 3.1 hashed up to it (so
+    Dask's groupby and merge took ``""`` for ``"\\x00"``), are counted apart on a Dask frame
+    as on the pandas frame, wherever the partitions cut them."""
+    texts = ["", "\x00", "a\x00b", "a\x00c", "a", "\x01\x02", "\x01\x00", None, "a\x00b"]
+    frame = pd.DataFrame({"x": pd.Series(texts * 2, dtype=dtype), "y": [1, 2] * 9})
+    for npartitions in (1, 3, 6):
+        ddf = objects_kept(frame, npartitions)
+        assert ddf["x"].dtype == frame["x"].dtype
+        found = ddf.anon.singletons(["x", "y"], dropna=False)
+        assert (found.count, found.distinct) == (14, 16)
+        assert_same_singletons(found, frame.anon.singletons(["x", "y"], dropna=False))
+        assert (ddf.anon.singletons(["x"]).count, ddf.anon.singletons(["x"]).distinct) == (0, 7)
+        assert ddf.anon.identifiers() == frame.anon.identifiers() == []
+        assert_same_risk(ddf.anon.risk(["x", "y"]), frame.anon.risk(["x", "y"]))
+
+
 def test_values_written_apart_are_counted_apart(client):
     """0.0 and -0.0, and 1, True and 1.0, which pandas' equality (and so Dask's groupby,
     merge and value_counts) takes for one value, are counted apart on a Dask frame as on

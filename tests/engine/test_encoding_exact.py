@@ -17,7 +17,7 @@ from pandera.errors import SchemaError
 import pandas_anon
 from pandas_anon import EncodedFrame, Hierarchy, UnhashableValueError
 from pandas_anon import hierarchy as builders
-from pandas_anon.engine.encoding import distinct_count, encode_column
+from pandas_anon.engine.encoding import distinct_count, encode_column, factorize
 
 from verify import as_written, naive_counts
 
@@ -162,7 +162,7 @@ def _pool(kind: str, dtype: str) -> list:
             pd.Timestamp("2020-03-29 03:30"),
             pd.Timestamp("2262-04-11"),
         ]
-    return ["a", "b", "B", "", "città"]  # text kinds
+    return ["a", "b", "B", "", "città", "\x00", "a\x00b", "a\x00c"]  # text kinds
 
 
 _DTYPES = {
@@ -392,6 +392,39 @@ def test_unhashable_hierarchy_labels_name_the_level():
 
 # -- the same value is the value as written (issue 34, section 2) ------------------------------
 
+#: Texts that differ past a NUL character (one repeated, one missing), and texts that a
+#: spelling without NUL could confuse with them.
+NUL_TEXTS = ["", "\x00", "a\x00b", "a\x00c", "a", "\x01\x02", "\x01\x00", None, "a\x00b"]
+
+
+def nul_texts(dtype: object) -> pd.Series:
+    """:data:`NUL_TEXTS` as a column of ``dtype``; a categorical made from its codes, since
+    pandas before 3.1 merges such categories when it finds them itself."""
+    if dtype != "category":
+        return pd.Series(NUL_TEXTS, dtype=dtype)
+    categories = NUL_TEXTS[:7]
+    codes = [categories.index(v) if v is not None else -1 for v in NUL_TEXTS]
+    return pd.Series(pd.Categorical.from_codes(codes, categories))
+
+
+@pytest.mark.parametrize("dtype", [object, "string[python]", "string[pyarrow]", "category"])
+def test_texts_differing_past_a_nul_are_distinct(dtype):
+    """pandas before 3.1 cut texts at a NUL character when hashing them (``unique``,
+    ``factorize`` and ``groupby`` took ``""`` for ``"\\x00"``): every encoding tells them
+    apart, so no class is counted larger than it is."""
+    series = nul_texts(dtype)
+    codes, values = encode_column(series)
+    assert [values[c] if c >= 0 else None for c in codes] == NUL_TEXTS
+    assert distinct_count(series) == 8  # a missing value is one value
+    assert factorize(series)[0].tolist() == [0, 1, 2, 3, 4, 5, 6, -1, 2]
+    distinct = pd.DataFrame({"x": series[:7], "y": 1})
+    assert pandas_anon.identifiers(distinct) == [("x",)]
+    hierarchy = builders.suppression(series)
+    assert len(hierarchy.values) == 7
+    targets = ["\x00", "a\x00c", "", "a\x00b"]
+    assert hierarchy.values.take(hierarchy.lookup(pd.Index(targets))).tolist() == targets
+
+
 #: Values Python finds equal in threes and twos (1 == True, 2 == 2.0, 0 == False == 0.0 ==
 #: -0.0), each written its own way by every writer (CSV: 1, True, 2, 2.0, 0, False, 0.0, -0.0).
 WRITTEN_APART = [1, True, 2, 2.0, 0, False, 0.0, -0.0]
@@ -411,6 +444,9 @@ WRITTEN_APART = [1, True, 2, 2.0, 0, False, 0.0, -0.0]
         ([0.0, -0.0, 0.0, 7.0], "float32", 2, 3),
         ([0.0, -0.0, 0.0, -0.0, None], "Float64", 0, 2),
         ([0.0, -0.0, -0.0, 3.0], "float64", 2, 3),  # whole numbers: not coded by subtraction
+        # texts differing past a NUL character (which pandas before 3.1 hashes them up to)
+        *[(NUL_TEXTS, dtype, 6, 7) for dtype in (object, "string[python]", "string[pyarrow]")],
+        ([*NUL_TEXTS, 1, True], object, 8, 9),  # among other kinds
     ],
 )
 def test_singletons_compare_values_as_written(values, dtype, singletons, distinct):
@@ -419,7 +455,7 @@ def test_singletons_compare_values_as_written(values, dtype, singletons, distinc
     assert (found.count, found.distinct) == (singletons, distinct)
     # the verifier, the accessor and the gate's CSV twin agree
     assert naive_counts(frame, ["x", "sex"])["singletons"] == singletons
-    text = frame.astype(str).where(frame.notna())
+    text = frame.astype(object).astype(str).where(frame.notna())  # numpy cuts "\x00"
     assert pandas_anon.singletons(text, ["x", "sex"]).distinct == distinct
 
 

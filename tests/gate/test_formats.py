@@ -22,6 +22,7 @@ import pytest
 from pandas_anon.cli.main import main
 from pandas_anon.engine.encoding import distinct_count
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
+from pandas_anon.gate import formats
 from pandas_anon.gate.check import check_files
 from pandas_anon.gate.config import Config
 from pandas_anon.gate.formats import Sheet, read_json, read_json_lines
@@ -378,6 +379,55 @@ def test_a_sheets_boolean_is_not_the_number_one(repo, capsys, name):
     assert (code, found["status"]) == (1, "fail")
     # 1 and 1.0 are one number in a sheet (a cell holds a number, its format shows it)
     assert (found["singletons"], found["distinct"], found["k"]) == (3, 4, 1)
+
+
+@pytest.mark.parametrize("name", ["book.xlsx", "book.ods"])
+def test_a_sheets_cells_are_read_each_of_its_own_type(repo, name):
+    """Every cell comes back as the workbook holds it, of its own type: under a pandas whose
+    parser merges cells equal in Python (pandas 2.2 read a ``1`` beside a ``TRUE`` as
+    ``True``) the sheet's cells are read past that parser; elsewhere ``read_excel`` reads
+    them, and the two readings are the same cell for cell, types included (blank rows,
+    blank cells, dates, ragged rows)."""
+    when = pd.Timestamp("2024-03-01 08:30")
+    frame = pd.DataFrame(
+        {
+            "a": pd.Series([True, 1, None, 0, False, "1", 2.5, when], dtype=object),
+            "b": pd.Series(["x", None, None, "", 7, None, "città", None], dtype=object),
+        }
+    )
+    write_book(repo / name, {"Dati": frame})
+    with pd.ExcelFile(repo / name) as workbook:
+        kept_apart = formats._cells_kept_apart(workbook, "Dati", None)
+        read = formats._read_sheet(name, workbook, "Dati", None)
+        head = formats._cells_kept_apart(workbook, "Dati", 3)
+        if not formats._parser_merges_cells():
+            by_pandas = pd.read_excel(workbook, sheet_name="Dati", **formats._AS_READ)
+            assert cells(by_pandas) == cells(kept_apart)
+    assert cells(read) == cells(kept_apart)
+    assert cells(head) == cells(kept_apart)[:3]
+    column_a = [row[0] for row in cells(kept_apart)]
+    assert column_a[:8] == [
+        ("str", "'a'"),
+        ("bool", "True"),
+        ("int", "1"),
+        ("float", "nan"),  # a blank row
+        ("int", "0"),
+        ("bool", "False"),
+        ("str", "'1'"),
+        ("float", "2.5"),
+    ]
+    assert pd.Timestamp(kept_apart[0][8]) == when
+    assert [row[1] for row in cells(kept_apart)][4:8] == [
+        ("float", "nan"),  # an empty text is a blank cell
+        ("int", "7"),
+        ("float", "nan"),
+        ("str", "'città'"),
+    ]
+
+
+def cells(frame: pd.DataFrame) -> list[list[tuple[str, str]]]:
+    """Each cell of ``frame`` as its type and ``repr``, row by row (NaN as NaN)."""
+    return [[(type(v).__name__, repr(v)) for v in row] for row in frame.itertuples(index=False)]
 
 
 def test_a_parquet_float_column_keeps_negative_zero(repo, capsys):

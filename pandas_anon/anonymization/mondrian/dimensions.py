@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.recoding import KEEP
+from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
@@ -440,7 +441,10 @@ def _coded(
     summary values, kept as numbers (a float column, not text)."""
     texts = texts.astype(object)
     texts[distinct == 1] = None
-    codes, labels = pd.factorize(pd.Series(texts, dtype=object), use_na_sentinel=True)
+    labelled = pd.Series(texts, dtype=object)
+    # numbers as pandas compares them (a whole summary 2 and a mean 2.0 are one label); text
+    # as written (told apart past a NUL character)
+    codes, labels = pd.factorize(labelled) if numbers else factorize(labelled)
     index = pd.Index(list(labels)) if numbers and len(labels) else pd.Index(labels, dtype=object)
     return np.where(codes < 0, KEEP, codes).astype(np.int64), index
 

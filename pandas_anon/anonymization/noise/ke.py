@@ -48,6 +48,7 @@ from pandas_anon.detect.exposure import SUPPRESSED, scan
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
+from pandas_anon.engine.encoding import factorize_objects
 from pandas_anon.errors import AllMissingColumnError, InvalidParameterError, InvalidQIDError
 from pandas_anon.params import flag, fraction, known_options, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
@@ -866,7 +867,7 @@ def _changed(out: pd.DataFrame, frame: pd.DataFrame, columns: Sequence[Hashable]
         both = np.concatenate(
             [out[column].to_numpy(dtype=object), frame[column].to_numpy(dtype=object)]
         )
-        codes, _ = pd.factorize(both, use_na_sentinel=True)
+        codes = factorize_objects(both)
         changed |= codes[: len(frame)] != codes[len(frame) :]
     return changed
 

@@ -346,7 +346,7 @@ class _Run:
             np.maximum.at(high, owner, ranks)
             labels, levels = mask.mask(low[owner], high[owner])
             ids = self.labels[j]
-            for label in pd.unique(labels):
+            for label in dict.fromkeys(labels):  # Python's equality: whole texts
                 ids.setdefault(label, len(ids))
             self.written[chosen, j] = mask.dimension.n_ranks + np.array([ids[x] for x in labels])
             self.masked[chosen, j] = True

@@ -41,7 +41,13 @@ from dask.dataframe.utils import has_known_categories, make_meta
 
 from pandas_anon.engine.backends import pandas as pandas_backend
 from pandas_anon.engine.columns import all_columns, resolve_columns
-from pandas_anon.engine.encoding import check_complete, kind_of
+from pandas_anon.engine.encoding import (
+    TEXT_CUT_AT_NUL,
+    check_complete,
+    kind_of,
+    merges_at_nul,
+    python_text,
+)
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.grouping import first_occurrence
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
@@ -237,7 +243,11 @@ def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame
       ``-0.0`` is not ``0.0``; one comparison a row;
     - an object column: each number (not missing) as a :class:`_Written` of its kind and
       value, so ``1``, ``True`` and ``1.0`` are three keys; a column of text (what
-      :func:`pandas.api.types.infer_dtype` finds there) is kept as it is, any other value too.
+      :func:`pandas.api.types.infer_dtype` finds there) is kept as it is, any other value too;
+    - text holding a NUL character, under a pandas whose hashing cuts text there
+      (:func:`~pandas_anon.engine.encoding.merges_at_nul`): each such text as a
+      :class:`_Written` (a ``string[python]`` column then as objects), which pandas hashes
+      whole.
 
     Every other dtype compares as written already, and is kept. :func:`values_of` reads the
     values back."""
@@ -250,6 +260,26 @@ def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame
             keys[name] = np.where(np.isnan(data), _NAN_KEY, data.view(np.int64))
         elif pd.api.types.is_object_dtype(column.dtype):
             keys[name] = _object_keys(column.to_numpy())
+        elif python_text(column.dtype) and TEXT_CUT_AT_NUL:  # in every partition alike
+            keys[name] = _text_keys(column.to_numpy(dtype=object))
+    return keys
+
+
+def _text_keys(values: np.ndarray) -> np.ndarray:
+    """``values`` (objects) with each text holding a NUL character as a :class:`_Written`
+    when this pandas would cut it there (:func:`~pandas_anon.engine.encoding.merges_at_nul`);
+    the same key for a value whatever partition holds it."""
+    if not merges_at_nul(values):
+        return values
+    rows = np.flatnonzero(
+        np.fromiter(
+            (isinstance(v, str) and "\x00" in v for v in values), dtype=bool, count=len(values)
+        )
+    )
+    keys = values.copy()
+    keys[rows] = np.fromiter(
+        (_Written("text", str(v), v) for v in values[rows]), dtype=object, count=len(rows)
+    )
     return keys
 
 
@@ -257,14 +287,14 @@ def _object_keys(values: np.ndarray) -> np.ndarray:
     """:func:`written_keys` of an object column's values: its numbers as :class:`_Written`
     (of the kind :func:`~pandas_anon.engine.encoding.kind_of` gives their type; one key
     made for each distinct number of a kind), text and other values as they are."""
+    keys = _text_keys(values)
     if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
-        return values
+        return keys
     type_codes, types = pd.factorize(
         np.fromiter(map(type, values), dtype=object, count=len(values))
     )
     kinds = [kind_of(t) for t in types]  # a type for any kind but numbers'
     present = ~pd.isna(values)
-    keys = values
     for kind in {k for k in kinds if not isinstance(k, type)}:
         of_kind = [j for j, k in enumerate(kinds) if k is kind]
         rows = np.flatnonzero(np.isin(type_codes, of_kind) & present)
@@ -289,14 +319,14 @@ def _object_keys(values: np.ndarray) -> np.ndarray:
 def values_of(keys: pd.Series, dtype: Any) -> pd.Series:
     """The values of a column of ``dtype`` whose keys (:func:`written_keys`) are ``keys``:
     a float column's values from their bits (a missing value NaN), an object column's
-    numbers as its cells held them; else ``keys`` themselves."""
+    numbers and texts as its cells held them; else ``keys`` themselves."""
     if pd.api.types.is_float_dtype(dtype):
         bits = keys.to_numpy(dtype=np.int64)
         return pd.Series(bits.view(np.float64), index=keys.index, name=keys.name)
-    if pd.api.types.is_object_dtype(dtype):
-        cells = (k.value if isinstance(k, _Written) else k for k in keys.to_numpy())
+    if pd.api.types.is_object_dtype(dtype) or python_text(dtype):
+        cells = (k.value if isinstance(k, _Written) else k for k in keys.to_numpy(dtype=object))
         values = np.fromiter(cells, dtype=object, count=len(keys))
-        return pd.Series(values, index=keys.index, name=keys.name, dtype=object)
+        return pd.Series(values, index=keys.index, name=keys.name, dtype=dtype)
     return keys
 
 
