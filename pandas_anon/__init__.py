@@ -43,6 +43,7 @@ from pandas_anon.errors import (
     OneClassWarning,
     OutputFileError,
     UnhashableValueError,
+    UtilityWarning,
 )
 from pandas_anon.gate import pandera_hook as _pandera_hook
 from pandas_anon.imports import when_imported as _when_imported
@@ -185,6 +186,7 @@ __all__ = [
     "NoisePlan",
     "NotAFrameError",
     "OneClassWarning",
+    "UtilityWarning",
     "OutputFileError",
     "Risk",
     "Singletons",

@@ -392,6 +392,7 @@ class _Exposure:
         salt: bytes | str | None = None,
         qid: Sequence[Hashable] | None = None,
         eps_quasi: Sequence[Hashable] | None = None,
+        bounds: Mapping[Hashable, tuple[float, float]] | None = None,
         algo: Any = "mondrian",
         hierarchies: Mapping[Any, Any] | None = None,
         max_suppression: float | str = 0.0,
@@ -426,6 +427,10 @@ class _Exposure:
             The key of ``identifiers="hash"``. Default None: a random one, never stored.
         qid, eps_quasi, algo, hierarchies, max_suppression, identifiers, progress
             As :func:`pandas_anon.ke_decide` takes them (details there).
+        bounds : mapping, optional
+            ``{column: (low, high)}``: the domain an ε-quasi's released values are clamped
+            into. Default None: its observed range widened to a coarse grid (details in
+            :func:`pandas_anon.ke_decide`).
 
         Returns
         -------
@@ -462,6 +467,7 @@ class _Exposure:
             salt=salt,
             qid=qid,
             eps_quasi=eps_quasi,
+            bounds=bounds,
             algo=algo,
             hierarchies=hierarchies,
             max_suppression=max_suppression,
@@ -783,6 +789,7 @@ class AnonAccessor(_Exposure):
         progress: bool | None = None,
         qid: Sequence[Hashable] | None = None,
         eps_quasi: Sequence[Hashable] | None = None,
+        bounds: Mapping[Hashable, tuple[float, float]] | None = None,
         algo: Any = "mondrian",
         hierarchies: Mapping[Any, Any] | None = None,
         max_suppression: float | str = 0.0,
@@ -808,7 +815,7 @@ class AnonAccessor(_Exposure):
             Where the draws come from.
         progress : bool, optional
             A progress bar on stderr. Default None: only when stderr is a terminal.
-        qid, eps_quasi, algo, hierarchies, max_suppression, identifiers
+        qid, eps_quasi, bounds, algo, hierarchies, max_suppression, identifiers
             As :func:`pandas_anon.ke_decide` takes them (details there).
 
         Returns
@@ -843,6 +850,7 @@ class AnonAccessor(_Exposure):
             progress=progress,
             qid=qid,
             eps_quasi=eps_quasi,
+            bounds=bounds,
             algo=algo,
             hierarchies=hierarchies,
             max_suppression=max_suppression,

@@ -144,6 +144,12 @@ class HierarchyFallbackWarning(AnonWarning):
     generalized the column with a hierarchy built from its data instead."""
 
 
+class UtilityWarning(AnonWarning):
+    """A release is predicted to keep little of a column: the expected error of its values
+    exceeds a documented threshold; the message names the setting that would bring it under
+    (never a value of the data)."""
+
+
 def warn(message: str, category: type[AnonWarning]) -> None:
     """Emit a warning attributed to the first caller outside pandas-anon (as pandas does)."""
     package = os.path.dirname(__file__)

@@ -470,7 +470,8 @@ class KEAnonymizationReport(Report):
     predicted_loss : dict of str to float
         The relative error predicted before the noise, per ε-quasi and ``"mean"``.
     relative_error : dict of str to float
-        The relative error measured on the rows released, per ε-quasi and ``"mean"``.
+        The relative error of the noise measured on the rows released, per ε-quasi and
+        ``"mean"`` (what ``predicted_loss`` predicts).
     linking_risk : float
         The share of records an attacker holding the originals links to their noisy record,
         measured before α-confidence suppresses anything.
@@ -493,6 +494,13 @@ class KEAnonymizationReport(Report):
         Seconds the release of the decided plan took (the decision not included).
     modified : int or None, default None
         Rows modified: suppressed, or changed in a k-quasi or an ε-quasi.
+    released_error : dict of str to float
+        The relative error of the values released (the noisy values rounded and clamped
+        into their domain), per ε-quasi and ``"mean"``: what a user of the release gets.
+    domain : dict of str to dict
+        Per ε-quasi, the domain its released values lie in: ``low``, ``high`` (both
+        included) and ``source`` (``"given"``, or ``"default: ..."`` saying how it was
+        derived).
     kind : str
         ``"ke-anon"``, the key of the kind in ``to_dict()`` (a class attribute).
 
@@ -549,6 +557,8 @@ class KEAnonymizationReport(Report):
     choices: dict[str, str]
     seconds: float
     modified: int | None = None
+    released_error: dict[str, float] = field(default_factory=dict)  # per ε-quasi and "mean"
+    domain: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ε-quasi
 
     kind: ClassVar[str] = "ke-anon"
 
@@ -562,6 +572,18 @@ class KEAnonymizationReport(Report):
                 "measured": [
                     report.percent(self.relative_error[c], 2) for c in [*self.eps_quasi, "mean"]
                 ],
+                "released (rounded, clamped)": [
+                    report.percent(self.released_error[c], 2) if self.released_error else "-"
+                    for c in [*self.eps_quasi, "mean"]
+                ],
+            }
+        )
+        domain = pd.DataFrame(
+            {
+                "ε-quasi": list(self.domain),
+                "low": [f"{d['low']:g}" for d in self.domain.values()],
+                "high": [f"{d['high']:g}" for d in self.domain.values()],
+                "source": [d["source"] for d in self.domain.values()],
             }
         )
         alpha = (
@@ -588,7 +610,12 @@ class KEAnonymizationReport(Report):
             ("seconds", f"{self.seconds:.3f}"),
             *self.choices.items(),
         ]
-        return report.render("(k, ε)-anonymization", fields, ("Information loss", loss))
+        return report.render(
+            "(k, ε)-anonymization",
+            fields,
+            ("Information loss", loss),
+            ("Domain of the released values", domain),
+        )
 
 
 def _spread(figures: Mapping[str, float]) -> str:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Hashable
 from functools import partial
+from typing import Any
 
 from pandas_anon.cli.copies import add_copy_arguments, read_input, write_copy
 from pandas_anon.cli.options import checked, column_list, fraction, positive
-from pandas_anon.errors import AnonWarning, warn
+from pandas_anon.errors import AnonWarning, InvalidParameterError, warn
 
 HELP = "write a (k, ε)-anonymous copy of a CSV: k-anonymity plus noise on numeric columns"
 
@@ -40,6 +42,14 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         metavar="COLUMNS",
         help="numeric quasi-identifier columns to noise, e.g. height,weight "
         "(default: every numeric one)",
+    )
+    command.add_argument(
+        "--bounds",
+        type=bounds_option,
+        action="append",
+        metavar="COLUMN=LOW:HIGH",
+        help="the domain of an ε-quasi, its released values clamped into it, e.g. age=0:120 "
+        "(repeat for each column; default: its observed range widened to a coarse grid)",
     )
     command.add_argument(
         "--algo",
@@ -108,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         args.eps,
         qid=args.qid,
         eps_quasi=args.eps_quasi,
+        bounds=given_bounds(args.bounds),
         algo=args.algo,
         hierarchies=source.hierarchies or None,
         max_suppression=args.max_suppression,
@@ -126,3 +137,30 @@ def run(args: argparse.Namespace) -> int:
     k_quasi = [str(c) for c in plan.k_quasi]
     write_copy(args, source, out, frame, k_quasi, merged, report, order)
     return 0
+
+
+def bounds_option(text: str) -> tuple[str, tuple[object, object]]:
+    """``--bounds COLUMN=LOW:HIGH``: the column and its bounds, each read as the number it
+    spells (checked by ``ke_decide``)."""
+    from pandas_anon.params import from_text
+
+    column, equals, pair = text.rpartition("=")
+    low, colon, high = pair.partition(":")
+    if not (equals and colon and column.strip() and low.strip() and high.strip()):
+        raise argparse.ArgumentTypeError(f"expected COLUMN=LOW:HIGH (e.g. age=0:120), got {text!r}")
+    return column.strip(), (from_text(low.strip()), from_text(high.strip()))
+
+
+def given_bounds(
+    options: list[tuple[str, tuple[object, object]]] | None,
+) -> dict[Hashable, Any] | None:
+    """The ``--bounds`` options as ``ke_decide``'s ``bounds=`` (a column named twice refused;
+    the numbers are checked there)."""
+    found: dict[Hashable, Any] = {}
+    for column, pair in options or ():
+        if column in found:
+            raise InvalidParameterError(
+                f"--bounds names column {column!r} twice; give one LOW:HIGH per column"
+            )
+        found[column] = pair
+    return found or None

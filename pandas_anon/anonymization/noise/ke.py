@@ -21,6 +21,13 @@ error: it is left out of the predicted and of the measured figure alike.
 Missing ε-quasi values stay missing and get no noise; they do not widen a class's diameter.
 Suppressed rows (by the k-anonymity step, or by α-confident k-anonymity) have their
 k-quasis written ``*`` and their ε-quasis missing.
+
+The noisy values are then post-processed (:meth:`NoisePlan.post_process`), which cannot
+weaken the guarantee (Dwork and Roth 2014, "The Algorithmic Foundations of Differential
+Privacy", Proposition 2.1): an integer column's are rounded half to even, and every value is
+clamped into its column's :class:`Domain` (bounds the caller gives, or the observed range
+widened to the coarsest width of :func:`~pandas_anon.hierarchy.auto`'s intervals; always
+within the range the dtype holds). The report gives the error after it beside the noise's.
 """
 
 from __future__ import annotations
@@ -49,9 +56,37 @@ from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
 from pandas_anon.engine.encoding import factorize_objects
-from pandas_anon.errors import AllMissingColumnError, InvalidParameterError, InvalidQIDError
+from pandas_anon.errors import (
+    AllMissingColumnError,
+    ColumnNotFoundError,
+    InvalidParameterError,
+    InvalidQIDError,
+    UtilityWarning,
+    warn,
+)
+from pandas_anon.hierarchy.auto_choice import _fits_intervals, _nice_widths
 from pandas_anon.params import flag, fraction, known_options, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
+
+#: The predicted relative error of an ε-quasi above which a release warns
+#: (:class:`~pandas_anon.errors.UtilityWarning`): noise of more than half the values on average.
+MAX_PREDICTED_ERROR = 0.5
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where an ε-quasi's released values lie: ``low`` to ``high``, both included, and where
+    the bounds come from (``source``: ``"given"``, or ``"default: ..."`` saying how they
+    were derived). Whole numbers for an integer column."""
+
+    low: float
+    high: float
+    source: str
+
+    def to_dict(self, integer: bool) -> dict[str, Any]:
+        """The domain as the report holds it (bounds as ``int`` for an integer column)."""
+        low, high = (int(self.low), int(self.high)) if integer else (self.low, self.high)
+        return {"low": low, "high": high, "source": self.source}
 
 
 @dataclass(frozen=True)
@@ -76,7 +111,8 @@ class NoisePlan:
 
     ``transformation``: the k-anonymization of the k-quasis; ``row_class``: each row's class
     (-1: suppressed); ``original``: the ε-quasis as floats, one column each (NaN: missing);
-    ``diameter``: each class's L1 diameter Δ_C.
+    ``diameter``: each class's L1 diameter Δ_C; ``domain``: each ε-quasi's :class:`Domain`;
+    ``dtypes``: each ε-quasi's dtype in the frame.
     """
 
     transformation: Transformation
@@ -92,6 +128,8 @@ class NoisePlan:
     #: and position; :mod:`.partitioned`), whose pieces the plan reads one at a time; None
     #: when ``row_class`` and ``original`` are the frame's rows
     rows: Any = None
+    domain: tuple[Domain, ...] = ()
+    dtypes: tuple[Any, ...] = ()
 
     @property
     def scale(self) -> np.ndarray:
@@ -166,10 +204,12 @@ class NoisePlan:
         suppress: str = "mask",
         salt: bytes | str | None = None,
     ) -> pd.DataFrame:
-        """The release: the k-quasis written, the ε-quasis noised from ``source``, the rows
-        α-confidence suppresses masked (or left out with ``suppress="drop"``), the rows
-        shuffled (with a new index), and the report attached. ``salt``: the key of
-        ``identifiers="hash"`` (:func:`~pandas_anon.anonymization.kanon.kanon`)."""
+        """The release: the k-quasis written, the ε-quasis noised from ``source`` and
+        post-processed (:meth:`post_process`), the rows α-confidence suppresses masked (or
+        left out with ``suppress="drop"``), the rows shuffled (with a new index), and the
+        report attached. ``salt``: the key of ``identifiers="hash"``
+        (:func:`~pandas_anon.anonymization.kanon.kanon`). Warns (:func:`warn_utility`) when
+        an ε-quasi's predicted error exceeds :data:`MAX_PREDICTED_ERROR`."""
         started = time.perf_counter()
         level = _release_options(alpha, shuffle, suppress)
         if self.rows is not None or is_dask(frame):
@@ -186,17 +226,21 @@ class NoisePlan:
         out = self.transformation.apply(frame, suppress="mask", salt=salt)  # k-quasis checked
         self._check_eps_quasis(frame)
         noisy = self.draw(source)
-        exposure = self.exposure(noisy, level)
-        out, suppressed, modified = self.release(out, frame, noisy, exposure.removed)
+        released = self.post_process(noisy)
+        exposure = self.exposure(released, level)  # what an attacker reads: the release
+        out, suppressed, modified = self.release(out, frame, released, exposure.removed)
         if suppress == "drop":
             out = out.loc[~suppressed]
         if shuffle:
             positions = np.flatnonzero(~suppressed) if suppress == "drop" else None
             order = random_order(source, np.arange(len(out)) if positions is None else positions)
             out = out.iloc[order].reset_index(drop=True)
+        predicted = self.predicted_loss()
+        warn_utility(self, predicted)
         figures = ReleaseFigures(
-            predicted=self.predicted_loss(),
+            predicted=predicted,
             measured=self.relative_error(noisy, exposure.removed),
+            released=self.relative_error(released, exposure.removed),
             linking_risk=exposure.linking_risk,
             alpha_suppressed=int(exposure.removed.sum()),
             alpha_suppressed_classes=exposure.removed_classes,
@@ -222,28 +266,44 @@ class NoisePlan:
                 f"was decided on"
             )
 
+    def post_process(self, noisy: np.ndarray) -> np.ndarray:
+        """The ``noisy`` ε-quasis (from :meth:`draw`) as released: an integer column's
+        values rounded half to even, then every value clamped into its column's
+        :class:`Domain` (missing values stay missing). Post-processing: it reads no original
+        value, so it cannot weaken the guarantee (see the module)."""
+        released = noisy.copy()
+        for j, (domain, dtype) in enumerate(zip(self.domain, self.dtypes, strict=True)):
+            values = np.rint(noisy[:, j]) if _is_integer(dtype) else noisy[:, j]
+            released[:, j] = np.clip(values, domain.low, domain.high)
+        return released
+
     def release(
         self,
         out: pd.DataFrame,
         frame: pd.DataFrame,
-        noisy: np.ndarray,
+        released: np.ndarray,
         removed: np.ndarray,
         any_removed: bool | None = None,
     ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
         """``out`` (the k-quasis written, rows as the plan's) with the rows α-confidence
         ``removed`` masked in the k-quasis (when any row of the release is:
-        ``any_removed``, default: one of these), the ε-quasis written ``noisy`` (missing on
-        suppressed rows); and per row, whether it is suppressed, and modified from
+        ``any_removed``, default: one of these), the ε-quasis written ``released`` (from
+        :meth:`post_process`; missing on suppressed rows) in their dtypes
+        (:func:`released_dtype`); and per row, whether it is suppressed, and modified from
         ``frame``."""
         suppressed = (self.row_class < 0) | removed
-        for column in (
-            self.k_quasi if (removed.any() if any_removed is None else any_removed) else ()
-        ):
+        any_removed = bool(removed.any()) if any_removed is None else any_removed
+        for column in self.k_quasi if any_removed else ():
             out[column] = out[column].astype(object).where(~removed, SUPPRESSED)
         modified = suppressed | _changed(out, frame, self.k_quasi)
+        # whether any row of the whole release is suppressed: one dtype for every piece
+        masks = any_removed or bool(self.transformation.suppressed.any())
         for j, column in enumerate(self.eps_quasi):
-            out[column] = np.where(suppressed, np.nan, noisy[:, j])
-            modified |= ~suppressed & (noisy[:, j] != self.original[:, j]) & ~np.isnan(noisy[:, j])
+            values = np.where(suppressed, np.nan, released[:, j])
+            out[column] = _written(values, released_dtype(self.dtypes[j], masks))
+            modified |= (
+                ~suppressed & (released[:, j] != self.original[:, j]) & ~np.isnan(released[:, j])
+            )
         return out, suppressed, modified
 
     def draw(self, source: NoiseSource, positions: np.ndarray | None = None) -> np.ndarray:
@@ -334,6 +394,11 @@ class NoisePlan:
             noiseless_classes=int((classes == 0).sum()),
             predicted_loss=keyed(figures.predicted),
             relative_error=keyed(figures.measured),
+            released_error=keyed(figures.released),
+            domain={
+                keys[c]: domain.to_dict(_is_integer(dtype))
+                for c, domain, dtype in zip(self.eps_quasi, self.domain, self.dtypes, strict=True)
+            },
             linking_risk=figures.linking_risk,
             alpha=alpha,
             alpha_suppressed=figures.alpha_suppressed,
@@ -349,13 +414,15 @@ class NoisePlan:
 
 @dataclass(frozen=True)
 class ReleaseFigures:
-    """What a release's report measures on its rows: the predicted and measured relative
-    errors per ε-quasi (and their ``"mean"``), the linking risk, the rows α-confidence
-    removes and the classes it empties, the rows, those the k-anonymization suppressed, and
-    those modified."""
+    """What a release's report measures on its rows: the predicted relative errors per
+    ε-quasi (and their ``"mean"``), those measured on the noisy values and on the values
+    released (after :meth:`NoisePlan.post_process`), the linking risk, the rows
+    α-confidence removes and the classes it empties, the rows, those the k-anonymization
+    suppressed, and those modified."""
 
     predicted: dict[Hashable, float]
     measured: dict[Hashable, float]
+    released: dict[Hashable, float]
     linking_risk: float
     alpha_suppressed: int
     alpha_suppressed_classes: int
@@ -372,6 +439,7 @@ def ke_decide(
     *,
     qid: Sequence[Hashable] | None = None,
     eps_quasi: Sequence[Hashable] | None = None,
+    bounds: Mapping[Hashable, tuple[float, float]] | None = None,
     algo: Any = "mondrian",
     hierarchies: Mapping[Any, Any] | None = None,
     max_suppression: float | str = 0.0,
@@ -388,7 +456,8 @@ def ke_decide(
     holds the k-anonymization, each row's class, and each class's diameter and noise scale;
     :meth:`NoisePlan.predicted_loss` is exact already (section V-A of [1]_), and
     :meth:`NoisePlan.apply` draws the noise and writes the release (what :func:`ke_anon`
-    does).
+    does). Each ε-quasi gets a :class:`Domain` its released values are clamped into
+    (``bounds``, or a coarse default; docs/ke.md, "The domain").
 
     Parameters
     ----------
@@ -409,6 +478,16 @@ def ke_decide(
         The numeric quasi-identifiers to noise, all in ``qid``; the others are the k-quasis.
         Default None: every numeric (not boolean) quasi-identifier, which the plan's
         ``choices`` say.
+    bounds : mapping, optional
+        ``{column: (low, high)}``: the domain of an ε-quasi, finite numbers with low below
+        high (whole numbers for an integer column) holding every value of the column; its
+        released values are clamped into it (within what its dtype holds). Give bounds that
+        do not come from the data (a public range, such as ``{"age": (0, 120)}``). Default
+        None; an ε-quasi without bounds gets the default domain: its observed range widened
+        outward to multiples of the coarsest width of
+        :func:`~pandas_anon.hierarchy.auto`'s intervals for it (ages 17 to 90: 0 to 100),
+        which reveals only which cell of that coarse grid holds the smallest and the largest
+        value.
     algo : str or Algorithm, default "mondrian"
         The k-anonymization of the k-quasis: ``"mondrian"``, ``"ola"`` (the optimal
         full-domain search), or any algorithm ``anonymize`` takes.
@@ -430,8 +509,9 @@ def ke_decide(
         ``transformation`` (the k-anonymization of the k-quasis), ``k``, ``eps``,
         ``k_quasi`` and ``eps_quasi``, ``row_class`` (each row's class, -1 for a suppressed
         row), ``original`` (the ε-quasis as floats, NaN where missing), ``diameter`` (each
-        class's Δ_C), ``scale`` (each class's b_C) and ``choices`` (what zero configuration
-        chose, and why). ``with_eps(eps)`` gives the same classes with another ε, without
+        class's Δ_C), ``scale`` (each class's b_C), ``domain`` (each ε-quasi's
+        :class:`Domain`), ``dtypes`` and ``choices`` (what zero configuration chose, and
+        why). ``with_eps(eps)`` gives the same classes with another ε, without
         k-anonymizing again.
 
     Raises
@@ -439,7 +519,10 @@ def ke_decide(
     InvalidParameterError
         When ``k`` or ``eps`` is out of range, or ``eps`` is so small that a class's scale
         Δ/ε overflows floating point; an ε-quasi is not in ``qid``, does not hold real
-        numbers (text, objects, complex numbers) or is named ``"mean"``; every
+        numbers (text, objects, complex numbers) or is named ``"mean"``; ``bounds`` is not
+        a mapping, names a column that is not an ε-quasi, or gives a column bounds that are
+        not two finite numbers in increasing order (whole numbers for an integer column) or
+        that leave out some of its values; every
         quasi-identifier is an ε-quasi (no column is left to k-anonymize); no
         quasi-identifier is numeric (with ``eps_quasi=None``); a hierarchy is given for an
         ε-quasi; and for the arguments ``anonymize`` refuses (``algo``,
@@ -447,8 +530,9 @@ def ke_decide(
     AllMissingColumnError
         When an ε-quasi, or a k-quasi, holds only missing values.
     ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
-        When ``qid`` is not given, or ``qid`` or ``eps_quasi`` name a column that is not in
-        the frame, name one twice, are empty, or name a label several columns share.
+        When ``qid`` is not given, or ``qid``, ``eps_quasi`` or ``bounds`` name a column
+        that is not in the frame, ``qid`` or ``eps_quasi`` name one twice, are empty, or
+        name a label several columns share.
     EmptyDataError
         When the frame has no column, or (a pandas frame) no row.
     HierarchyError, UnknownNameError, InfeasibleError
@@ -497,6 +581,10 @@ def ke_decide(
     0.0581
     >>> plan.with_eps(10).scale.tolist()
     [1.0, 1.0]
+    >>> plan.domain[0].low, plan.domain[0].high
+    (160.0, 200.0)
+    >>> plan.domain[0].source
+    "default: observed range widened to multiples of 20 (auto's coarsest width)"
     """
     if is_dask(frame):
         require_columns(frame)  # its rows are counted as it is read
@@ -506,6 +594,8 @@ def ke_decide(
     eps = real(eps, "eps", low=0, above=True, example=1)
     choices: dict[str, str] = {}
     qid, eps_quasi = _quasis(frame, k, qid, eps_quasi, choices)
+    dtypes = tuple(frame[c].dtype for c in eps_quasi)
+    given = _given_bounds(bounds, frame, eps_quasi, dtypes)
     k_quasi = tuple(c for c in qid if c not in eps_quasi)
     if not k_quasi:
         raise InvalidParameterError(
@@ -539,11 +629,12 @@ def ke_decide(
         original=np.zeros((0, len(eps_quasi))),
         diameter=np.zeros(0),
         choices=choices,
+        dtypes=dtypes,
     )
     if is_dask(frame):  # the rows stay where the partitions are
         from pandas_anon.anonymization.noise import partitioned
 
-        plan = partitioned.planned(plan, frame)
+        plan = partitioned.planned(plan, frame, given)
     else:
         row_class = combination_classes(transformation)[transformation.tabulation.row_combination]
         original = np.column_stack([_floats(frame[c]) for c in eps_quasi])
@@ -552,6 +643,7 @@ def ke_decide(
             row_class=row_class,
             original=original,
             diameter=_diameters(row_class, original),
+            domain=domains(plan, given, np.nanmin(original, axis=0), np.nanmax(original, axis=0)),
         )
     if not _finite_scales(plan.diameter, eps):
         raise InvalidParameterError(
@@ -804,6 +896,188 @@ def _no_zero_configuration(
 def _is_number(series: pd.Series) -> bool:
     dtype = series.dtype
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _is_integer(dtype: Any) -> bool:
+    """Whether an ε-quasi's ``dtype`` holds whole numbers (numpy, nullable or Arrow)."""
+    return pd.api.types.is_integer_dtype(dtype)
+
+
+def released_dtype(dtype: Any, masks: bool) -> Any:
+    """The dtype an ε-quasi of ``dtype`` is released in: an integer dtype itself, or, for a
+    numpy integer dtype when the release ``masks`` rows (their values missing), its
+    nullable counterpart (int64: Int64, uint8: UInt8); float64 for any other."""
+    if not _is_integer(dtype):
+        return np.dtype(np.float64)
+    if isinstance(dtype, np.dtype) and masks:
+        return pd.api.types.pandas_dtype(
+            f"{'UInt' if dtype.kind == 'u' else 'Int'}{dtype.itemsize * 8}"
+        )
+    return dtype
+
+
+def _written(values: np.ndarray, dtype: Any) -> Any:
+    """Released floats (whole numbers for an integer ``dtype``; NaN: missing) in ``dtype``."""
+    return values.astype(dtype) if isinstance(dtype, np.dtype) else pd.array(values, dtype=dtype)
+
+
+def _dtype_range(dtype: Any) -> tuple[float, float] | None:
+    """The floats an integer ``dtype`` holds, as a closed range (the largest at most its
+    maximum: float(2**63 - 1) would be 2**63); None for a float dtype."""
+    if not _is_integer(dtype):
+        return None
+    found = np.iinfo(getattr(dtype, "numpy_dtype", dtype))
+    high = float(found.max)
+    if int(high) > found.max:
+        high = float(np.nextafter(high, -np.inf))
+    return float(found.min), high
+
+
+def _given_bounds(
+    bounds: object,
+    frame: pd.DataFrame,
+    eps_quasi: Sequence[Hashable],
+    dtypes: Sequence[Any],
+) -> dict[Hashable, tuple[float, float]]:
+    """``bounds`` checked against the ε-quasis (before the k-anonymization: refused early);
+    whether they hold every value is checked by :func:`domains`."""
+    if bounds is None:
+        return {}
+    if not isinstance(bounds, Mapping):
+        raise InvalidParameterError(
+            f"bounds must be a mapping {{column: (low, high)}} such as {{'age': (0, 120)}}, got "
+            f"{type(bounds).__name__}"
+        )
+    found: dict[Hashable, tuple[float, float]] = {}
+    for column, pair in bounds.items():
+        if column not in eps_quasi:
+            if column not in frame.columns:
+                raise ColumnNotFoundError([column], frame.columns)
+            raise InvalidParameterError(
+                f"bounds given for {column!r}, which is not an ε-quasi (the ε-quasis: "
+                f"{list(eps_quasi)!r}): only noised columns are clamped; remove it from bounds"
+            )
+        integer = _is_integer(dtypes[list(eps_quasi).index(column)])
+        kind = "whole numbers" if integer else "numbers"
+        if (
+            isinstance(pair, (str, bytes))
+            or not isinstance(pair, Sequence)
+            or len(pair) != 2
+            or not all(_is_bound(v) for v in pair)
+        ):
+            raise InvalidParameterError(
+                f"bounds for {column!r} must be a pair (low, high) of {kind} such as (0, 120), "
+                f"got {pair!r}"
+            )
+        low, high = (float(v) for v in pair)
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise InvalidParameterError(
+                f"bounds for {column!r} must be finite, got {pair!r}: a domain without an end "
+                f"clamps nothing; give finite bounds such as (0, 120)"
+            )
+        if low >= high:
+            raise InvalidParameterError(
+                f"bounds for {column!r} must have low below high, got {pair!r}; give them in "
+                f"increasing order, such as (0, 120)"
+            )
+        if integer and not (low.is_integer() and high.is_integer()):
+            raise InvalidParameterError(
+                f"bounds for {column!r}, an integer column, must be whole numbers (its released "
+                f"values are), got {pair!r}; such as ({math.ceil(low)}, {math.floor(high)})"
+            )
+        found[column] = (low, high)
+    return found
+
+
+def _is_bound(value: object) -> bool:
+    """Whether ``value`` is a real number (not a bool, not text)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def domains(
+    plan: NoisePlan,
+    given: Mapping[Hashable, tuple[float, float]],
+    low: np.ndarray,
+    high: np.ndarray,
+) -> tuple[Domain, ...]:
+    """Each ε-quasi's :class:`Domain`: the ``given`` bounds, or the default from its
+    observed range (``low`` to ``high`` per ε-quasi); within what its dtype holds. Given
+    bounds that leave out an observed value are refused (the values are the user's: the
+    message tells them, and names no value)."""
+    found = []
+    for j, (column, dtype) in enumerate(zip(plan.eps_quasi, plan.dtypes, strict=True)):
+        if column in given:
+            start, end = given[column]
+            if low[j] < start or high[j] > end:
+                raise InvalidParameterError(
+                    f"bounds for {column!r} {given[column]!r} leave out some of its values: "
+                    f"clamping would move those originals, not only their noise; widen the "
+                    f"bounds to hold every value, or clip the column first "
+                    f"(df[{column!r}].clip(low, high)) if those values are errors"
+                )
+            domain = Domain(start, end, "given")
+        else:
+            domain = _default_domain(float(low[j]), float(high[j]), _is_integer(dtype))
+        held = _dtype_range(dtype)
+        if held is not None and (domain.low < held[0] or domain.high > held[1]):
+            domain = Domain(
+                max(domain.low, held[0]),
+                min(domain.high, held[1]),
+                f"{domain.source}, within the range of {dtype}",
+            )
+        found.append(domain)
+    return tuple(found)
+
+
+def _default_domain(low: float, high: float, integer: bool) -> Domain:
+    """An ε-quasi's default domain from its observed range (``low`` to ``high``): widened
+    outward to multiples of the coarsest width :func:`~pandas_anon.hierarchy.auto` would
+    use for it, so that it reveals only the coarse cells holding the extremes (the
+    smallest value lies in [low, low + width), the largest in [high - width, high)). Floats
+    too narrow or too spread for those widths (a constant column, 1e300 apart) get no
+    bounds (the largest floats): give ``bounds``."""
+    if not (integer or _fits_intervals(pd.Index([low, high]))):
+        return Domain(
+            float(-np.finfo(np.float64).max),
+            float(np.finfo(np.float64).max),
+            "default: none (its values are too close together or too far apart for a coarse "
+            "grid); give bounds=",
+        )
+    width = _nice_widths(np.array([low, high]))[-1]
+    start = width * math.floor(low / width)  # the cells [a, a + width) holding the extremes
+    end = width * (math.floor(high / width) + 1)
+    return Domain(
+        float(start - width if start > low else start),  # a product rounded past the value
+        float(end + width if end < high else end),
+        f"default: observed range widened to multiples of {width} (auto's coarsest width)",
+    )
+
+
+def warn_utility(plan: NoisePlan, predicted: Mapping[Hashable, float]) -> None:
+    """Warn (:class:`~pandas_anon.errors.UtilityWarning`) of each ε-quasi whose
+    ``predicted`` relative error exceeds :data:`MAX_PREDICTED_ERROR`, naming the ε that
+    brings it to the threshold: the classes do not depend on ε, so the error scales as
+    1/ε (the ε given times the error over the threshold, rounded up)."""
+    for column in plan.eps_quasi:
+        error = predicted[column]
+        if error > MAX_PREDICTED_ERROR:
+            needed = _rounded_up(plan.eps * error / MAX_PREDICTED_ERROR)
+            warn(
+                f"ε-quasi {column!r}: the noise is predicted to move its values by "
+                f"{error:.0%} of themselves on average (above {MAX_PREDICTED_ERROR:.0%}) at "
+                f"eps={plan.eps:g}; eps={needed:g} or more brings it to at most "
+                f"{MAX_PREDICTED_ERROR:.0%} (the error scales as 1/eps), or a smaller k "
+                f"(narrower classes), or make {column!r} a k-quasi",
+                UtilityWarning,
+            )
+
+
+def _rounded_up(value: float) -> float:
+    """``value`` rounded up to 3 significant digits (never below it)."""
+    step = 10.0 ** (math.floor(math.log10(value)) - 2)
+    return float(f"{math.ceil(value / step) * step:.3g}")
 
 
 def floats(part: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:

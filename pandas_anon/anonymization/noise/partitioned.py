@@ -7,11 +7,14 @@ each method sees what it needs.
 1. **Classes.** The k-quasis are k-anonymized on the frame's digest
    (:func:`~pandas_anon.anonymization.kanon.anonymize` on a Dask frame); each combination's
    class is joined to the rows lazily, with each row's position in the frame.
-2. **Diameters.** Each class's minimum and maximum of each ε-quasi, counted where the
-   partitions are (a ``groupby`` on the class): only one row per class reaches the client.
+2. **Diameters and domains.** Each class's minimum and maximum of each ε-quasi, counted
+   where the partitions are (a ``groupby`` on the class): only one row per class reaches the
+   client; with each ε-quasi's minimum and maximum, for its :class:`~.ke.Domain`
+   (:func:`~.ke.domains`).
 3. **Noise** is drawn in each partition as it is: the noise source draws each row's noise
    at the row's position in the frame (:class:`~.sources.SeededLaplace`), so the pieces get
-   exactly the noise of the whole frame drawn at once.
+   exactly the noise of the whole frame drawn at once; then post-processed
+   (:meth:`~.ke.NoisePlan.post_process`: rounded, clamped) as the pandas path does.
 4. **Linking and α-confidence** compare the records of one class: the rows are shuffled on
    their class (Dask's shuffle), each partition then holding whole classes, judged by
    :meth:`~.ke.NoisePlan.exposure`; the positions of the records α-confidence removes, and
@@ -29,6 +32,7 @@ So the output, the report and every count equal those of the pandas path on the 
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -39,8 +43,10 @@ from pandas_anon.anonymization.noise.ke import (
     NoisePlan,
     ReleaseFigures,
     combination_classes,
+    domains,
     floats,
     means,
+    warn_utility,
 )
 from pandas_anon.anonymization.noise.sources import NoiseSource
 from pandas_anon.anonymization.reports import attach, report_of
@@ -56,9 +62,12 @@ _KEY = "__pandas_anon_order__"
 _BUCKET = "__pandas_anon_bucket__"
 
 
-def planned(plan: NoisePlan, frame: Any) -> NoisePlan:
+def planned(
+    plan: NoisePlan, frame: Any, given: Mapping[Hashable, tuple[float, float]]
+) -> NoisePlan:
     """``plan`` (its k-quasis k-anonymized on the Dask ``frame``) with the frame's rows
-    joined to their classes, lazily, and each class's diameter (steps 1 and 2)."""
+    joined to their classes, lazily, each class's diameter and each ε-quasi's domain (from
+    the ``given`` bounds, or its observed range) (steps 1 and 2)."""
     backend = dask_backend()
     transformation = plan.transformation
     digest = transformation.digest
@@ -74,13 +83,18 @@ def planned(plan: NoisePlan, frame: Any) -> NoisePlan:
     )
     classes = int(per_row.max()) + 1 if (per_row >= 0).any() else 0
     kept = rows[rows[_CLASS] >= 0]
-    extremes = kept.groupby(_CLASS)[eps_quasi].agg(["min", "max"]).compute()
+    extremes, low, high = backend.compute(
+        kept.groupby(_CLASS)[eps_quasi].agg(["min", "max"]),
+        rows[eps_quasi].min(),
+        rows[eps_quasi].max(),
+    )
     diameter = np.zeros(classes)
     for column in eps_quasi:
         low = extremes[(column, "min")].reindex(range(classes)).to_numpy(dtype=float)
         high = extremes[(column, "max")].reindex(range(classes)).to_numpy(dtype=float)
         diameter += np.where(high >= low, high - low, 0.0)  # a class without a value: 0
-    return replace(plan, diameter=diameter, rows=rows)
+    domain = domains(plan, given, low.to_numpy(dtype=float), high.to_numpy(dtype=float))
+    return replace(plan, diameter=diameter, rows=rows, domain=domain)
 
 
 def predicted_loss(plan: NoisePlan) -> dict:
@@ -122,16 +136,21 @@ def release(
     out = full[~full[_SUPPRESSED]] if suppress == "drop" else full
     m = len(plan.eps_quasi)
     predicted, measured = _columns("predicted", m), _columns("measured", m)
+    released = _columns("released", m)
+    figures_columns = [*predicted, *measured, *released]
     sums, counts, modified, k_suppressed, buckets = backend.compute(
-        full[[*predicted, *measured]].sum(),
-        full[[*predicted, *measured]].count(),
+        full[figures_columns].sum(),
+        full[figures_columns].count(),
         full[_MODIFIED].sum(),
         (full[_CLASS] < 0).sum(),
         out[_BUCKET].value_counts(),
     )
+    expected = means(plan.eps_quasi, sums[predicted].to_numpy(), counts[predicted].to_numpy())
+    warn_utility(plan, expected)
     figures = ReleaseFigures(
-        predicted=means(plan.eps_quasi, sums[predicted].to_numpy(), counts[predicted].to_numpy()),
+        predicted=expected,
         measured=means(plan.eps_quasi, sums[measured].to_numpy(), counts[measured].to_numpy()),
+        released=means(plan.eps_quasi, sums[released].to_numpy(), counts[released].to_numpy()),
         linking_risk=float(summaries["linked"].sum() / records) if records else 0.0,
         alpha_suppressed=len(removed),
         alpha_suppressed_classes=int(summaries["emptied"].sum()),
@@ -139,7 +158,7 @@ def release(
         suppressed=int(k_suppressed),
         modified=int(modified),
     )
-    helpers = [*predicted, *measured, _SUPPRESSED, _MODIFIED, _CLASS, _BUCKET]
+    helpers = [*figures_columns, _SUPPRESSED, _MODIFIED, _CLASS, _BUCKET]
     if shuffle:
         per_part = buckets.reindex(range(len(divisions) - 1), fill_value=0).to_numpy()
         out = backend.sorted_by(out.drop(columns=helpers), _KEY, divisions, per_part)
@@ -173,8 +192,9 @@ def _predicted(part: pd.DataFrame, template: NoisePlan) -> pd.DataFrame:
 
 
 def _noised(part: pd.DataFrame, template: NoisePlan, source: NoiseSource) -> pd.DataFrame:
-    """A piece's class, position, ε-quasis and their noise (step 3)."""
-    noisy = piece(template, part).draw(source, part[_POSITION].to_numpy())
+    """A piece's class, position, ε-quasis and their noisy values as released (step 3)."""
+    sub = piece(template, part)
+    noisy = sub.post_process(sub.draw(source, part[_POSITION].to_numpy()))
     out = part[[_CLASS, _POSITION, *template.eps_quasi]]
     return out.assign(**dict(zip(_columns("noisy", noisy.shape[1]), noisy.T, strict=True)))
 
@@ -202,20 +222,23 @@ def _released(
     divisions: np.ndarray,
 ) -> pd.DataFrame:
     """A piece of the release (step 5): ``out``, its k-quasis written, with the ε-quasis
-    noised (the same draws as :func:`_noised`) and the rows ``removed_at`` masked, and per
-    row the figures and flags the report adds up and the random key of its place."""
+    noised and post-processed (the same draws as :func:`_noised`) and the rows
+    ``removed_at`` masked, and per row the figures and flags the report adds up and the
+    random key of its place."""
     sub = piece(template, part)
     positions = part[_POSITION].to_numpy()
     noisy = sub.draw(source, positions)
+    released = sub.post_process(noisy)
     keys = source.order_keys(positions)
     removed = np.isin(positions, removed_at)
     out, suppressed, modified = sub.release(
-        out.copy(deep=False), part, noisy, removed, any_removed=len(removed_at) > 0
+        out.copy(deep=False), part, released, removed, any_removed=len(removed_at) > 0
     )
     m = len(template.eps_quasi)
     figures = {
         **dict(zip(_columns("predicted", m), sub.predicted_ratios().T, strict=True)),
         **dict(zip(_columns("measured", m), sub.relative_errors(noisy, removed).T, strict=True)),
+        **dict(zip(_columns("released", m), sub.relative_errors(released, removed).T, strict=True)),
     }
     return out.assign(
         **figures,

@@ -165,8 +165,9 @@ def ke_plan(
         A progress bar on stderr over the draws. Default None: only when stderr is a
         terminal.
     **options
-        The options of :func:`~.ke.ke_decide` (``qid``, ``eps_quasi``, ``algo``,
-        ``hierarchies``, ``max_suppression``, ``identifiers``), applied alike to every k.
+        The options of :func:`~.ke.ke_decide` (``qid``, ``eps_quasi``, ``bounds``,
+        ``algo``, ``hierarchies``, ``max_suppression``, ``identifiers``), applied alike to
+        every k.
         Without ``qid``, zero configuration elects the quasi-identifiers with the first
         (smallest) k, and every k compares those columns.
 
@@ -176,7 +177,8 @@ def ke_plan(
         ``table``: one row per (k, ε) with the columns ``k``, ``eps``, ``classes`` of the
         k-quasis, ``suppressed`` (the share of rows the k-anonymization suppressed),
         ``predicted_loss`` (the expected mean relative error of the ε-quasis),
-        ``linking_risk`` and its standard deviation over the runs ``linking_risk_sd``, and
+        ``linking_risk`` and its standard deviation over the runs ``linking_risk_sd`` (of
+        the values as released: rounded and clamped into their domain), and
         ``alpha_suppressed`` (the mean share of rows α-confident k-anonymity suppresses);
         also ``k_quasi``, ``eps_quasi``, ``algorithm``, ``alpha``, ``runs`` and ``seconds``.
         ``smallest_eps(max_loss)`` gives, per k, the smallest ε of the grid within a loss;
@@ -271,8 +273,10 @@ def _figures(plan: NoisePlan, alpha: float, runs: int, seed: int, bar: Progress)
     """One row of the grid: the plan's exact figures and the means over ``runs`` draws."""
     risks, removed = [], []
     for run in range(runs):
-        # one stream per (seed, run), the same whatever the pair: pairs compare like for like
-        exposure = plan.exposure(plan.draw(SeededLaplace(_stream(seed, run))), alpha)
+        # one stream per (seed, run), the same whatever the pair: pairs compare like for like;
+        # the risks of the values a release would hold (rounded, clamped)
+        released = plan.post_process(plan.draw(SeededLaplace(_stream(seed, run))))
+        exposure = plan.exposure(released, alpha)
         risks.append(exposure.linking_risk)
         removed.append(exposure.removed.mean() if len(exposure.removed) else 0.0)
         bar.advance(f"k={plan.k}, ε={plan.eps:g}")
