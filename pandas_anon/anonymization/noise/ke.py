@@ -975,7 +975,7 @@ def _given_bounds(
                 f"bounds for {column!r} must be finite, got {pair!r}: a domain without an end "
                 f"clamps nothing; give finite bounds such as (0, 120)"
             )
-        if low >= high:
+        if not pair[0] < pair[1]:  # compared as given: 2**53 + 1 is above 2**53
             raise InvalidParameterError(
                 f"bounds for {column!r} must have low below high, got {pair!r}; give them in "
                 f"increasing order, such as (0, 120)"
@@ -985,7 +985,11 @@ def _given_bounds(
                 f"bounds for {column!r}, an integer column, must be whole numbers (its released "
                 f"values are), got {pair!r}; such as ({math.ceil(low)}, {math.floor(high)})"
             )
-        found[column] = (low, high)
+        # read as floats (the noise is), rounded inward: never past a bound given
+        found[column] = (
+            low if low >= pair[0] else float(np.nextafter(low, np.inf)),
+            high if high <= pair[1] else float(np.nextafter(high, -np.inf)),
+        )
     return found
 
 
@@ -1063,19 +1067,27 @@ def warn_utility(plan: NoisePlan, predicted: Mapping[Hashable, float]) -> None:
     for column in plan.eps_quasi:
         error = predicted[column]
         if error > MAX_PREDICTED_ERROR:
-            needed = _rounded_up(plan.eps * error / MAX_PREDICTED_ERROR)
+            with np.errstate(over="ignore"):
+                needed = _rounded_up(plan.eps * error / MAX_PREDICTED_ERROR)
+            remedy = (
+                f"eps={needed:g} or more brings it to at most {MAX_PREDICTED_ERROR:.0%} (the "
+                f"error scales as 1/eps), or a smaller k (narrower classes)"
+                if math.isfinite(needed)
+                else "no finite eps brings it under (values so near 0 that any noise is "
+                "unboundedly larger than they are)"
+            )
             warn(
                 f"ε-quasi {column!r}: the noise is predicted to move its values by "
                 f"{error:.0%} of themselves on average (above {MAX_PREDICTED_ERROR:.0%}) at "
-                f"eps={plan.eps:g}; eps={needed:g} or more brings it to at most "
-                f"{MAX_PREDICTED_ERROR:.0%} (the error scales as 1/eps), or a smaller k "
-                f"(narrower classes), or make {column!r} a k-quasi",
+                f"eps={plan.eps:g}; {remedy}, or make {column!r} a k-quasi",
                 UtilityWarning,
             )
 
 
 def _rounded_up(value: float) -> float:
-    """``value`` rounded up to 3 significant digits (never below it)."""
+    """``value`` rounded up to 3 significant digits (never below it; infinity as it is)."""
+    if not math.isfinite(value):
+        return value
     step = 10.0 ** (math.floor(math.log10(value)) - 2)
     return float(f"{math.ceil(value / step) * step:.3g}")
 
