@@ -18,6 +18,28 @@ quasi-identifiers are written as, suppressed rows in none. The figures:
   number or a date, NCP is their range over the column's range; otherwise their count less
   one over the column's distinct values less one. A value kept as read and written for no
   other costs 0, a missing one 0, a suppressed one 1.
+- **unchanged share**: the share of the released quasi-identifier cells written as read
+  (:func:`unchanged_share`): one less the report's cells modified (its ``changed`` rows per
+  quasi-identifier, suppressed cells included, values compared as written) over rows times
+  quasi-identifiers. The columns outside the quasi-identifier are released as read and are
+  not counted (they would only dilute it). Known once the output is written.
+- **query error** (:func:`query_error`): the mean relative error of every 1- and 2-way count
+  query over the quasi-identifier columns, as an open-data user estimates it from the
+  release under the uniform-spread assumption of LeFevre, DeWitt and Ramakrishnan 2006
+  ("Mondrian Multidimensional k-Anonymity", section "Experimental Evaluation": a workload
+  of count queries answered with values uniform within each region) and Xiao and Tao 2006
+  ("Anatomy: Simple and Effective Privacy Preservation", section 1: estimating a count
+  query from a generalized table by assuming values uniform within each generalized value). The queries: for
+  each column, each value the original holds (missing is a value); for each pair of
+  columns, each pair of values some original row holds. A query's true count is its rows in
+  the original; its estimate spreads each released label's rows evenly over the original
+  values it stands for (the values of the table written as it, as GCP reads it), and the two
+  labels of a released row independently over their values' pairs, and a suppressed row
+  evenly over all the column's values (pairs of values). Its relative error is
+  ``|estimate - true| / true``; the figure is the mean over all queries, 1- and 2-way
+  pooled. Computed on the frequency set with numpy: one table of weighted keys per column
+  pair; a pair whose estimate would expand to more than :data:`QUERY_WORK_CAP` entries is
+  left out (``queries`` says how many were counted).
 - **risk after**: prosecutor risk (:mod:`pandas_anon.detect.prosecutor`) and sample
   uniques of the kept classes.
 """
@@ -25,18 +47,21 @@ quasi-identifiers are written as, suppressed rows in none. The figures:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.recoding import KEEP
-from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
+
+if TYPE_CHECKING:  # the transformation's report is measured here: no import at run time
+    from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
 
 
 @dataclass(frozen=True)
@@ -49,6 +74,8 @@ class Utility:
     precision: Fraction | None
     ncp: dict[Hashable, float]  # per quasi-identifier: the mean NCP of its cells
     k: int
+    query_error: float = 0.0  # the mean relative error of the 1- and 2-way count queries
+    queries: int = 0  # how many queries it is the mean of
 
     @property
     def gcp(self) -> float:
@@ -77,7 +104,13 @@ class Utility:
         found: dict[str, float] = {}
         if self.precision is not None:
             found["precision"] = float(self.precision)
-        found.update(dm=self.dm, c_avg=self.c_avg, gcp=self.gcp)
+        found.update(
+            dm=self.dm,
+            c_avg=self.c_avg,
+            gcp=self.gcp,
+            query_error=self.query_error,
+            queries=self.queries,
+        )
         return found
 
     def risk(self) -> dict[str, float]:
@@ -128,6 +161,7 @@ def measure(transformation: Transformation, k: int) -> Utility:
     else:
         sizes = np.zeros(0, dtype=np.int64)
     n_suppressed = int(counts[suppressed].sum())
+    error, queries = query_error(transformation, written)
     return Utility(
         rows=frequencies.n_rows,
         suppressed=n_suppressed,
@@ -135,7 +169,268 @@ def measure(transformation: Transformation, k: int) -> Utility:
         precision=_precision(transformation),
         ncp=_ncp_by_column(transformation, written),
         k=k,
+        query_error=error,
+        queries=queries,
     )
+
+
+def unchanged_share(changed: Mapping[Any, int], rows: int) -> float:
+    """The share of the quasi-identifier cells released as read: one less the cells
+    ``changed`` (rows whose value changed, per quasi-identifier, suppressed cells included)
+    over ``rows`` times the quasi-identifiers; 1.0 when there is no cell."""
+    cells = rows * len(changed)
+    return 1.0 - sum(int(n) for n in changed.values()) / cells if cells else 1.0
+
+
+#: The most entries the 2-way estimates of one pair of columns may expand to (released
+#: label pairs times the values of a label, plus, unless gathered by a matrix product,
+#: queried pairs times the labels of a value; in the cheaper orientation): a pair beyond
+#: it is left out of :func:`query_error` (and of its count of queries).
+QUERY_WORK_CAP = 1 << 25
+
+
+@dataclass(frozen=True)
+class _Spread:
+    """One quasi-identifier as :func:`query_error` reads it: value and label codes with
+    missing a code of its own (the last), and which original values each label stands for."""
+
+    original: np.ndarray  # each combination's value code
+    written: np.ndarray  # each output class's label code
+    n_values: int
+    n_labels: int
+    truth: np.ndarray  # the rows holding each value, in the original
+    present: int  # the values the original holds
+    label_rows: np.ndarray  # the kept rows written as each label
+    share: np.ndarray  # per label: one over the values it stands for (0: none)
+    label_start: np.ndarray  # (label, value) members by label: where each label's start
+    member_labels: np.ndarray  # ... their labels
+    label_values: np.ndarray  # ... and their values
+    value_start: np.ndarray  # the same members by value: where each value's start
+    value_labels: np.ndarray  # ... and their labels
+    #: labels by values, each label's share on the values it stands for (few of both)
+    matrix: np.ndarray | None
+
+
+def query_error(transformation: Transformation, written: WrittenCodes) -> tuple[float, int]:
+    """The mean relative error of the 1- and 2-way count queries over the quasi-identifier
+    (see the module), and how many queries it is the mean of. ``written``: the
+    transformation's :meth:`~Transformation.written_codes`."""
+    frequencies = transformation.tabulation.frequencies
+    counts = frequencies.counts.astype(np.float64)
+    suppressed = transformation.suppressed
+    kept: slice | np.ndarray = np.flatnonzero(~suppressed) if suppressed.any() else slice(None)
+    cut = np.flatnonzero(suppressed)
+    n_suppressed = float(counts[cut].sum())
+    kept_at = np.arange(len(counts))[kept]
+    heads: np.ndarray = kept_at  # a combination of each output class, and its rows
+    class_rows: np.ndarray = counts[kept_at]
+    if len(kept_at):  # the output classes: each written alike in every column
+        label, n_classes = transformation.output_classes(written)
+        class_rows = np.bincount(label[kept_at], weights=counts[kept_at], minlength=n_classes)
+        first = np.zeros(n_classes, dtype=np.int64)
+        first[label[kept_at[::-1]]] = kept_at[::-1]
+        some = np.flatnonzero(class_rows)
+        heads, class_rows = first[some], class_rows[some]
+    spreads = [
+        _spread(
+            frequencies.codes[:, frequencies.position(column)],
+            len(frequencies.values[column]),
+            *written[column],
+            counts,
+            kept,
+            cut,
+            heads,
+        )
+        for column in transformation.qid
+    ]
+    total, queries = 0.0, 0
+    for one in spreads:
+        estimate = (
+            np.bincount(
+                one.label_values,
+                weights=(one.label_rows * one.share)[one.member_labels],
+                minlength=one.n_values,
+            )
+            + n_suppressed / one.present
+        )
+        held = one.truth > 0
+        total += float((np.abs(estimate[held] - one.truth[held]) / one.truth[held]).sum())
+        queries += int(held.sum())
+    for a, b in combinations(spreads, 2):
+        found = _two_way(a, b, counts, class_rows, n_suppressed)
+        if found is not None:
+            total += found[0]
+            queries += found[1]
+    return (total / queries if queries else 0.0), queries
+
+
+def _spread(
+    original: np.ndarray,
+    n_read: int,
+    codes: np.ndarray,
+    labels: pd.Index,
+    counts: np.ndarray,
+    kept: slice | np.ndarray,
+    suppressed: np.ndarray,
+    heads: np.ndarray,
+) -> _Spread:
+    """A column's :class:`_Spread`: ``original``, each combination's value code (-1:
+    missing) among ``n_read`` values; ``codes``, its written code (-1: missing) into
+    ``labels``; ``counts``, its rows; ``kept`` and ``suppressed``, the combinations kept
+    and suppressed; ``heads``, a combination of each output class."""
+    n_values, n_labels = n_read + 1, len(labels) + 1
+    original = np.where(original < 0, n_read, original).astype(np.int64, copy=False)
+    written = np.where(codes < 0, len(labels), codes).astype(np.int64, copy=False)
+    members, member_rows = weighted_keys(  # the (label, value) pairs of the kept rows
+        written[kept] * n_values + original[kept], counts[kept], n_labels * n_values
+    )
+    label, value = members // n_values, members % n_values  # by label, then value
+    size = np.bincount(label, minlength=n_labels)
+    labels_of = np.bincount(value, minlength=n_values)
+    truth = np.bincount(value, weights=member_rows, minlength=n_values)
+    cut = original[suppressed]
+    if len(cut):
+        truth += np.bincount(cut, weights=counts[suppressed], minlength=n_values)
+    narrow = np.int16 if n_values <= np.iinfo(np.int16).max else np.int64  # a radix sort
+    by_value = np.argsort(value.astype(narrow), kind="stable")
+    matrix = _matrix(label, value, size, n_labels, n_values)
+    return _Spread(
+        original=original,
+        written=written[heads],
+        n_values=n_values,
+        n_labels=n_labels,
+        truth=truth,
+        present=int((truth > 0).sum()),
+        label_rows=np.bincount(label, weights=member_rows, minlength=n_labels),
+        share=np.divide(1.0, size, out=np.zeros(n_labels), where=size > 0),
+        label_start=_starts(size),
+        member_labels=label,
+        label_values=value,
+        value_start=_starts(labels_of),
+        value_labels=label[by_value],
+        matrix=matrix,
+    )
+
+
+#: The most cells of a column's labels-by-values matrix (:func:`_matrix`), and of the
+#: table of labels of one column by values of another it multiplies (:func:`_estimate`);
+#: the product's multiplications at most 64 times as many.
+_MATRIX = 1 << 18
+
+
+def _matrix(
+    label: np.ndarray, value: np.ndarray, size: np.ndarray, n_labels: int, n_values: int
+) -> np.ndarray | None:
+    """The labels-by-values matrix of each label's share of its rows on each value it stands
+    for, when it is small (:data:`_MATRIX`); else None."""
+    if n_labels * n_values > _MATRIX:
+        return None
+    matrix = np.zeros((n_labels, n_values))
+    matrix[label, value] = 1.0 / size[label]
+    return matrix
+
+
+def _starts(sizes: np.ndarray) -> np.ndarray:
+    """Where each of consecutive runs of ``sizes`` starts, and the end (one more entry)."""
+    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    return starts
+
+
+def _expand(starts: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs ``at`` (indices into ``starts``, :func:`_starts`) laid end to end: for each
+    entry, which of ``at`` it expands, and its position in the runs' array."""
+    sizes = starts[at + 1] - starts[at]
+    if (sizes == 1).all():  # one entry each (a value written one way): no expansion
+        return np.arange(len(at)), starts[at]
+    which = np.repeat(np.arange(len(at)), sizes)
+    ends = np.cumsum(sizes)
+    position = np.arange(len(which)) - np.repeat(ends - sizes, sizes) + starts[at][which]
+    return which, position
+
+
+def _two_way(
+    a: _Spread,
+    b: _Spread,
+    counts: np.ndarray,
+    class_rows: np.ndarray,
+    n_suppressed: float,
+) -> tuple[float, int] | None:
+    """The summed relative errors of the 2-way queries of columns ``a`` and ``b``, and how
+    many; None when their estimate would expand past :data:`QUERY_WORK_CAP`. ``counts``:
+    the rows of every combination; ``class_rows``, of each output class."""
+    cells = a.n_values * b.n_values
+    truth_keys, truth = weighted_keys(a.original * b.n_values + b.original, counts, cells)
+    value_a, value_b = truth_keys // b.n_values, truth_keys % b.n_values
+    label_a, label_b, rows = a.written, b.written, class_rows
+    if a.n_labels * b.n_labels <= max(8 * len(rows), 1 << 16):  # by a table: label pairs
+        released, rows = weighted_keys(
+            label_a * b.n_labels + label_b, rows, a.n_labels * b.n_labels
+        )
+        label_a, label_b = released // b.n_labels, released % b.n_labels
+    work = (  # spread over b's values then gather over a's labels, or the other way round
+        _work(a, b, label_b, value_a),
+        _work(b, a, label_a, value_b),
+    )
+    if min(work) > QUERY_WORK_CAP:
+        return None
+    if work[0] <= work[1]:
+        estimate = _estimate(a, b, label_a, label_b, rows, value_a, value_b)
+    else:
+        estimate = _estimate(b, a, label_b, label_a, rows, value_b, value_a)
+    estimate += n_suppressed / (a.present * b.present)
+    return float((np.abs(estimate - truth) / truth).sum()), len(truth)
+
+
+def _multiplied(x: _Spread, y: _Spread) -> np.ndarray | None:
+    """``x``'s matrix when :func:`_estimate` gathers its labels by a matrix product (few
+    cells), else None."""
+    size = x.n_labels * y.n_values
+    return x.matrix if size <= _MATRIX and size * x.n_values <= _MATRIX << 6 else None
+
+
+def _work(x: _Spread, y: _Spread, label_y: np.ndarray, value_x: np.ndarray) -> int:
+    """The entries :func:`_estimate` expands to: the values of ``y``'s labels ``label_y``,
+    then (unless by a matrix product) the labels of ``x``'s values ``value_x``."""
+    spread = int(np.diff(y.label_start)[label_y].sum())
+    if _multiplied(x, y) is not None:
+        return spread
+    return spread + int(np.diff(x.value_start)[value_x].sum())
+
+
+def _estimate(
+    x: _Spread,
+    y: _Spread,
+    label_x: np.ndarray,
+    label_y: np.ndarray,
+    rows: np.ndarray,
+    value_x: np.ndarray,
+    value_y: np.ndarray,
+) -> np.ndarray:
+    """The estimated rows of each queried pair (``value_x``, ``value_y``) from the released
+    label pairs (``label_x``, ``label_y``, repeated or not) and their ``rows``: each pair's rows
+    spread over ``y``'s values of its label (a table of (x label, y value) weights), then
+    each query gathering the weights of the ``x`` labels standing for its ``x`` value."""
+    which, position = _expand(y.label_start, label_y)
+    keys = label_x[which] * y.n_values + y.label_values[position]
+    weights = (rows * y.share[label_y])[which]
+    size = x.n_labels * y.n_values
+    matrix = _multiplied(x, y)
+    if matrix is not None:  # each value's labels gathered by a product
+        table = np.bincount(keys, weights=weights, minlength=size).reshape(x.n_labels, -1)
+        return (matrix.T @ table)[value_x, value_y]
+    query, position = _expand(x.value_start, value_x)
+    labels = x.value_labels[position]
+    wanted = labels * y.n_values + value_y[query]
+    if size <= max(8 * len(keys), 1 << 16):  # a table of every (x label, y value)
+        found = np.bincount(keys, weights=weights, minlength=size)[wanted]
+    elif not len(keys):  # every row suppressed
+        found = np.zeros(len(wanted))
+    else:
+        spread_keys, spread = weighted_keys(keys, weights, size)
+        at = np.minimum(np.searchsorted(spread_keys, wanted), len(spread_keys) - 1)
+        found = np.where(spread_keys[at] == wanted, spread[at], 0.0)
+    return np.bincount(query, weights=found * x.share[labels], minlength=len(value_x))
 
 
 def _precision(transformation: Transformation) -> Fraction | None:

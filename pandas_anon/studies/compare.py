@@ -4,13 +4,16 @@ Each method is run by :func:`~pandas_anon.anonymization.kanon.kanon` with the sa
 quasi-identifier, hierarchies and options, and measured by the same utility module as every
 method (:mod:`pandas_anon.anonymization.utility`): rows suppressed and modified, cells
 modified, equivalence classes and the smallest, precision (where every column is written
-along a hierarchy), discernibility (DM), C_avg, GCP, the largest prosecutor risk, and the
-time it took. So global recoding, Mondrian and local recoding can be weighed on the table
-they are meant for.
+along a hierarchy), discernibility (DM), C_avg, GCP, the share of quasi-identifier cells
+unchanged, the query error (1- and 2-way counts), the largest prosecutor risk, and the time
+it took; with a ``target``, the task utility of each release
+(:mod:`pandas_anon.anonymization.task_utility`). So global recoding, Mondrian and local
+recoding can be weighed on the table they are meant for.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +24,8 @@ import pandas as pd
 
 from pandas_anon import formatting
 from pandas_anon.anonymization.kanon import anonymize
+from pandas_anon.anonymization.task_utility import baseline, features_of, task_utility
+from pandas_anon.engine.columns import resolve_columns
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.params import known_options
 
@@ -45,7 +50,10 @@ class Comparison:
         One row per method, in the order given, indexed by the method's name, with the
         columns ``suppressed``, ``modified rows``, ``modified cells``, ``classes``,
         ``smallest class``, ``precision`` (NaN where a method has none), ``DM``, ``C_avg``,
-        ``GCP``, ``risk max`` (the largest prosecutor risk) and ``seconds``.
+        ``GCP``, ``unchanged`` (the share of quasi-identifier cells released as read),
+        ``query error`` (the mean relative error of the 1- and 2-way count queries),
+        ``risk max`` (the largest prosecutor risk) and ``seconds``; with a target, then
+        ``accuracy``, ``accuracy original``, ``accuracy majority`` and ``margin kept``.
     k : int
         The smallest class size every method was asked for.
     qid : tuple of str
@@ -104,13 +112,18 @@ class Comparison:
 
     def __repr__(self) -> str:
         shown = self.table.reset_index(names="method").astype(object)
-        for column in ("precision", "C_avg", "GCP", "risk max"):
+        for column in (*_DECIMALS, *(c for c in _TASK if c in self.table)):
             shown[column] = [_number(v) for v in self.table[column]]
         return formatting.render(
             f"{self.k}-anonymity on {formatting.columns(self.qid)}: methods compared",
             [],
             ("", shown),
         )
+
+
+#: The columns printed to 4 decimals (``-`` where a method has none), and the task's.
+_DECIMALS = ("precision", "C_avg", "GCP", "unchanged", "query error", "risk max")
+_TASK = ("accuracy", "accuracy original", "accuracy majority", "margin kept")
 
 
 def _number(value: float) -> str:
@@ -124,6 +137,7 @@ def compare(
     *,
     methods: Sequence[Any] = DEFAULT_METHODS,
     qid: Sequence[Hashable] | None = None,
+    target: Hashable | None = None,
     **options: Any,
 ) -> Comparison:
     """Run several anonymization methods on one table and measure each the same way.
@@ -133,10 +147,11 @@ def compare(
     same utility module (:mod:`pandas_anon.anonymization.utility`): rows suppressed and
     modified, cells modified, equivalence classes and the smallest, precision (where every
     column is written along a hierarchy), discernibility (DM) [4]_, C_avg [2]_, GCP [5]_,
-    the largest prosecutor risk, and the time it took. So global recoding [1]_, Mondrian [2]_
-    and local recoding [3]_ can be weighed on the table they are meant for. The
-    quasi-identifier is elected once (by the first method, when ``qid`` is None) and given to
-    the others, with the hierarchies given for its columns.
+    the share of quasi-identifier cells unchanged, the query error [2]_ [6]_, the largest
+    prosecutor risk, and the time it took; with a ``target``, the task utility [7]_. So
+    global recoding [1]_, Mondrian [2]_ and local recoding [3]_ can be weighed on the table
+    they are meant for. The quasi-identifier is elected once (by the first method, when
+    ``qid`` is None) and given to the others, with the hierarchies given for its columns.
 
     Parameters
     ----------
@@ -152,6 +167,13 @@ def compare(
     qid : sequence of hashable, optional
         The quasi-identifier columns. Default None: elected by the first method (zero
         configuration, as ``kanon`` elects it).
+    target : hashable, optional
+        A column to predict, outside the quasi-identifier (give it as ``sensitive``, or a
+        ``qid`` without it): each release's task utility
+        (:mod:`pandas_anon.anonymization.task_utility`: a logistic regression on the
+        one-hot of the other released columns, 5-fold stratified cross-validation) is
+        added to the table and to its report (``task``). Needs scikit-learn (the ``ml``
+        extra). Default None: none.
     **options
         The other options, as :func:`~pandas_anon.anonymization.kanon.anonymize` takes them
         and the same for every method: ``hierarchies``, ``max_suppression``, ``metric``,
@@ -163,8 +185,10 @@ def compare(
         ``table``: one row per method, in the order given, with the columns
         ``suppressed``, ``modified rows``, ``modified cells``, ``classes``, ``smallest
         class``, ``precision`` (NaN where a method has none), ``DM``, ``C_avg``, ``GCP``,
-        ``risk max`` and ``seconds``; ``k``; and ``qid``, the quasi-identifier every method
-        used. ``to_dict()`` gives it for JSON.
+        ``unchanged``, ``query error``, ``risk max`` and ``seconds``, then, with a
+        ``target``, ``accuracy`` (the output's), ``accuracy original``, ``accuracy
+        majority`` and ``margin kept``; ``k``; and ``qid``, the quasi-identifier every
+        method used. ``to_dict()`` gives it for JSON.
 
     Raises
     ------
@@ -172,9 +196,13 @@ def compare(
         When ``methods`` is a string or empty, or names a method twice (two objects of one
         algorithm included: compare those in two calls); and for every argument
         :func:`~pandas_anon.anonymization.kanon.anonymize` refuses (``k``, a method's name,
-        ``max_suppression``, ``metric``, ``l``, ``t``, ``hierarchies``...).
+        ``max_suppression``, ``metric``, ``l``, ``t``, ``hierarchies``...); when
+        ``target`` is in the quasi-identifier, or has fewer than two classes.
     InvalidQIDError, ColumnNotFoundError, DuplicateColumnsError
-        When ``qid`` or ``sensitive`` do not name columns of the frame once each.
+        When ``qid``, ``sensitive`` or ``target`` do not name columns of the frame once
+        each.
+    MissingDependencyError
+        When ``target`` is given and scikit-learn is not installed.
     EmptyDataError, AllMissingColumnError, UnhashableValueError
         When the frame has nothing to anonymize, or a column read cannot tell rows apart.
     HierarchyError, UnknownNameError
@@ -207,6 +235,12 @@ def compare(
     .. [5] G. Ghinita, P. Karras, P. Kalnis and N. Mamoulis, "Fast Data Anonymization with
        Low Information Loss", VLDB 2007; on the NCP of J. Xu et al., "Utility-Based
        Anonymization Using Local Recoding", KDD 2006.
+    .. [6] X. Xiao and Y. Tao, "Anatomy: Simple and Effective Privacy Preservation", VLDB
+       2006, section 1 (count queries estimated with values uniform within a generalized
+       value, as in [2]_'s experimental evaluation).
+    .. [7] J. Eicher, R. Bild, H. Spengler, K. A. Kuhn and F. Prasser, "A Comprehensive
+       Tool for Creating and Evaluating Privacy-Preserving Biomedical Prediction Models",
+       BMC Medical Informatics and Decision Making 20, 2020, section "Methods".
 
     Examples
     --------
@@ -225,6 +259,8 @@ def compare(
     [2, 2, 2]
     """
     known_options(options, "compare", [anonymize], fixed=["qid", "algo"])
+    if target is not None:
+        resolve_columns(frame, [target])
     listed = [] if isinstance(methods, str) or not isinstance(methods, Iterable) else list(methods)
     if not listed:
         raise InvalidParameterError(
@@ -233,6 +269,7 @@ def compare(
         )
     rows: dict[str, dict[str, Any]] = {}
     reports: dict[str, Any] = {}
+    known: tuple[float, float] | None = None  # the original's and the majority's accuracy
     chosen: list[Hashable] | None = list(qid) if qid is not None else None
     for method in listed:
         started = time.perf_counter()
@@ -251,6 +288,17 @@ def compare(
                 f"methods names {name!r} twice; give each method once (for two settings of "
                 f"one algorithm, compare them in two calls)"
             )
+        if target is not None:
+            if target in decided.qid:
+                raise InvalidParameterError(
+                    f"target={target!r} is in the quasi-identifier of {name!r}: the task "
+                    f"predicts it from the other released columns; give it as "
+                    f"sensitive={target!r}, or a qid without it"
+                )
+            features = features_of(out, frame, target)
+            known = baseline(frame, target, features) if known is None else known
+            found = task_utility(frame, out, target, features=features, known=known)
+            report = dataclasses.replace(report, task=found.to_dict())
         rows[name] = _figures(report, seconds)
         reports[name] = report
     return Comparison(
@@ -264,7 +312,7 @@ def compare(
 def _figures(report: Any, seconds: float) -> dict:
     """One method's row: what it changed and what it kept."""
     metrics = report.metrics
-    return {
+    found = {
         "suppressed": report.suppressed,
         "modified rows": report.modified,
         "modified cells": sum(report.changed.values()),
@@ -274,6 +322,19 @@ def _figures(report: Any, seconds: float) -> dict:
         "DM": metrics["dm"],
         "C_avg": metrics["c_avg"],
         "GCP": metrics.get("gcp", np.nan),
+        "unchanged": metrics["unchanged"],
+        "query error": metrics["query_error"],
         "risk max": report.risk["prosecutor_max"],
         "seconds": round(seconds, 3),
     }
+    if report.task is not None:
+        task = report.task
+        found.update(
+            {
+                "accuracy": task["output"],
+                "accuracy original": task["original"],
+                "accuracy majority": task["majority"],
+                "margin kept": np.nan if task["margin_kept"] is None else task["margin_kept"],
+            }
+        )
+    return found
