@@ -116,6 +116,13 @@ def test_secure_noise(capsys, people, tmp_path):
         (("--seed", "1", "--secure"), "not allowed with argument --seed"),
         (("--eps-quasi", "sex"), "ε-quasi 'sex' holds"),
         (("--eps-quasi", "heigth"), "heigth"),
+        (("--bounds", "height"), "expected COLUMN=LOW:HIGH (e.g. age=0:120), got 'height'"),
+        (("--bounds", "height=100"), "expected COLUMN=LOW:HIGH"),
+        (("--bounds", "height=250:100"), "bounds for 'height' must have low below high"),
+        (("--bounds", "height=100:x"), "bounds for 'height' must be a pair (low, high)"),
+        (("--bounds", "height=100:150"), "bounds for 'height' (100, 150) leave out some"),
+        (("--bounds", "sex=0:1"), "bounds given for 'sex', which is not an ε-quasi"),
+        (("--bounds", "height=0:300", "--bounds", "height=0:400"), "names column 'height' twice"),
     ],
 )
 def test_bad_options_are_one_line(capsys, people, tmp_path, options, message):
@@ -126,6 +133,27 @@ def test_bad_options_are_one_line(capsys, people, tmp_path, options, message):
     assert message in err
     assert err.strip().splitlines()[-1].startswith("pandas-anon: error:")
     assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.mark.parametrize("bounds", [None, (100, 250)])
+def test_written_heights_lie_in_their_domain(capsys, people, tmp_path, bounds):
+    """The heights written are clamped into the domain the JSON report gives: the bounds
+    given, or the default (the heights' range widened to auto's coarsest width)."""
+    out_path = tmp_path / "out.csv"
+    given = ("--bounds", f"height={bounds[0]}:{bounds[1]}") if bounds else ()
+    code, out, err = run(
+        capsys, "ke-anon", str(people), str(out_path), *OPTIONS, "--seed", "3", *given,
+        "--format", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    domain = json.loads(out)["domain"]["height"]
+    heights = read_text(out_path)["height"].astype(float)
+    assert heights.between(domain["low"], domain["high"]).all()
+    assert {domain["low"], domain["high"]} <= set(heights)  # the noise reaches both ends
+    if bounds:
+        assert (domain["low"], domain["high"], domain["source"]) == (*bounds, "given")
+    else:
+        assert domain["source"].startswith("default: observed range widened to multiples of")
 
 
 def test_refuses_to_write_over_its_input(capsys, people):

@@ -1016,7 +1016,7 @@ def domains(
             start, end = given[column]
             if low[j] < start or high[j] > end:
                 raise InvalidParameterError(
-                    f"bounds for {column!r} {given[column]!r} leave out some of its values: "
+                    f"bounds for {column!r} ({start:g}, {end:g}) leave out some of its values: "
                     f"clamping would move those originals, not only their noise; widen the "
                     f"bounds to hold every value, or clip the column first "
                     f"(df[{column!r}].clip(low, high)) if those values are errors"

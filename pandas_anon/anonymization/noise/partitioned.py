@@ -13,7 +13,7 @@ each method sees what it needs.
    (:func:`~.ke.domains`).
 3. **Noise** is drawn in each partition as it is: the noise source draws each row's noise
    at the row's position in the frame (:class:`~.sources.SeededLaplace`), so the pieces get
-   exactly the noise of the whole frame drawn at once; then post-processed
+   exactly the noise of the whole frame drawn at once, then post-processed
    (:meth:`~.ke.NoisePlan.post_process`: rounded, clamped) as the pandas path does.
 4. **Linking and α-confidence** compare the records of one class: the rows are shuffled on
    their class (Dask's shuffle), each partition then holding whole classes, judged by
@@ -83,7 +83,7 @@ def planned(
     )
     classes = int(per_row.max()) + 1 if (per_row >= 0).any() else 0
     kept = rows[rows[_CLASS] >= 0]
-    extremes, low, high = backend.compute(
+    extremes, smallest, largest = backend.compute(
         kept.groupby(_CLASS)[eps_quasi].agg(["min", "max"]),
         rows[eps_quasi].min(),
         rows[eps_quasi].max(),
@@ -93,7 +93,8 @@ def planned(
         low = extremes[(column, "min")].reindex(range(classes)).to_numpy(dtype=float)
         high = extremes[(column, "max")].reindex(range(classes)).to_numpy(dtype=float)
         diameter += np.where(high >= low, high - low, 0.0)  # a class without a value: 0
-    domain = domains(plan, given, low.to_numpy(dtype=float), high.to_numpy(dtype=float))
+    smallest, largest = (np.asarray(found, dtype=float) for found in (smallest, largest))
+    domain = domains(plan, given, smallest, largest)
     return replace(plan, diameter=diameter, rows=rows, domain=domain)
 
 
@@ -192,7 +193,7 @@ def _predicted(part: pd.DataFrame, template: NoisePlan) -> pd.DataFrame:
 
 
 def _noised(part: pd.DataFrame, template: NoisePlan, source: NoiseSource) -> pd.DataFrame:
-    """A piece's class, position, ε-quasis and their noisy values as released (step 3)."""
+    """A piece's class, position, ε-quasis and their values as released (step 3)."""
     sub = piece(template, part)
     noisy = sub.post_process(sub.draw(source, part[_POSITION].to_numpy()))
     out = part[[_CLASS, _POSITION, *template.eps_quasi]]
