@@ -254,11 +254,13 @@ def verify_generalized(
 ) -> None:
     """Check that each released value is its original value generalized to ``level`` of the
     ``auto`` hierarchy named ``hierarchy`` (``"... auto:intervals(5,10)"``,
-    ``"... auto:dates(day,month,year,decade)"``, ``"... auto:suppression"``), reading only
-    the labels' documented forms: an interval ``[low, high)`` holds the value (as written:
-    integers exactly, floats as the numbers the bounds spell), a date label is the value's
-    day ``YYYY-MM-DD``, month ``YYYY-MM``, year ``YYYY`` or decade ``YYYYs`` in its own
-    time zone. Below the top, missing stays missing; the top is one label for every row
+    ``"... auto:dates(day,month,quarter,year,decade)"``, ``"... auto:suppression"``),
+    reading only the labels' documented forms: an interval ``[low, high)`` holds the value
+    (as written: integers exactly, floats as the numbers the bounds spell), a date label is
+    the value's day ``YYYY-MM-DD``, month ``YYYY-MM``, quarter ``YYYY-MM/YYYY-MM`` (its
+    first and last months), year ``YYYY`` or decade ``YYYY/YYYY`` in its own time zone; a
+    date written as text is read by ``pandas.to_datetime`` (day first unless it starts
+    with the year). Below the top, missing stays missing; the top is one label for every row
     (``top``, or the last level's label when that level has one label only). Only the
     ``kept`` rows are checked (suppressed rows hold ``top`` whatever the level); the
     hierarchy's height is read from every row."""
@@ -274,19 +276,30 @@ def verify_generalized(
             parse = int if integer else float
             number = int(value) if integer else float(value)
             return (label[0], label[-1]) == ("[", ")") and parse(low) <= number < parse(high)
+        value = as_date(value)
         y, m, d = value.year, value.month, value.day
+        first = (m - 1) // 3 * 3 + 1  # the quarter's first month
         return (
             label
             == {
                 "day": f"{y:04d}-{m:02d}-{d:02d}",
                 "month": f"{y:04d}-{m:02d}",
+                "quarter": f"{y:04d}-{first:02d}/{y:04d}-{first + 2:02d}",
                 "year": f"{y:04d}",
-                "decade": f"{y // 10 * 10}s",
+                "decade": decade(y),
             }[name]
         )
 
+    def as_date(value):
+        if isinstance(value, str):
+            return pd.to_datetime(value, dayfirst=not value[:4].isdigit())
+        return value
+
+    def decade(year: int) -> str:
+        return f"{year // 10 * 10}/{year // 10 * 10 + 9}"
+
     known = original.dropna()
-    last = {f"{v.year // 10 * 10}s" for v in known} if names[-1:] == ["decade"] else ()
+    last = {decade(as_date(v).year) for v in known} if names[-1:] == ["decade"] else ()
     height = len(names) + (what != "dates" or len(last) > 1)
     assert 0 < level <= height, (hierarchy, level)
     labels = released[kept].tolist()

@@ -257,12 +257,17 @@ def _union(uniques: pd.Index, labels: pd.Index) -> pd.Index:
 
 
 def _inexact_as_floats(uniques: pd.Index, labels: pd.Index) -> bool:
-    """Whether whole-number ``uniques`` beside float ``labels`` would lose exactness as one
-    float index (magnitudes beyond 2**53)."""
-    whole = uniques.dtype.kind in "iu" and labels.dtype.kind == "f"
-    if not whole or len(uniques) == 0:
+    """Whether ``uniques`` and ``labels`` would lose exactness as one index: their common
+    dtype is a float (integers beside floats, and ``uint64`` beside ``int64``) and a whole
+    number of either is beyond 2**53 in magnitude."""
+    if uniques[:0].append(labels[:0]).dtype.kind != "f":
         return False
-    present = uniques.dropna()
+    return any(_beyond_floats(side) for side in (uniques, labels) if side.dtype.kind in "iu")
+
+
+def _beyond_floats(whole: pd.Index) -> bool:
+    """Whether an index of whole numbers holds one beyond 2**53 in magnitude."""
+    present = whole.dropna()
     return len(present) > 0 and max(abs(int(present.min())), abs(int(present.max()))) > 2**53
 
 

@@ -579,7 +579,7 @@ def _parser_merges_cells() -> bool:
     """Whether pandas' parsers make one value of cells equal in Python but of different
     types (a ``TRUE`` cell and a ``1`` cell both read as ``True``): pandas before 3.0
     memoized cells by Python's equality (pandas-dev/pandas#60088). Told by trying."""
-    from pandas.io.parsers import TextParser
+    from pandas.io.parsers import TextParser  # type: ignore[attr-defined]  # not in the stubs
 
     read = TextParser([[True], [1]], header=None, dtype=object).read()[0].tolist()
     return [type(value) for value in read] != [bool, int]
@@ -599,14 +599,13 @@ def _cells_kept_apart(workbook: pd.ExcelFile, sheet: str | int, nrows: int | Non
     (:func:`_parser_merges_cells`): the engine's cells (read by pandas' reader of the
     workbook, as ``read_excel`` reads them) go through the same parser, each value other
     than text wrapped so that none is taken for another, then unwrapped."""
-    from pandas.io.parsers import TextParser
+    from pandas.io.parsers import TextParser  # type: ignore[attr-defined]  # not in the stubs
 
-    reader = workbook._reader  # pandas' reader of the workbook's engine
-    found = (
-        reader.get_sheet_by_name(sheet)
-        if isinstance(sheet, str)
-        else (reader.get_sheet_by_index(sheet))
-    )
+    reader: Any = workbook._reader  # type: ignore[attr-defined]  # the engine's reader
+    if isinstance(sheet, str):
+        found = reader.get_sheet_by_name(sheet)
+    else:
+        found = reader.get_sheet_by_index(sheet)
     rows = reader.get_sheet_data(found, None if nrows is None else nrows + 1)
     if hasattr(found, "close"):
         found.close()

@@ -18,23 +18,28 @@ from pandas_anon.hierarchy._levels import (
     is_numeric,
     series_name,
 )
-from pandas_anon.hierarchy.datetimes import as_stamps, date_level, holds_dates
+from pandas_anon.hierarchy.datetimes import as_stamps, date_level, holds_dates, text_dates
 from pandas_anon.hierarchy.model import Hierarchy
 from pandas_anon.hierarchy.numeric import width_decimals, width_level
 
-__all__ = ["AUTO_MAX_INTERVALS", "AUTO_MIN_DISTINCT", "auto"]
+__all__ = ["AUTO_DATE_LEVELS", "AUTO_MAX_INTERVALS", "AUTO_MIN_DISTINCT", "auto"]
 
 #: :func:`auto` builds intervals only for numeric columns with more distinct values than this.
 AUTO_MIN_DISTINCT = 20
 #: :func:`auto` picks the first interval width giving at most this many intervals.
 AUTO_MAX_INTERVALS = 20
+#: The levels of :func:`auto`'s dates, after the day when some value has a time of day.
+AUTO_DATE_LEVELS: tuple[str, ...] = ("month", "quarter", "year", "decade")
 
 
 def auto(data: Data, *, name: str | None = None) -> Hierarchy:
     """The zero-configuration hierarchy of a column, chosen from its dtype and values.
 
-    - dates (datetime64, ``datetime.date`` objects): :func:`dates` with month, year, decade
-      (and day first when some value has a time of day);
+    - dates (datetime64, ``datetime.date`` objects, or text every value of which is a date
+      of one of the forms :func:`~pandas_anon.hierarchy.datetimes.text_dates` reads, such
+      as ``1983-12-21 00:00:00`` or ``21/12/1983``): :func:`dates` with
+      :data:`AUTO_DATE_LEVELS` (and day first when some value has a time of day); text
+      keeps its values as written at level 0;
     - numbers (integer or float, nullable included, bool excluded) with more than
       :data:`AUTO_MIN_DISTINCT` distinct values: :func:`intervals` with "nice" widths
       ``{1, 2, 5} x 10^k``. The first is the smallest giving at most
@@ -49,15 +54,19 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
 
     The hierarchy's ``name`` says what was chosen, after ``name`` (default: the column's
     name) when there is one: ``"age auto:intervals(5,10,20)"``,
-    ``"auto:dates(month,year,decade)"``, ``"sesso auto:suppression"``.
+    ``"auto:dates(month,quarter,year,decade)"``, ``"sesso auto:suppression"``.
     """
     series = column(data, "auto")
     values, _ = distinct(series, "auto")
     label = name if name is not None else series_name(series)
-    if pd.api.types.is_datetime64_any_dtype(values.dtype) or holds_dates(values):
-        stamps = as_stamps(values, series)
+    stamps = (
+        as_stamps(values, series)
+        if pd.api.types.is_datetime64_any_dtype(values.dtype) or holds_dates(values)
+        else text_dates(values)
+    )
+    if stamps is not None:
         timed = bool((stamps != stamps.normalize()).any())
-        chosen = ("day",) * timed + ("month", "year", "decade")
+        chosen = ("day",) * timed + AUTO_DATE_LEVELS
         built = build(
             values, [date_level(stamps, level) for level in chosen], list(chosen), None, series
         )

@@ -28,11 +28,14 @@ def dates(
     name: str | None = None,
 ) -> Hierarchy:
     """Dates generalized along the calendar: ``2019-05-17`` -> ``"2019-05"`` -> ``"2019"`` ->
-    ``"2010s"``.
+    ``"2010/2019"``.
 
     ``levels`` are some of :data:`DATE_LEVELS`, in that order (finest first): ``"day"``
     (``"2019-05-17"``, for values that carry a time), ``"month"`` (``"2019-05"``),
-    ``"quarter"`` (``"2019-Q2"``), ``"year"`` (``"2019"``), ``"decade"`` (``"2010s"``). The
+    ``"quarter"`` (``"2019-04/2019-06"``), ``"year"`` (``"2019"``), ``"decade"``
+    (``"2010/2019"``). A span of several months or years is written as an ISO 8601
+    interval, its first and last month or year: a person reads it, and
+    ``pandas.to_datetime`` reads each of its bounds (``label.split("/")``). The
     data must hold dates: a datetime64 column (a time-zone aware one is read in its own
     calendar) or ``datetime.date`` / ``datetime`` objects. Text is refused rather than guessed:
     parse it first with ``pd.to_datetime(..., format=...)``.
@@ -59,6 +62,61 @@ def _date_levels(levels: Any) -> tuple[str, ...]:
             f"{DATE_LEVELS!r} (for example ('month', 'year', 'decade'))"
         )
     return chosen
+
+
+#: The forms of text :func:`text_dates` reads as dates, in the order it tries them: ISO dates
+#: and date-times (the forms of the Valle d'Aosta licences, ``1983-12-21 00:00:00``), then
+#: day-first dates (Italian and most European open data: ``21/12/1983``, ``21-12-1983``,
+#: ``21.12.1983``), then ``1983/12/21`` and, last, month-first ``12/21/1983``.
+TEXT_DATE_FORMATS: tuple[str, ...] = (
+    "%Y-%m-%d",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%Y-%m-%dT%H:%M",
+    "%d/%m/%Y",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
+    "%d-%m-%Y",
+    "%d.%m.%Y",
+    "%Y/%m/%d",
+    "%m/%d/%Y",
+)
+
+#: :func:`text_dates` tries each form on this many values first, the whole column after.
+_SAMPLE = 64
+
+
+def text_dates(values: pd.Index) -> pd.DatetimeIndex | None:
+    """The dates that ``values`` (distinct texts, none missing) write, when every one of
+    them is a date of one form of :data:`TEXT_DATE_FORMATS` (the first such form); else
+    None. A column of years (``"1983"``) or codes is not dates: each form asks for a day, a
+    month and a year. Dates pandas cannot hold (before 1677 or after 2262 under pandas 2)
+    make the column not dates.
+
+    Examples
+    --------
+    >>> text_dates(pd.Index(["21/12/1983", "01/02/2001"])).strftime("%Y-%m-%d").tolist()
+    ['1983-12-21', '2001-02-01']
+    >>> text_dates(pd.Index(["1983", "2001"])) is None
+    True
+    """
+    if len(values) == 0 or pd.api.types.infer_dtype(values, skipna=False) != "string":
+        return None
+    texts = values.to_numpy(dtype=object)
+    for form in TEXT_DATE_FORMATS:
+        if _all_dates(texts[:_SAMPLE], form) is None:
+            continue
+        found = _all_dates(texts, form)
+        if found is not None:
+            return found
+    return None
+
+
+def _all_dates(texts: np.ndarray, form: str) -> pd.DatetimeIndex | None:
+    """``texts`` read as dates of ``form``, when every one is one; else None."""
+    found = pd.DatetimeIndex(pd.to_datetime(texts, format=form, errors="coerce"))
+    return None if found.hasnans else found
 
 
 def holds_dates(values: pd.Index) -> bool:
@@ -95,13 +153,19 @@ def date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
         codes, first = runs(keys)
         return codes, np.datetime_as_string(keys[first], unit=unit)
     years = stamps.year.to_numpy().astype(np.int64)
-    if level == "quarter":
+    if level == "quarter":  # its first and last months: 2019-04/2019-06
         keys = years * 4 + stamps.quarter.to_numpy() - 1
         codes, first = runs(keys)
-        used = keys[first]
-        return codes, np.char.add(
-            np.char.add((used // 4).astype(str), "-Q"), (used % 4 + 1).astype(str)
-        )
-    keys = years // 10 * 10
+        months = (keys[first] * 3 - 1970 * 12).astype("datetime64[M]")
+        return codes, _interval(months, months + 2, "M")
+    keys = years // 10 * 10  # its first and last years: 2010/2019
     codes, first = runs(keys)
-    return codes, np.char.add(keys[first].astype(str), "s")
+    starts = (keys[first] - 1970).astype("datetime64[Y]")
+    return codes, _interval(starts, starts + 9, "Y")
+
+
+def _interval(first: np.ndarray, last: np.ndarray, unit: Literal["M", "Y"]) -> np.ndarray:
+    """ISO 8601 intervals ``first/last`` of calendar units: a person reads them, and
+    ``pandas.to_datetime`` reads each bound (``label.split("/")``)."""
+    bounds = np.char.add(np.datetime_as_string(first, unit=unit), "/")
+    return np.char.add(bounds, np.datetime_as_string(last, unit=unit))

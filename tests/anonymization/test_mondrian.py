@@ -17,7 +17,7 @@ import pandas_anon
 from pandas_anon import Hierarchy
 from pandas_anon.anonymization.mondrian import partition
 from pandas_anon.anonymization.mondrian.algorithm import Mondrian
-from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES
+from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES, load_driver_licenses
 from pandas_anon.errors import (
     AllMissingColumnError,
     HierarchyError,
@@ -439,7 +439,8 @@ _ISO = re.compile(
 
 def _contains(label: str, value: object, dates: bool) -> bool:
     """Whether the range ``label`` Mondrian wrote (``[low-high]``, ``[low, high]`` when the
-    column has negative numbers, ``... or missing``, ``missing``) holds ``value``, its
+    column has negative numbers, ``[low/high]`` for dates, ``... or missing``, ``missing``)
+    holds ``value``, its
     bounds read exactly (whole numbers as Python ints, dates as timestamps)."""
     if pd.isna(value):
         return label == "missing" or label.endswith(" or missing")
@@ -468,7 +469,9 @@ def _contains(label: str, value: object, dates: bool) -> bool:
 
     if ", " in inner:
         splits = [inner.split(", ")]
-    else:  # the joint "-": where both sides read (dates hold "-" themselves)
+    elif dates:  # an ISO 8601 interval: low/high
+        splits = [inner.split("/")]
+    else:  # the joint "-": where both sides read
         splits = [[inner[:at], inner[at + 1 :]] for at, c in enumerate(inner) if c == "-"]
     bounds = []
     for low, high in (s for s in splits if len(s) == 2):
@@ -569,6 +572,22 @@ def test_a_range_near_two_to_the_62_holds_its_value():
     assert not outside, outside[:3]
 
 
+@pytest.mark.parametrize("dtype", ["uint64", "UInt64"])
+def test_a_uint64_column_keeps_its_values_beside_integer_summaries(dtype):
+    """A uint64 column beside whole summaries (int64) became float64 (numpy's common type of
+    the two), so 2**63 - 1, kept as read, was written 9.223372036854776e18: the release
+    wrote values no row holds and counted them unchanged."""
+    big = 2**63 - 1
+    values = [3] * 38 + [0, 3, big, big, 2, 3, 3, 3]
+    frame = pd.DataFrame({"q": pd.array(values, dtype=dtype), "w": 1})
+    out = pandas_anon.kanon(frame, 2, qid=["q", "w"], algo=Mondrian(represent="mean"))
+    written = out["q"].tolist()
+    assert written[40:42] == [big, big] and written[38] == written[42] == 1
+    assert not any(isinstance(value, float) for value in written)
+    changed = ~np.logical_and.reduce([same_values(out[c], frame[c]) for c in ["q", "w"]])
+    assert out.anon.report().modified == int(changed.sum()) == 2
+
+
 @pytest.mark.parametrize("represent", ["median", "mean", "midrange"])
 def test_summaries_of_whole_numbers_are_written_as_whole_numbers(represent):
     """Drawn by hypothesis 6.170 in CI's profile: an Int64 column near 2**62 written as a
@@ -592,3 +611,31 @@ def test_summaries_of_whole_numbers_are_written_as_whole_numbers(represent):
     assert report.metrics["gcp"] == pytest.approx(
         verify_gcp(frame, out, ["v", "w"], pd.Series(False, index=frame.index)), rel=1e-9
     )
+
+
+@pytest.mark.parametrize(
+    ("form", "joint"), [("%Y-%m-%d", "/"), ("%Y-%m-%d %H:%M:%S", "/"), ("%d/%m/%Y", ", ")]
+)
+def test_text_dates_are_cut_as_dates_and_written_as_read(form, joint):
+    """Dates read as text (a CSV read without parse_dates) are cut by date, not as sets of
+    strings: each range is written from its first and last values as read, and both bounds
+    read back with pandas.to_datetime and hold every date of the class."""
+    licences = load_driver_licenses().dropna(subset=["data_rilascio"]).iloc[:4000]
+    frame = pd.DataFrame(
+        {"issued": licences["data_rilascio"].dt.strftime(form), "sex": licences["sesso"]}
+    )
+    out = pandas_anon.kanon(frame, 5, qid=["issued", "sex"], algo="mondrian")
+    labels = out["issued"].where(out["issued"] != frame["issued"])  # the rows generalized
+    assert labels.notna().mean() > 0.5
+    assert not labels.dropna().str.startswith("{").any()
+    dayfirst = form.startswith("%d")
+    for label, date in zip(labels.dropna(), licences["data_rilascio"][labels.notna()]):
+        low, high = label[1:-1].split(joint)
+        assert (
+            pd.to_datetime(low, dayfirst=dayfirst)
+            <= date
+            <= pd.to_datetime(high, dayfirst=dayfirst)
+        )
+    kept = out["issued"] == frame["issued"]
+    assert set(out.loc[kept, "issued"]) <= set(frame["issued"])  # as read
+    assert release_classes(out, ["issued", "sex"], top=NEVER)["k"] >= 5

@@ -31,7 +31,7 @@ from pandas_anon.hierarchy.builders import (
     top_bottom,
 )
 
-from verify import naive_counts
+from verify import naive_counts, verify_generalized
 
 SEED_QID = ["anno_nascita", "comune_residenza", "sesso"]
 
@@ -365,13 +365,23 @@ def test_dates_on_licence_issue_dates(licences):
     present = issued.notna()
     assert h.generalize(issued, 1)[present].equals(issued[present].dt.strftime("%Y-%m"))
     assert h.generalize(issued, 2)[present].equals(issued[present].dt.strftime("%Y"))
-    decade = (issued[present].dt.year // 10 * 10).astype(str) + "s"
+    first_year = issued[present].dt.year // 10 * 10
+    decade = first_year.astype(str) + "/" + (first_year + 9).astype(str)
     assert h.generalize(issued, 3)[present].equals(decade)
     assert h.generalize(issued, 3).isna().sum() == 3
     check_hierarchy(h, issued)
 
     quarters = dates(issued, levels=("quarter", "year"))
-    expected = issued[present].dt.year.astype(str) + "-Q" + issued[present].dt.quarter.astype(str)
+    year, first = issued[present].dt.year.astype(str), (issued[present].dt.quarter - 1) * 3 + 1
+    expected = (
+        year
+        + "-"
+        + first.map("{:02d}".format)
+        + "/"
+        + year
+        + "-"
+        + (first + 2).map("{:02d}".format)
+    )
     assert quarters.generalize(issued, 1)[present].equals(expected)
     check_hierarchy(quarters, issued)
 
@@ -442,7 +452,7 @@ def test_suppression_on_sex(licences):
 def test_auto_on_each_kind_of_column(licences, adult):
     chosen = {
         "anno_nascita": "anno_nascita auto:intervals(5,10,20)",
-        "data_rilascio": "data_rilascio auto:dates(month,year,decade)",
+        "data_rilascio": "data_rilascio auto:dates(month,quarter,year,decade)",
         "sesso": "sesso auto:suppression",
         "comune_residenza": "comune_residenza auto:suppression",
     }
@@ -457,6 +467,44 @@ def test_auto_on_each_kind_of_column(licences, adult):
     assert auto(months).name == "data_rilascio auto:suppression"
     assert auto(licences["sesso"] == "F").name == "sesso auto:suppression"
     assert auto(adult["age"]) == intervals(adult["age"], width=[5, 10, 20])
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y", "%Y/%m/%d", "%m/%d/%Y"],
+)
+@pytest.mark.parametrize("dtype", [object, "str"])
+def test_auto_reads_text_dates_as_dates(licences, form, dtype):
+    """Dates read as text (as every CSV reader without parse_dates reads them) are dates to
+    zero configuration: generalized along the calendar, each level's label the one the
+    independent verifier derives from the text, the text itself kept at level 0."""
+    stamps = licences["data_rilascio"].dropna().iloc[:3000]
+    text = stamps.dt.strftime(form).astype(dtype)
+    h = auto(text)
+    assert h.name == "data_rilascio auto:dates(month,quarter,year,decade)"
+    check_hierarchy(h, text)
+    assert set(h.values) == set(text)  # written as read
+    for level in range(1, 5):
+        generalized = h.labels(level).take(h.codes(level)[h.lookup(pd.Index(text))])
+        # the verifier reads the dates themselves (a month-first text it would read day first)
+        verify_generalized(stamps, pd.Series(generalized), h.name, level, np.ones(3000, bool))
+    on_dates = auto(stamps)
+    assert [sorted(on_dates.labels(j)) for j in (1, 2, 3, 4)] == [
+        sorted(h.labels(j)) for j in (1, 2, 3, 4)
+    ]
+
+
+def test_auto_leaves_text_that_is_not_all_dates_to_suppression(licences):
+    """Years, codes, and a date column with one value in another form are no dates."""
+    text = licences["data_rilascio"].dropna().iloc[:500].dt.strftime("%Y-%m-%d")
+    assert auto(text).name.endswith("auto:dates(month,quarter,year,decade)")
+    assert auto(text.where(text.index != text.index[-1], "31/12/1999")).name.endswith(
+        "auto:suppression"
+    )
+    assert auto(pd.Series(["1983", "2001"] * 20)).name == "auto:suppression"
+    assert auto(pd.Series(["1983-13-01", "2001-01-01"])).name == "auto:suppression"  # no 13th month
+    with_missing = text.where(text.index % 7 != 0)  # missing values are no obstacle
+    assert auto(with_missing).name.endswith("auto:dates(month,quarter,year,decade)")
 
 
 def test_auto_widths_follow_the_documented_rule(licences):

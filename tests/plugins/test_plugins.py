@@ -123,7 +123,7 @@ def test_the_builtin_hierarchies_come_through_the_hook(pm):
                 "day": pd.to_datetime(["2019-05-17", "2021-01-02"]).tolist(),
                 "month": ["2019-05", "2021-01"],
                 "year": ["2019", "2021"],
-                "decade": ["2010s", "2020s"],
+                "decade": ["2010/2019", "2020/2029"],
             },
         ),
         ("builtin.auto", pd.Series(["x", "y"], name="sex"), {"sex": ["x", "y"], "*": ["*", "*"]}),

@@ -40,6 +40,7 @@ from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
+from pandas_anon.hierarchy.datetimes import text_dates
 
 #: How a numeric column's partitions may be written.
 REPRESENTATIONS = ("range", "mean", "median", "midrange")
@@ -184,6 +185,8 @@ class NumberDimension(Dimension):
         return self._summaries(len(low), held, represent)  # every row, even a missing one
 
     def _joint(self) -> str:
+        if self.dates:  # an ISO 8601 interval: 1989-04-14/1989-06-02
+            return "/"
         return ", " if self.present > 0 and self.numbers[0] < 0 else "-"
 
     @property
@@ -244,6 +247,23 @@ class NumberDimension(Dimension):
         exact = np.where(median >= 0, median, np.where(high == low, low, -1))
         at = np.flatnonzero(exact >= 0)
         out[at] = self.values.to_numpy(dtype=object)[exact[at]]
+
+
+@dataclass
+class TextDateDimension(NumberDimension):
+    """Text every value of which writes a date (:func:`~pandas_anon.hierarchy.datetimes.text_dates`):
+    ranked by date (``numbers``: seconds since the epoch), a range written from its first and
+    last values as read: ``[first/last]``, an ISO 8601 interval, or ``[first, last]`` when
+    the dates are written with ``/`` (``21/12/1983/02/01/1984`` would not read back). Like
+    dates, written as ranges only."""
+
+    @property
+    def dates(self) -> bool:
+        return True
+
+    def _joint(self) -> str:
+        texts = self.values.iloc[: self.present]
+        return ", " if texts.str.contains("/", regex=False).any() else "/"
 
 
 @dataclass
@@ -358,6 +378,24 @@ def dimension(
     known = np.flatnonzero(held & ~missing_code)
     categories = dtype.categories if isinstance(dtype, pd.CategoricalDtype) else None
     ordered = categories is not None and bool(dtype.ordered)
+    stamps = None if _is_number(dtype) or ordered else text_dates(pd.Index(decoded.iloc[known]))
+    if stamps is not None:  # text that writes dates: ranked by date, written as read
+        order = known[np.argsort(stamps.as_unit("s").asi8, kind="stable")]
+        seconds = np.sort(stamps.as_unit("s").asi8).astype(float)
+        if has_missing:
+            order = np.append(order, np.flatnonzero(held & missing_code)[:1])
+            seconds = np.append(seconds, np.nan)
+        rank_of = np.full(len(values), len(order) - 1, dtype=np.int64)
+        rank_of[order] = np.arange(len(order))
+        ranked = decoded.iloc[order].reset_index(drop=True)
+        return TextDateDimension(
+            column,
+            rank_of[codes],
+            ranked,
+            has_missing,
+            seconds,
+            _widths_scale(seconds, has_missing),
+        )
     if _is_number(dtype):
         order = known[np.argsort(_exact(decoded.iloc[known]), kind="stable")]
     elif categories is not None and ordered:
