@@ -14,6 +14,7 @@ recoding can be weighed on the table they are meant for.
 from __future__ import annotations
 
 import dataclasses
+import html
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -111,14 +112,66 @@ class Comparison:
         }
 
     def __repr__(self) -> str:
+        return formatting.render(self._title(), [], ("", self._shown()))
+
+    def _repr_html_(self) -> str:
+        """The table as a notebook shows it: one row per method, figures as printed."""
+        return f"<p>{html.escape(self._title())}</p>" + self._shown().to_html(index=False)
+
+    def _title(self) -> str:
+        return f"{self.k}-anonymity on {formatting.columns(self.qid)}: methods compared"
+
+    def _shown(self) -> pd.DataFrame:
+        """The table with its shares and rates to 4 decimals (``-`` where a method has none)."""
         shown = self.table.reset_index(names="method").astype(object)
         for column in (*_DECIMALS, *(c for c in _TASK if c in self.table)):
             shown[column] = [_number(v) for v in self.table[column]]
-        return formatting.render(
-            f"{self.k}-anonymity on {formatting.columns(self.qid)}: methods compared",
-            [],
-            ("", shown),
+        return shown
+
+    def plot(self, axes: Any = None) -> Any:
+        """What each method keeps, side by side: the share of QID cells unchanged and, with
+        a target, the classifier's accuracy on the release beside the original's and the
+        majority class's; each method's query error is written beside its group. Needs
+        matplotlib (``pip install 'pandas-anon[plot]'``). Draws on ``axes`` (default: new
+        ones) and returns them.
+
+        Examples
+        --------
+        >>> pandas_anon.compare(df, 5, sensitive="y", target="y").plot()  # doctest: +SKIP
+        """
+        from pandas_anon import plotting
+
+        bars = {"QID cells unchanged": "unchanged"}
+        if "accuracy" in self.table:
+            bars.update(
+                {
+                    "accuracy (release)": "accuracy",
+                    "accuracy (original)": "accuracy original",
+                    "accuracy (majority class)": "accuracy majority",
+                }
+            )
+        methods = list(self.table.index)
+        ax = plotting.axes_for(axes, (7.2, 1.4 + 0.5 * len(methods) * len(bars)))
+        height = 0.8 / len(bars)
+        colours = [plotting.HIGHLIGHT, plotting.REST, "#bdc3c7", "#ecf0f1"]
+        for j, (label, column) in enumerate(bars.items()):
+            at = [i + (len(bars) - 1 - j) * height for i in range(len(methods))]
+            drawn = ax.barh(at, self.table[column], height=height, label=label, color=colours[j])
+            ax.bar_label(drawn, fmt="%.3f", padding=2, fontsize="small")
+        middle = [i + 0.4 - height / 2 for i in range(len(methods))]
+        ax.set_yticks(
+            middle,
+            [
+                plotting.literal(f"{m}\nquery error {self.table.at[m, 'query error']:.3f}")
+                for m in methods
+            ],
         )
+        ax.invert_yaxis()  # the first method at the top
+        ax.set_xlim(0, 1.15)
+        ax.set_xlabel("share")
+        ax.legend(fontsize="small", loc="lower right")
+        plotting.title(ax, self._title())
+        return ax
 
 
 #: The columns printed to 4 decimals (``-`` where a method has none), and the task's.
