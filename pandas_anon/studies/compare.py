@@ -150,7 +150,7 @@ class Comparison:
                     "accuracy (majority class)": "accuracy majority",
                 }
             )
-        methods = list(self.table.index)
+        methods = [str(m) for m in self.table.index]
         ax = plotting.axes_for(axes, (7.2, 1.4 + 0.5 * len(methods) * len(bars)))
         height = 0.8 / len(bars)
         colours = [plotting.HIGHLIGHT, plotting.REST, "#bdc3c7", "#ecf0f1"]
@@ -162,8 +162,8 @@ class Comparison:
         ax.set_yticks(
             middle,
             [
-                plotting.literal(f"{m}\nquery error {self.table.at[m, 'query error']:.3f}")
-                for m in methods
+                plotting.literal(f"{m}\nquery error {float(error):.3f}")
+                for m, error in zip(methods, self.table["query error"])
             ],
         )
         ax.invert_yaxis()  # the first method at the top
