@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -52,10 +53,33 @@ def test_adult_releases_equal_the_pandas_release(client, adult_heights, how, opt
     )
 
 
+@pytest.mark.parametrize("bounds", [None, {"age": (10, 95)}], ids=["default", "given"])
+@pytest.mark.parametrize("options", [{"shuffle": False}, {"alpha": 0.99}], ids=["plain", "alpha"])
+def test_integer_ages_are_clamped_and_stay_integers_as_in_pandas(client, adult, bounds, options):
+    """The Dask release post-processes as the pandas one (one method): ages rounded, clamped
+    into the same domain, released as int64; α-confidence masks rows, so Int64 then."""
+    qid = ["age", "sex", "race", "marital-status"]
+
+    def call(frame):
+        given = {"bounds": bounds} if bounds else {}
+        return frame.anon.ke_anon(5, 8.0, qid=qid, eps_quasi=["age"], seed=3, **given, **options)
+
+    same_outcome(call, partitioned(adult, "seven"))
+    out = call(partitioned(adult, "seven"))
+    domain = out.anon.report().domain["age"]
+    ages = out["age"].compute()
+    assert (domain["low"], domain["high"]) == ((0, 100) if bounds is None else (10, 95))
+    assert ages.dtype == ("int64" if "alpha" not in options else pd.Int64Dtype())
+    assert ages.dropna().between(domain["low"], domain["high"]).all()
+    assert {domain["low"], domain["high"]} <= set(ages.dropna())
+
+
 def test_the_release_is_lazy_and_alpha_removes_records(client, adult_heights):
     ddf = partitioned(adult_heights, "seven")
     qid = ["age", "sex", "race", "height"]
-    out = ddf.anon.ke_anon(10, 0.5, qid=qid, eps_quasi=["height"], alpha=0.99, seed=1)
+    # ε = 4: noise mostly inside the heights' domain (at 0.5 most values are clamped to a
+    # bound, where every original of the class lies within the interval: none removed)
+    out = ddf.anon.ke_anon(10, 4.0, qid=qid, eps_quasi=["height"], alpha=0.99, seed=1)
     assert out.npartitions >= 1 and not isinstance(out, type(adult_heights))
     report = out.anon.report()
     assert report.alpha_suppressed > 0 and report.rows == len(adult_heights)
