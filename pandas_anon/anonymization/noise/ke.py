@@ -673,13 +673,18 @@ def ke_anon(
     with Laplace noise of scale Δ_C / ε, Δ_C being the class's L1 diameter (a class whose
     ε-quasis do not vary gets none). The rows are then shuffled, with a new index
     (``shuffle=False`` keeps the order and index: an order may tell which record is which).
-    The report travels with the output: ``out.anon.report()``, with the information loss
-    predicted before the noise and measured after it, and the linking risk (sections V-A and
-    V-B of [1]_).
+    The noisy values are post-processed, which cannot weaken the guarantee: an integer
+    column's rounded half to even, then every value clamped into its column's domain
+    (``bounds``, or the default :func:`ke_decide` describes). The report travels with the
+    output: ``out.anon.report()``, with the information loss predicted before the noise and
+    measured after it and after the post-processing, each ε-quasi's domain and its source,
+    and the linking risk (sections V-A and V-B of [1]_).
 
     Missing ε-quasi values stay missing and get no noise. Suppressed rows (by the
     k-anonymity step, or by α-confident k-anonymity) have their k-quasis written ``*`` and
-    their ε-quasis missing; ε-quasis come out as floats.
+    their ε-quasis missing. An integer ε-quasi comes out in its dtype (a numpy integer dtype
+    as its nullable counterpart, int64 as Int64, when some row is suppressed), any other as
+    float64.
 
     Parameters
     ----------
@@ -710,9 +715,9 @@ def ke_anon(
     salt : bytes or str, optional
         The key of ``identifiers="hash"``. Default None: a random one, never stored.
     **options
-        The options of :func:`ke_decide`, passed to it: ``qid``, ``eps_quasi``, ``algo``
-        (default ``"mondrian"``), ``hierarchies``, ``max_suppression``, ``identifiers`` and
-        ``progress``.
+        The options of :func:`ke_decide`, passed to it: ``qid``, ``eps_quasi``, ``bounds``,
+        ``algo`` (default ``"mondrian"``), ``hierarchies``, ``max_suppression``,
+        ``identifiers`` and ``progress``.
 
     Returns
     -------
@@ -720,7 +725,8 @@ def ke_anon(
         The release, its report attached (``out.anon.report()``, a
         :class:`~pandas_anon.anonymization.reports.KEAnonymizationReport`: the k-quasis and
         ε-quasis, the classes, the diameters and noise scales, the predicted and measured
-        relative errors, the linking risk, the α-confident suppressions, the random source
+        relative errors (of the noise and of the values released), each ε-quasi's domain,
+        the linking risk, the α-confident suppressions, the random source
         (never a seed) and the k-anonymization's own report). On a Dask frame: a lazy Dask
         frame, its report computed.
 
@@ -731,7 +737,7 @@ def ke_anon(
         ``secure`` is not True or False, ``suppress`` is neither ``"mask"`` nor ``"drop"``,
         ``seed`` is not a whole number of at least 0 or comes with ``secure=True``; and for
         every argument :func:`ke_decide` refuses (``k``, ``eps``, ``qid``, ``eps_quasi``,
-        the k-anonymization's options).
+        ``bounds``, the k-anonymization's options).
     MissingDependencyError
         When ``secure=True`` and OpenDP is not installed.
     AllMissingColumnError, ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError,
@@ -742,6 +748,9 @@ def ke_anon(
     -----
     OneClassWarning, IdentifierWarning, HierarchyFallbackWarning
         As :func:`ke_decide` warns.
+    UtilityWarning
+        When the predicted relative error of an ε-quasi exceeds :data:`MAX_PREDICTED_ERROR`
+        (0.5), naming the column and the ε that brings it to at most that.
 
     See Also
     --------
