@@ -159,6 +159,8 @@ class Dimension:
                 else values.map(lambda v: v.isoformat() if v == v else MISSING)
             )
             return form.fillna(MISSING).to_numpy(dtype=object)
+        if _whole_floats(values):  # years read as floats for a missing one: 1967, not 1967.0
+            return np.array([str(int(v)) if v == v else str(v) for v in values], dtype=object)
         return np.array([str(v) for v in values], dtype=object)
 
 
@@ -490,6 +492,18 @@ def _coded(
 def _is_number(dtype: Any) -> bool:
     return pd.api.types.is_datetime64_any_dtype(dtype) or (
         pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+    )
+
+
+def _whole_floats(values: pd.Series) -> bool:
+    """Whether ``values`` are floats every known one of which is a whole number a float
+    holds exactly (at most 2**53 in magnitude): whole numbers pandas read as floats, as it
+    reads a column of years with a missing value."""
+    if not pd.api.types.is_float_dtype(values.dtype):
+        return False
+    known = values.dropna().to_numpy(dtype=np.float64)
+    return bool(len(known)) and bool(
+        (np.isfinite(known) & (np.floor(known) == known) & (np.abs(known) <= 2.0**53)).all()
     )
 
 
