@@ -233,7 +233,9 @@ class RiskReport:
         """The cost table as the page shows it: whether each release passes the check, then
         (zero configuration) the columns of its QID, then its figures."""
         assert self.comparison is not None
-        shown = self.comparison.table.drop(columns=["seconds"], errors="ignore")
+        # a person reads the share of cells unchanged and the query error; DM and C_avg,
+        # for those who tune searches, stay in compare's table (the page fits 1280 px)
+        shown = self.comparison.table.drop(columns=["seconds", "DM", "C_avg"], errors="ignore")
         if not self.qid_given:
             reports = self.comparison.reports
             shown.insert(0, "QID columns", [len(reports[m].qid) for m in shown.index])
