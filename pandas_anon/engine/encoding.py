@@ -330,7 +330,8 @@ def written_indexer(values: pd.Index, targets: pd.Index) -> np.ndarray | None:
     if len(absent):
         apart = np.flatnonzero(~values.duplicated(keep=False))  # pandas tells them apart
         loose = values.take(apart).get_indexer(targets.take(absent))
-        found[absent] = np.where(loose >= 0, apart[loose], -1)
+        if len(apart):  # else pandas tells no value apart (0.0 and -0.0 only): none found
+            found[absent] = np.where(loose >= 0, apart[loose], -1)
     return found
 
 
