@@ -563,6 +563,7 @@ class AnonAccessor(_Exposure):
         *,
         methods: Sequence[Any] = ("ola", "mondrian", "local"),
         qid: Sequence[Hashable] | None = None,
+        target: Hashable | None = None,
         hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
         max_suppression: float | str = 0.0,
         metric: str | Callable = "precision",
@@ -585,6 +586,10 @@ class AnonAccessor(_Exposure):
             The methods, each once.
         qid : sequence of hashable, optional
             The quasi-identifier columns. Default None: elected by the first method.
+        target : hashable, optional
+            A column outside the quasi-identifier to predict: each release's task utility
+            (a classifier's accuracy against the original's and the majority class's;
+            needs scikit-learn, the ``ml`` extra). Default None: none.
         hierarchies, max_suppression, metric, l, t, sensitive, identifiers, progress
             As :func:`pandas_anon.anonymize` takes them (details there).
 
@@ -615,6 +620,7 @@ class AnonAccessor(_Exposure):
             k,
             methods=methods,
             qid=qid,
+            target=target,
             hierarchies=hierarchies,
             max_suppression=max_suppression,
             metric=metric,
