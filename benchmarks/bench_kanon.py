@@ -17,7 +17,7 @@ c. ``df.anon.kanon(5)`` with zero configuration on the 87,464 Valle d'Aosta rows
    elected by the gate's rule and widened until the output passes it (what ``pandas-anon
    check --k 5`` verifies), hierarchies chosen. Before issue 9 this case elected three
    columns, searched once (0.24-0.30 s) and released a table the gate failed; it now searches
-   until the gate passes (ten columns, a lattice of 250,000 nodes).             target < 15 s
+   until the gate passes (ten columns, a lattice of 432,000 nodes).             target < 15 s
 d. What one lattice node costs: grouping Adult's 19,502 distinct combinations of the 9 QIs,
    with the age codes merged five by five (a node one level up), 100 times. Ours: the
    bit-packed keys grouped by the compiled hash table (``pandas_anon.engine.hashing.group``);
