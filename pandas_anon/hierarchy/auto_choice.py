@@ -71,9 +71,9 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
             values, [date_level(stamps, level) for level in chosen], list(chosen), None, series
         )
         what = f"dates({','.join(chosen)})"
-    elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT and _fits_intervals(values):
+    elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT and fits_intervals(values):
         numbers = as_numbers(values, series, "auto")
-        widths = _nice_widths(numbers)
+        widths = nice_widths(numbers)
         texts = fmt(np.array(widths, dtype=float))
         built = build(
             values,
@@ -90,7 +90,7 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
     return built
 
 
-def _fits_intervals(values: pd.Index) -> bool:
+def fits_intervals(values: pd.Index) -> bool:
     """Whether :func:`auto`'s intervals label these numbers exactly: integers always (their
     bounds are computed exactly); floats when finite, below 2^53 in size and spread enough
     that a width and its bounds are written without losing them (1e-300 steps would all read
@@ -104,7 +104,7 @@ def _fits_intervals(values: pd.Index) -> bool:
     return size < 2.0**53 and spread >= 1e-10 and size < 1e9 * spread
 
 
-def _nice_widths(numbers: np.ndarray) -> list[Number]:
+def nice_widths(numbers: np.ndarray) -> list[Number]:
     """:func:`auto`'s widths: {1, 2, 5} x 10^k, nesting, stopping before the data's range."""
     low, high = float(numbers.min()), float(numbers.max())
     spread = high - low

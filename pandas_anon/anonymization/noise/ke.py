@@ -64,7 +64,7 @@ from pandas_anon.errors import (
     UtilityWarning,
     warn,
 )
-from pandas_anon.hierarchy.auto_choice import _fits_intervals, _nice_widths
+from pandas_anon.hierarchy.auto_choice import fits_intervals, nice_widths
 from pandas_anon.params import flag, fraction, known_options, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
 
@@ -1051,14 +1051,14 @@ def _default_domain(low: float, high: float, integer: bool) -> Domain:
     smallest value lies in [low, low + width), the largest in [high - width, high)). Floats
     too narrow or too spread for those widths (a constant column, 1e300 apart) get no
     bounds (the largest floats): give ``bounds``."""
-    if not (integer or _fits_intervals(pd.Index([low, high]))):
+    if not (integer or fits_intervals(pd.Index([low, high]))):
         return Domain(
             float(-np.finfo(np.float64).max),
             float(np.finfo(np.float64).max),
             "default: none (its values are too close together or too far apart for a coarse "
             "grid); give bounds=",
         )
-    width = _nice_widths(np.array([low, high]))[-1]
+    width = nice_widths(np.array([low, high]))[-1]
     start = width * math.floor(low / width)  # the cells [a, a + width) holding the extremes
     end = width * (math.floor(high / width) + 1)
     return Domain(
