@@ -239,3 +239,32 @@ def test_suppressed_cells_count_as_changed():
     out = frame.anon.kanon(2, qid=["town", "age"], algo="ola", max_suppression=0.2)
     report = out.anon.report()
     assert report.suppressed == 1 and report.changed == {"town": 1, "age": 1}
+
+
+def test_keys_of_several_words_are_searched_by_hash_and_compared_word_by_word(monkeypatch):
+    """Valle d'Aosta's 13 released columns (a sample): the keys take several int64 words,
+    searched by their hash. The release is the same when the keys' hashes collide by
+    thousands (8 hashes in all: the combinations found by hash are refused word by word,
+    and the moved keys grouped by their words): the hash only finds candidates, it never
+    decides a class."""
+    from pandas_anon.anonymization.local import greedy
+
+    frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(
+        800, random_state=7
+    )
+    qid = [c for c in frame.columns if c != "id"]
+    words = []
+    run = greedy._Search.run
+    monkeypatch.setattr(
+        greedy._Search,
+        "run",
+        lambda self, budget: (words.append(self.layout.n_words), run(self, budget)),
+    )
+    decided = pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
+    assert words == [2]
+    written = decided.write(frame).frame
+    hashed = greedy._hashed
+    monkeypatch.setattr(greedy, "_hashed", lambda words: hashed(words) & 7)
+    colliding = pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
+    pd.testing.assert_frame_equal(colliding.write(frame).frame, written)
+    verify_anonymized(written, qid, 5, 0)

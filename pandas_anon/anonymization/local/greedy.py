@@ -161,8 +161,9 @@ class _Search:
 
     A step is judged on the classes it touches only: the combinations it moves and the
     kept combinations already written as one of their new keys, found by binary search in
-    the sorted keys (when a key fits one int64 word; otherwise every kept combination is
-    regrouped).
+    the sorted keys (a key of several int64 words is searched by its hash, :func:`_hashed`,
+    and the combinations found compared word by word, so that two keys of one hash stay
+    apart).
     """
 
     def __init__(self, space: _LabelSpace, judge: GroupJudge, metric: str) -> None:
@@ -215,10 +216,17 @@ class _Search:
         broken = self.judge(kept, groups, int(groups.max(initial=-1)) + 1)
         at_risk = np.zeros(len(self.rows), dtype=bool)
         at_risk[kept] = broken[groups]
-        if self.layout.n_words == 1:  # the kept keys sorted, for the steps to search
-            order = np.argsort(self.words[0][kept])
-            self._sorted = (kept[order], self.words[0][kept][order])
+        searched = self._searched(kept)  # the kept keys sorted, for the steps to search
+        order = np.argsort(searched)
+        self._sorted = (kept[order], searched[order])
         return at_risk
+
+    def _searched(self, at: np.ndarray) -> np.ndarray:
+        """The keys of the combinations ``at`` as the steps search them: the key itself when
+        it fits one word, else its hash."""
+        if self.layout.n_words == 1:
+            return self.words[0][at]
+        return _hashed(tuple(w[at] for w in self.words))
 
     def _trial(
         self, movable: np.ndarray, column: int
@@ -230,32 +238,33 @@ class _Search:
         new = self.space.tables[column][level, self.space.slots[column][movable]]
         word, shift = self.layout.fields[column]
         moved_word = self.words[word][movable] + ((new - self.ids[movable, column]) << shift)
-        if self.layout.n_words > 1:  # regroup every kept combination
-            kept = np.flatnonzero(~self.suppressed)
-            words = tuple(w[kept] for w in self.words)
-            words = words[:word] + (words[word].copy(),) + words[word + 1 :]
-            at = np.searchsorted(kept, movable)
-            words[word][at] = moved_word
-            groups = run_ids(words)
-            n_groups = int(groups.max(initial=-1)) + 1
-            return kept, groups, self.judge(kept, groups, n_groups), groups[at]
-        keys, own = np.unique(moved_word, return_inverse=True)
+        if self.layout.n_words == 1:
+            keys, own = np.unique(moved_word, return_inverse=True)
+            own = own.reshape(-1)
+            searched = keys
+        else:  # grouped and searched by hash, then compared word by word
+            moved = tuple(moved_word if j == word else w[movable] for j, w in enumerate(self.words))
+            searched, keys, own = _grouped(moved)
         holders, ordered = self._sorted  # kept combinations by key, and their keys
-        low = np.searchsorted(ordered, keys, side="left")
-        high = np.searchsorted(ordered, keys, side="right")
+        low = np.searchsorted(ordered, searched, side="left")
+        high = np.searchsorted(ordered, searched, side="right")
         lengths = high - low
         first = np.repeat(low, lengths)  # every position of every range low..high
         offset = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         staying = holders[first + offset]
         is_movable = np.zeros(len(self.rows), dtype=bool)
         is_movable[movable] = True
+        staying_group = np.repeat(np.arange(len(keys)), lengths)
         keep = ~is_movable[staying]
-        staying = staying[keep]
-        staying_group = np.repeat(np.arange(len(keys)), lengths)[keep]
+        if self.layout.n_words > 1:  # the same hash: the same key only when every word is
+            for j, w in enumerate(self.words):
+                written = moved[j][keys[staying_group]]
+                keep &= w[staying] == written
+        staying, staying_group = staying[keep], staying_group[keep]
         combinations = np.concatenate([movable, staying])
-        groups = np.concatenate([own.reshape(-1), staying_group])
+        groups = np.concatenate([own, staying_group])
         broken = self.judge(combinations, groups, len(keys))
-        return combinations, groups, broken, own.reshape(-1)
+        return combinations, groups, broken, own
 
     def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
         """The combinations at risk below the top of ``column`` (positions)."""
@@ -368,3 +377,30 @@ class _Search:
         top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
         kept = ~self.suppressed
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
+
+
+def _hashed(words: tuple[np.ndarray, ...]) -> np.ndarray:
+    """One int64 per key of several words (a multiply-xor mix of the words): equal keys
+    hash alike; unequal keys rarely do, and the search compares the words of those it
+    finds."""
+    mixed = np.zeros(len(words[0]), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for w in words:
+            mixed = (mixed ^ w.view(np.uint64)) * np.uint64(0x9E3779B97F4A7C15)
+            mixed ^= mixed >> np.uint64(29)
+    return mixed.view(np.int64)
+
+
+def _grouped(words: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keys of several words grouped: each group's hash (sorted), its first key's position,
+    and each key's group. Grouped by hash when no two unequal keys share one (checked word
+    by word), else by the words themselves."""
+    hashes = _hashed(words)
+    searched, first, own = np.unique(hashes, return_index=True, return_inverse=True)
+    own = own.reshape(-1)
+    if all((w == w[first][own]).all() for w in words):
+        return searched, first, own
+    own = run_ids(words)
+    first = np.zeros(int(own.max(initial=-1)) + 1, dtype=np.int64)
+    first[own[::-1]] = np.arange(len(own))[::-1]
+    return hashes[first], first, own
