@@ -314,7 +314,7 @@ class _Exposure:
         salt: bytes | str | None = None,
         qid: Sequence[Hashable] | None = None,
         hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
-        algo: str | Algorithm = "ola",
+        algo: str | Algorithm | None = None,
         max_suppression: float | str = 0.0,
         metric: str | Callable = "precision",
         l: float | LDiversity | None = None,  # noqa: E741  (the model's name)

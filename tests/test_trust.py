@@ -285,9 +285,15 @@ def test_zero_configuration_passes_its_own_gate(capsys, tmp_path, licences):
         assert unique_share(released[column]) < 0.5
     code, out, err = run(capsys, "check", "--k", "5", str(target))
     assert (code, err) == (0, ""), out
-    # and by brute force: every subset of up to 3 released columns is 5-anonymous
+    # and by brute force: every subset of up to 3 released columns is 5-anonymous, and
+    # all of them together are (zero configuration's guarantee)
     top, _ = naive_worst(released, list(released.columns), 5, 3)
     assert top == 0
+    assert verify_anonymized(released, list(released.columns), 5, 0)["k"] >= 5
+    code, out, err = run(
+        capsys, "check", "--qid", ",".join(released.columns), "--k", "5", str(target)
+    )
+    assert (code, err) == (0, ""), out
 
 
 def test_zero_configuration_report_states_what_it_protects(licences):
@@ -296,10 +302,12 @@ def test_zero_configuration_report_states_what_it_protects(licences):
     report = out.anon.report()
     assert report.identifiers == {"id": "dropped"} and "id" not in out.columns
     assert report.exposure["passes"] and report.exposure["rows_below_k"] == 0
-    assert "the gate's rule" in report.choices["qid"]
+    assert report.choices["qid"].startswith("every released column (13 columns")
+    assert report.choices["qid"].endswith("the release is 5-anonymous on all of them together")
     released = list(out.columns)
     top, _ = naive_worst(out, released, 5, 3)
     assert top == 0
+    assert verify_anonymized(out, released, 5, 0)["k"] >= 5
     assert sample.equals(licences.iloc[:3000])  # the caller's frame is untouched
 
 

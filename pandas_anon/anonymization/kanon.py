@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Algorithm, Problem, get_algorithm
+from pandas_anon.anonymization.method_choice import choose
 from pandas_anon.anonymization.pseudonyms import salt_key
 from pandas_anon.anonymization.recoding import (
     KEEP,
@@ -33,7 +34,7 @@ from pandas_anon.anonymization.utility import measure
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, direct_identifiers, scan
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import dask_backend, is_dask
-from pandas_anon.engine.backends.pandas import tabulate
+from pandas_anon.engine.backends.pandas import Tabulation, tabulate
 from pandas_anon.engine.columns import (
     require_columns,
     require_data,
@@ -72,12 +73,12 @@ class _Request:
     k: int
     models: list[PrivacyModel]
     hierarchies: Mapping[Hashable, HierarchyLike]
-    algo: Algorithm
+    algo: Algorithm | None  # None: zero configuration chooses (method_choice)
     max_suppression: float
     metric: str | Callable
     sensitive: Hashable | None
     progress: bool | None
-    built: dict = field(default_factory=dict)  # hierarchies built so far, per column
+    built: dict = field(default_factory=dict)  # hierarchies found so far (_by_default)
     #: the people each row of ``frame`` stands for (a Dask frame's digest), or None
     weights: np.ndarray | None = None
 
@@ -90,7 +91,7 @@ def anonymize(
     *,
     qid: Sequence[Hashable] | None = None,
     hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
-    algo: str | Algorithm = "ola",
+    algo: str | Algorithm | None = None,
     max_suppression: float | str = 0.0,
     metric: str | Callable = "precision",
     l: float | LDiversity | None = None,  # noqa: E741  (the model's name)
@@ -287,7 +288,7 @@ def anonymize(
     started = time.perf_counter()
     k = whole(k, "k", example=5)  # as KAnonymity parses it: a plain int
     models = _models(k, l, t, sensitive, frame)
-    algorithm = get_algorithm(algo) if isinstance(algo, str) else _algorithm(algo)
+    algorithm = _algorithm(algo, choose=qid is None)
     one_of(identifiers, "identifiers", IDENTIFIER_TREATMENTS)
     max_suppression = fraction(max_suppression, "max_suppression")  # 0.05, "5%" or "0.05"
     progress = flag(progress, "progress", optional=True)
@@ -502,8 +503,10 @@ def kanon(
     ... ))
     7
 
-    Zero configuration: the ``id`` column, unique on every row, is dropped, and the QID is
-    elected among the other columns:
+    Zero configuration: the ``id`` column, unique on every row, is dropped, and the other
+    columns are 2-anonymous together, by the method leaving the most cells unchanged (here
+    the full-domain search, tied with the others on its cells and classes, first among
+    them):
 
     >>> people = pd.DataFrame({
     ...     "id": [11, 12, 13, 14, 15, 16],
@@ -514,8 +517,10 @@ def kanon(
     >>> list(out.columns)
     ['age', 'sex']
     >>> report = out.anon.report()
-    >>> report.identifiers, report.levels, report.exposure["passes"]
-    ({'id': 'dropped'}, {'age': 0, 'sex': 1}, True)
+    >>> report.identifiers, report.algorithm, report.levels, report.exposure["passes"]
+    ({'id': 'dropped'}, 'ola', {'age': 0, 'sex': 1}, True)
+    >>> out["sex"].unique().tolist()
+    ['*']
     """
     known_options(options, "kanon", [anonymize])
     one_of(suppress, "suppress", ("mask", "drop"))
@@ -551,8 +556,13 @@ def _columns(found: Sequence[DirectIdentifier]) -> list[Hashable]:
     return [f.column for f in found]
 
 
-def _algorithm(algo: object) -> Algorithm:
-    """An algorithm object given as ``algo=`` (such as ``Mondrian(relaxed=True)``)."""
+def _algorithm(algo: object, *, choose: bool) -> Algorithm | None:
+    """The algorithm ``algo=`` names or is (such as ``Mondrian(relaxed=True)``); None
+    (zero configuration chooses, ``choose``) or ``"ola"`` when it is None."""
+    if algo is None:
+        return None if choose else get_algorithm("ola")
+    if isinstance(algo, str):
+        return get_algorithm(algo)
     if not isinstance(algo, Algorithm):
         raise InvalidParameterError(
             f"algo must be an algorithm's name (such as 'ola' or 'mondrian') or an algorithm "
@@ -582,19 +592,36 @@ def _decide(
     request: _Request, qid: tuple[Hashable, ...], choices: dict[str, str]
 ) -> Transformation:
     """Run the algorithm on the frequency set of ``qid`` and report what it decided."""
+    assert request.algo is not None
+    problem = _problem(request, qid, choices, getattr(request.algo, "default_hierarchies", True))
+    decided = request.algo.decide(problem)
+    return replace(decided, report=_report(decided, problem, choices))
+
+
+def _problem(
+    request: _Request,
+    qid: tuple[Hashable, ...],
+    choices: dict[str, str],
+    build: bool,
+    tabulation: Tabulation | None = None,
+) -> Problem:
+    """The problem an algorithm is given: the frequency set of ``qid`` (``tabulation`` when
+    read already) and its hierarchies (their choices written into ``choices``; with
+    ``build``, ``auto``'s for a column no registered hierarchy claims, else none)."""
     frame = request.frame
-    columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
-    tabulation = tabulate(frame, columns, weights=request.weights)  # first: an all-missing
-    # column is refused alike
+    if tabulation is None:
+        columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
+        tabulation = tabulate(frame, columns, weights=request.weights)  # first: an
+        # all-missing column is refused alike
     chosen = _hierarchies(
         frame,
         qid,
         request.hierarchies,
         choices,
         request.built,
-        build=getattr(request.algo, "default_hierarchies", True),
+        build=build,
     )
-    problem = Problem(
+    return Problem(
         tabulation=tabulation,
         qid=qid,
         hierarchies=chosen,
@@ -605,12 +632,13 @@ def _decide(
         sensitive=request.sensitive,
         progress=request.progress,
     )
-    decided = request.algo.decide(problem)
-    return replace(decided, report=_report(decided, problem, choices))
 
 
 def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> Transformation:
-    """Elect the QID by the gate's rule and widen it until the output passes the rule."""
+    """k-anonymize every released column together (the columns holding a value, less the
+    sensitive column and the direct identifiers), with the method asked for or the one
+    keeping the most (:mod:`~pandas_anon.anonymization.method_choice`), and measure the
+    gate's rule on the release."""
     frame, k = request.frame, request.k
     candidates = [
         c for c in candidate_columns(frame, None) if c != request.sensitive and c not in identifiers
@@ -624,37 +652,49 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> T
             f"(not in the frame, empty, the sensitive column or direct identifiers): "
             f"{outside!r}"
         )
+    qid = tuple(candidates)
     released = frame[candidates]
-    weights = request.weights
-    qid = list(scan(released, k=max(k, 2), max_size=AUTO_QID_SIZE, weights=weights).qid)
-    rounds = 0
-    while True:
-        rounds += 1
-        choices = {
-            "qid": (
-                f"the gate's rule: the subset of up to {AUTO_QID_SIZE} of "
-                f"{plural(len(candidates), 'column')} with most rows below k={k}, widened in "
-                f"{plural(rounds, 'round')} until the output passes it"
-            )
-        }
-        given = {c: h for c, h in request.hierarchies.items() if c in qid}
-        decision = _decide(replace(request, hierarchies=given), tuple(qid), choices)
-        found = scan(
-            decision.write(released).frame, k=max(k, 2), max_size=AUTO_QID_SIZE, weights=weights
+    choices = {
+        "qid": (
+            f"every released column ({plural(len(qid), 'column')}: all but the sensitive "
+            f"column and the direct identifiers): the release is {k}-anonymous on all of "
+            f"them together"
         )
-        worst = found.election
-        exposure = {
-            "columns": [str(c) for c in found.qid],
-            "k": k,
-            "rows_below_k": worst.at_risk if worst is not None and k > 1 else 0,
-            "max_size": AUTO_QID_SIZE,
-        }
-        exposure["passes"] = exposure["rows_below_k"] == 0 and not found.identifiers
-        wider = [c for c in found.qid if c not in qid]
-        if exposure["passes"] or not wider:
-            report = cast(AnonymizationReport, decision.report)
-            return replace(decision, report=replace(report, exposure=exposure))
-        qid = [*qid, *wider]
+    }
+    if request.algo is not None:
+        decision = _decide(request, qid, choices)
+        candidates_tried = None
+    else:
+        columns = [*qid, request.sensitive] if request.sensitive is not None else list(qid)
+        tabulation = tabulate(frame, columns, weights=request.weights)
+        own: dict[str, dict[str, str]] = {}
+
+        def problem_for(name: str, algorithm: Algorithm, hierarchies: bool) -> Problem:
+            own[name] = dict(choices)
+            return _problem(request, qid, own[name], hierarchies, tabulation)
+
+        choice = choose(problem_for, released, request.weights)
+        choices = {**own[choice.name], "algorithm": choice.reason}
+        decision = replace(
+            choice.decision, report=_report(choice.decision, choice.problem, choices)
+        )
+        candidates_tried = choice.candidates
+    found = scan(
+        decision.write(released, weights=request.weights).frame,
+        k=max(k, 2),
+        max_size=AUTO_QID_SIZE,
+        weights=request.weights,
+    )
+    worst = found.election
+    exposure = {
+        "columns": [str(c) for c in found.qid],
+        "k": k,
+        "rows_below_k": worst.at_risk if worst is not None and k > 1 else 0,
+        "max_size": AUTO_QID_SIZE,
+    }
+    exposure["passes"] = exposure["rows_below_k"] == 0 and not found.identifiers
+    report = cast(AnonymizationReport, decision.report)
+    return replace(decision, report=replace(report, exposure=exposure, candidates=candidates_tried))
 
 
 def _models(
@@ -693,14 +733,14 @@ def _hierarchies(
     qid: Sequence[Hashable],
     given: Mapping[Hashable, HierarchyLike],
     choices: dict[str, str],
-    built: dict[Hashable, tuple[Hierarchy | None, str]] | None = None,
+    built: dict | None = None,
     *,
     build: bool = True,
 ) -> dict[Hashable, Hierarchy]:
     """The given hierarchies; for the other columns a registered one that claims the column,
     else (with ``build``) one built from the data (intervals, dates or suppression:
-    ``auto``), taken from ``built`` (column -> hierarchy and choice) when an earlier search
-    built it. Without ``build`` a column with neither has no hierarchy."""
+    ``auto``), taken from ``built`` when an earlier search found it (:func:`_by_default`). Without ``build`` a column with neither has no
+    hierarchy."""
     built = {} if built is None else built
     unknown = [c for c in given if c not in qid]
     if unknown:
@@ -713,48 +753,69 @@ def _hierarchies(
         elif column in given:
             chosen[column] = hierarchy_for(frame[column], given[column], frame)
         else:
-            if column not in built:
-                built[column] = _by_default(frame, column, build=build)
-            hierarchy, choices[f"hierarchy {keys[column]}"] = built[column]
+            hierarchy, choices[f"hierarchy {keys[column]}"] = _by_default(
+                frame, column, built, build=build
+            )
             if hierarchy is not None:
                 chosen[column] = hierarchy
     return chosen
 
 
 def _by_default(
-    frame: pd.DataFrame, column: Hashable, *, build: bool = True
+    frame: pd.DataFrame, column: Hashable, built: dict, *, build: bool = True
 ) -> tuple[Hierarchy | None, str]:
     """The registered hierarchy claiming the column if it covers the column, else ``auto``
     (with ``build``; without it, no hierarchy: the algorithm cuts the column by its values),
-    with a :class:`HierarchyFallbackWarning` when a claiming one falls short; and the
-    choice as the report states it. The warning counts the values left out, never quotes
-    them: only a hierarchy the user named may list them (its own error)."""
+    with a :class:`HierarchyFallbackWarning` (once) when a claiming one falls short; and the
+    choice as the report states it. ``built`` keeps what was found for the next search. The
+    warning counts the values left out, never quotes them: only a hierarchy the user named
+    may list them (its own error)."""
     series = frame[column]
-    claimed = claimed_hierarchy(series.name)
-    if claimed is not None:
-        try:
-            hierarchy = hierarchy_for(series, claimed, frame)
-            recode(series, hierarchy, 0)  # a HierarchyError if it misses a value of the column
-            return hierarchy, hierarchy.described(claimed)
-        except HierarchyError as error:
-            problem = (
-                "cannot be built for the column"
-                if error.unmatched is None
-                else f"does not cover {plural(error.unmatched, 'value')} of the column"
-            )
-    built = hierarchy_for(series, auto) if build else None
-    name = (built.name or "auto") if built is not None else "none (written by value)"
+    if (column, "claimed") not in built:
+        built[column, "claimed"] = _claimed_cover(series, frame)
+    claimed, hierarchy, problem = built[column, "claimed"]
+    if hierarchy is not None:
+        return hierarchy, hierarchy.described(claimed)
+    if build and (column, "auto") not in built:
+        built[column, "auto"] = hierarchy_for(series, auto)
+    made = built[column, "auto"] if build else None
+    name = (made.name or "auto") if made is not None else "none (written by value)"
     if claimed is None:
-        return built, name
-    instead = f"a hierarchy built from its data instead ({name})" if build else "its values instead"
-    warn(
-        f"hierarchy {claimed!r} claims column {series.name!r} but {problem}; the column is "
-        f"generalized by {instead}. To use "
-        f"{claimed!r}, pass hierarchies={{{series.name!r}: {claimed!r}}}: its error then says "
-        f"which values to clean or map",
-        HierarchyFallbackWarning,
-    )
-    return built, f"{name} (fallback: {claimed} {problem})"
+        return made, name
+    if (column, "warned") not in built:
+        built[column, "warned"] = True
+        instead = (
+            f"a hierarchy built from its data instead ({name})" if build else "its values instead"
+        )
+        warn(
+            f"hierarchy {claimed!r} claims column {series.name!r} but {problem}; the column is "
+            f"generalized by {instead}. To use "
+            f"{claimed!r}, pass hierarchies={{{series.name!r}: {claimed!r}}}: its error then "
+            f"says which values to clean or map",
+            HierarchyFallbackWarning,
+        )
+    return made, f"{name} (fallback: {claimed} {problem})"
+
+
+def _claimed_cover(
+    series: pd.Series, frame: pd.DataFrame
+) -> tuple[str | None, Hierarchy | None, str | None]:
+    """The registered hierarchy claiming ``series``: its name, the hierarchy when it covers
+    the column (else None, and why not)."""
+    claimed = claimed_hierarchy(series.name)
+    if claimed is None:
+        return None, None, None
+    try:
+        hierarchy = hierarchy_for(series, claimed, frame)
+        recode(series, hierarchy, 0)  # a HierarchyError if it misses a value of the column
+        return claimed, hierarchy, None
+    except HierarchyError as error:
+        problem = (
+            "cannot be built for the column"
+            if error.unmatched is None
+            else f"does not cover {plural(error.unmatched, 'value')} of the column"
+        )
+        return claimed, None, problem
 
 
 def _report(

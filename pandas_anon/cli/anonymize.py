@@ -12,7 +12,7 @@ from pandas_anon.cli.copies import add_copy_arguments, read_input, write_copy
 from pandas_anon.cli.options import add_search_options, checked, column_list, fraction, positive
 from pandas_anon.errors import InvalidParameterError
 
-HELP = "write a k-anonymous copy of a CSV (full-domain generalization)"
+HELP = "write a k-anonymous copy of a table (every released column, or --qid)"
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -26,7 +26,12 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--qid", type=column_list, help="quasi-identifier (default: elected with best_qid)"
     )
-    command.add_argument("--algo", choices=sorted(algorithms()), default="ola")
+    command.add_argument(
+        "--algo",
+        choices=sorted(algorithms()),
+        help="the method (default: with --qid, ola; without, the method keeping the most of "
+        "every released column, k-anonymous on all of them together)",
+    )
     command.add_argument(
         "--relaxed",
         action="store_true",
@@ -77,7 +82,7 @@ def _algorithm(args: argparse.Namespace) -> object:
     if args.relaxed or args.represent != "range" or args.choose != "width":
         raise InvalidParameterError(
             f"--relaxed, --choose and --represent are options of --algo mondrian, not of "
-            f"{args.algo}"
+            f"{args.algo or 'the default'}"
         )
     return args.algo
 

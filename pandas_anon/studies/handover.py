@@ -160,10 +160,9 @@ class RiskReport:
                 what = (
                     f"k-anonymize {fmt.columns(self.qid)} with k={self.k} by {best}"
                     if self.qid_given
-                    else f"k-anonymize with k={self.k} by {best} in zero configuration (its "
-                    f"quasi-identifier, {fmt.plural(len(report.qid), 'column')}, widened "
-                    f"from the election until the release passes the gate's rule: "
-                    f"{fmt.columns(report.qid)})"
+                    else f"k-anonymize with k={self.k} by {best} in zero configuration (every "
+                    f"released column, {fmt.plural(len(report.qid), 'column')}, k-anonymous "
+                    f"together: {fmt.columns(report.qid)})"
                 )
                 steps.append(
                     f"{what}: its release passes {self.check}; it modifies "

@@ -249,9 +249,7 @@ def test_keys_of_several_words_are_searched_by_hash_and_compared_word_by_word(mo
     decides a class."""
     from pandas_anon.anonymization.local import greedy
 
-    frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(
-        800, random_state=7
-    )
+    frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(800, random_state=7)
     qid = [c for c in frame.columns if c != "id"]
     words = []
     run = greedy._Search.run

@@ -740,3 +740,53 @@ def test_best_qid_agrees_with_brute_force(case, max_size, dropna):
     assert list(result.ties) == ties and list(result.identifiers) == identifiers
     electable = result.table[result.table["status"] != "identifier"]
     assert {r.columns: (r.singletons, r.distinct) for r in electable.itertuples()} == table
+
+
+@examples
+@given(data=st.data())
+def test_zero_configuration_is_k_anonymous_on_every_released_column(data):
+    """``kanon(k)`` with neither ``qid`` nor ``algo``: every released column but the
+    sensitive one (the untouched ``x`` too) is k-anonymous together, read back from the
+    output alone; within the suppression limit; the input untouched; the same release
+    twice."""
+    case = data.draw(cases(), label="case")
+    call = data.draw(calls(case), label="call")
+    frame = case.frame()
+    before = frame.copy(deep=True)
+    note(f"frame:\n{frame}\ndtypes: {dict(frame.dtypes)}")
+    sensitive = "s" if case.sensitive is not None else None
+    options = {"max_suppression": call.max_suppression, "sensitive": sensitive}
+    if call.l is not None or call.t is not None:
+        options.update(l=call.l, t=call.t)
+    if call.k > len(frame):
+        with pytest.raises(InvalidParameterError, match="exceeds"):
+            run(frame, call.k, **options)
+        return
+    try:
+        out, _ = run(frame, call.k, **options)
+    except InfeasibleError:
+        assert call.l is not None or call.t is not None, "k alone is always reachable"
+        event("zero configuration: infeasible (l or t)")
+        return
+    except pandas_anon.InvalidQIDError as error:  # nothing to anonymize: said so
+        assert "no column is left to anonymize" in str(error)
+        event("zero configuration: nothing left")
+        return
+    pd.testing.assert_frame_equal(frame, before)
+    report = out.anon.report()
+    event(f"zero configuration: {report.algorithm}")
+    released = [c for c in out.columns if c != sensitive]
+    assert set(released) >= set(report.qid)
+    found = release_classes(out, released, top=TOP)
+    masked = found["masked"].to_numpy()
+    if masked.all() and report.suppressed == 0:  # one class of every row, written '*'
+        assert len(frame) >= call.k
+    else:  # local recoding may write a class of k rows or more '*' in every column: the
+        # verifier, as the gate, reads its rows as masked
+        assert report.suppressed <= limit_of(call.max_suppression, len(frame))
+        starred = int(masked.sum()) - report.suppressed
+        assert starred == 0 or (starred >= call.k and report.algorithm == "local")
+        assert found["k"] >= call.k or found["classes"] == 0
+    assert report.exposure["passes"] or call.k == 1
+    again, _ = run(frame, call.k, **options)
+    pd.testing.assert_frame_equal(again, out, check_exact=True)

@@ -194,24 +194,20 @@ def _two_valued(columns: int, rows: int) -> pd.DataFrame:
     return pd.DataFrame(codes, columns=[f"c{i}" for i in range(columns)])
 
 
-def test_zero_configuration_kanon_fails_closed_past_the_election_budget(monkeypatch):
-    """Zero-configuration kanon elects its QID by the gate's rule, within the same budget of
-    subsets (read when called): 12 columns have 298 subsets of up to 3; with a budget of 50
-    the call raises our error naming the budget and how to continue (qid=), as check fails
-    closed; the same frame with its QID named needs no election."""
+def test_zero_configuration_kanon_needs_no_election(monkeypatch):
+    """Zero-configuration kanon protects every released column together, so it elects no
+    QID: with a budget of 50 subsets (12 columns have 298 subsets of up to 3, which made the
+    election fail closed when zero configuration elected its QID), the release is
+    2-anonymous on the 12 columns, and the gate's rule measured on it (which stops as soon
+    as no row is below k) passes."""
     from pandas_anon.detect import subsets
-    from pandas_anon.errors import LimitExceededError
 
     monkeypatch.setattr(subsets, "MAX_SUBSETS", 50)
     frame = _two_valued(12, 40)
-    with pytest.raises(LimitExceededError) as raised:
-        frame.anon.kanon(2)
-    assert str(raised.value) == (
-        "the election of a quasi-identifier examined its budget of 50 column subsets (of up "
-        "to 3 of the 12 columns) without finding the most exposed one; name the "
-        "quasi-identifier (qid=[...])"
-    )
-    assert frame.anon.kanon(2, qid=["c0", "c1", "c2"]).shape == frame.shape
+    out = frame.anon.kanon(2)
+    report = out.anon.report()
+    assert report.qid == list(frame.columns) and report.exposure["passes"]
+    assert out.astype(str).groupby(list(out.columns)).size().min() >= 2
 
 
 def test_the_election_budget_counts_the_subsets_examined_in_order():
