@@ -739,8 +739,8 @@ def _hierarchies(
 ) -> dict[Hashable, Hierarchy]:
     """The given hierarchies; for the other columns a registered one that claims the column,
     else (with ``build``) one built from the data (intervals, dates or suppression:
-    ``auto``), taken from ``built`` when an earlier search found it (:func:`_by_default`). Without ``build`` a column with neither has no
-    hierarchy."""
+    ``auto``), taken from ``built`` when an earlier search found it (:func:`_by_default`).
+    Without ``build`` a column with neither has no hierarchy."""
     built = {} if built is None else built
     unknown = [c for c in given if c not in qid]
     if unknown:

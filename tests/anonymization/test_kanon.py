@@ -113,6 +113,7 @@ def test_zero_configuration_on_valle_daosta(licences):
     checked = verify_anonymized(out, released, 5, 0)
     assert (checked["classes"], checked["k"], checked["suppressed"]) == (13_487, 5, 0)
     assert (report.classes, report.k_reached, report.suppressed) == (13_487, 5, 0)
+
     def as_text(frame):  # each cell as text, missing equal to missing
         return frame.astype(object).where(frame.notna(), "").astype(str)
 
