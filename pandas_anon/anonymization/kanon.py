@@ -116,10 +116,12 @@ def anonymize(
     break the models [6]_.
 
     Without ``qid`` (zero configuration) every released column may identify: the QID is
-    elected by the gate's rule (:mod:`pandas_anon.detect.exposure`, as ``pandas-anon check``
-    elects it), the search runs, the rule is applied to the output, and the most exposed
-    column set left joins the QID until the output passes the rule (``report.exposure``), so
-    that ``pandas-anon check --k K`` accepts what ``kanon(K)`` releases. The direct
+    every column holding a value but ``sensitive`` and the direct identifiers, k-anonymous
+    together in the release (the classic guarantee [1]_), so that ``pandas-anon check --k K``
+    accepts what ``kanon(K)`` releases (the gate's rule, measured on the release:
+    ``report.exposure``). Without ``algo`` either, each candidate method within its budget
+    decides on the same frequency set and the one leaving the most cells unchanged is kept
+    (:mod:`pandas_anon.anonymization.method_choice`; ``report.candidates``). The direct
     identifier columns (:func:`pandas_anon.detect.exposure.direct_identifiers`: a column on
     which nearly every row is alone) are found among the columns outside the QID, given or
     not, and treated as ``identifiers`` says; the report lists each.
@@ -142,8 +144,9 @@ def anonymize(
         from its data (``auto``: intervals, dates or suppression); an algorithm that needs
         no hierarchy (``"mondrian"``, ``"tree"``) writes such a column by its values.
         Default None: none given.
-    algo : str or Algorithm, default "ola"
-        A registered algorithm's name: ``"ola"`` (optimal), ``"incognito"`` (optimal),
+    algo : str or Algorithm, optional
+        Default None: ``"ola"`` with ``qid``, the method keeping the most without it (see
+        above). A registered algorithm's name: ``"ola"`` (optimal), ``"incognito"`` (optimal),
         ``"samarati"``, ``"datafly"``, ``"exhaustive"`` (every node: the reference),
         ``"mondrian"`` (multidimensional partitions, no suppression), ``"local"`` (local
         recoding), ``"tree"`` (Lan et al.'s decision-tree reinforcement, which needs
@@ -387,8 +390,9 @@ def kanon(
     modified. The report travels with the output: ``out.anon.report()``.
 
     With nothing but ``k`` (zero configuration) every released column may identify: direct
-    identifiers are dropped, and the QID is elected and widened until the output passes the
-    rule of ``pandas-anon check --k K`` (see :func:`anonymize`).
+    identifiers are dropped, and every other column is k-anonymous together in the output,
+    by the method leaving the most cells unchanged (see :func:`anonymize`), so that
+    ``pandas-anon check --k K`` passes it.
 
     Parameters
     ----------
@@ -408,11 +412,12 @@ def kanon(
         The options of :func:`anonymize`, passed to it unchanged (details there):
 
         - ``qid`` (sequence of hashable, default None): the quasi-identifier columns; None
-          elects them (zero configuration).
+          protects every released column together (zero configuration).
         - ``hierarchies`` (mapping, default None): ``{column: hierarchy}``, each a
           ``Hierarchy``, a registered name (``"it.comune"``) or a builder; a QID column
           left out gets the registered hierarchy claiming it, else one built from its data.
-        - ``algo`` (str or algorithm object, default ``"ola"``): ``"ola"``,
+        - ``algo`` (str or algorithm object, default None: ``"ola"`` with ``qid``, else
+          the method keeping the most): ``"ola"``,
           ``"incognito"``, ``"samarati"``, ``"datafly"``, ``"exhaustive"``,
           ``"mondrian"``, ``"local"``, ``"tree"``, a plugin's name, or an object such as
           ``pandas_anon.Mondrian(relaxed=True)``.

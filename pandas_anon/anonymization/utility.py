@@ -427,9 +427,9 @@ def _estimate(
     elif not len(keys):  # every row suppressed
         found = np.zeros(len(wanted))
     else:
-        spread_keys, spread = weighted_keys(keys, weights, size)
-        at = np.minimum(np.searchsorted(spread_keys, wanted), len(spread_keys) - 1)
-        found = np.where(spread_keys[at] == wanted, spread[at], 0.0)
+        spread_keys, spread = weighted_keys(keys, weights, size)  # distinct: hashed
+        at = pd.Index(spread_keys).get_indexer(wanted)  # -1: no released row spreads there
+        found = np.where(at >= 0, spread[at], 0.0)
     return np.bincount(query, weights=found * x.share[labels], minlength=len(value_x))
 
 

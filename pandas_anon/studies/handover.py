@@ -13,8 +13,9 @@ figures are written as the rest of the product writes them (:mod:`pandas_anon.fo
 The report is about a check: ``pandas-anon check --k K`` (the gate's rule: every set of up to
 three columns), or ``pandas-anon check --qid ... --k K`` when the quasi-identifier is given.
 Its fixes are the calls whose release passes that check: with the quasi-identifier elected,
-each method runs in zero configuration, as ``df.anon.kanon(K, algo=...)`` runs it (the QID
-widened until the release passes the gate's rule, which its report confirms); with ``qid``
+each method runs in zero configuration, as ``df.anon.kanon(K, algo=...)`` runs it (every
+released column k-anonymous together, which passes the gate's rule; its report confirms
+it); with ``qid``
 given, each method k-anonymizes that QID. The next step names the cheapest of those calls,
 as it is to be typed.
 """
@@ -224,8 +225,8 @@ class RiskReport:
             )
         return (
             f"Each method runs as df.anon.kanon({self.k}, algo=...) runs it in zero "
-            f"configuration: its quasi-identifier (QID columns) is the election widened until "
-            f"its release passes the gate's rule, the rule of {self.check}."
+            f"configuration: every released column (QID columns) is {self.k}-anonymous "
+            f"together, so that its release passes the gate's rule, the rule of {self.check}."
         )
 
     def _costs(self) -> pd.DataFrame:
