@@ -16,6 +16,7 @@ from tabulate import tabulate
 import bench_arx
 import bench_best_qid
 import bench_check
+import bench_default
 import bench_hierarchies
 import bench_kanon
 import bench_ke
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_best_qid.main(forwarded)
         + bench_study.main(forwarded)
         + bench_kanon.main(forwarded)
+        + bench_default.main(forwarded)
         + bench_arx.main(forwarded)
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
