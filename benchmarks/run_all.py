@@ -9,6 +9,7 @@ import platform
 import sys
 
 import bench_dask
+import bench_default
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
@@ -16,7 +17,6 @@ from tabulate import tabulate
 import bench_arx
 import bench_best_qid
 import bench_check
-import bench_default
 import bench_hierarchies
 import bench_kanon
 import bench_ke
