@@ -34,7 +34,8 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--qid",
         type=column_list,
-        help="quasi-identifier, k-quasis and ε-quasis together (default: the gate's rule)",
+        help="quasi-identifier, k-quasis and ε-quasis together (default: every column but "
+        "the direct identifiers)",
     )
     command.add_argument(
         "--eps-quasi",

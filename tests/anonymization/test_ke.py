@@ -556,22 +556,27 @@ def test_the_box_of_several_eps_quasis_has_confidence_alpha():
 # -- what the gate passes, and numbers that are not real ------------------------------------
 
 
-def test_zero_configuration_is_refused_saying_what_to_configure(adult, tmp_path):
-    """Without qid no (k, ε) release passes ``check --k 5`` (the noised ε-quasis are distinct
-    on nearly every row: direct identifiers to the gate), so the call is refused with the
-    gate's election as a start; the release so configured passes the check so configured."""
+def test_zero_configuration_protects_every_k_quasi_together(adult, tmp_path):
+    """Without qid, the quasi-identifiers are every released column: the numeric one (age)
+    is noised inside its domain and stays integer (with a warning naming the ε that would
+    keep its predicted error under 50 %), the 8 others are 5-anonymous together (checked by
+    plain pandas), and ``check --qid <the k-quasis> --k 5`` passes the release; a release
+    with named quasi-identifiers passes the check so configured."""
     from pandas_anon.cli.main import main
-    from pandas_anon.errors import InvalidQIDError
 
-    with pytest.raises(InvalidQIDError) as refused:
-        pandas_anon.ke_anon(adult, 5, 1.0, seed=0)
-    message = str(refused.value)
-    assert "ke_anon needs qid= (--qid)" in message
-    assert "qid=['age', 'education', 'occupation'], eps_quasi=['age']" in message
-    assert "check the release with pandas-anon check --qid <the k-quasis>; or" in message
-    assert "kanon(5), whose zero-configuration release passes pandas-anon check --k 5" in message
-    with pytest.raises(InvalidQIDError, match=r"eps_quasi=\['age'\]"):
-        ke_decide(adult, 5, 1.0, eps_quasi=["age"])
+    with pytest.warns(pandas_anon.UtilityWarning, match="'age'.*eps=2.3 or more"):
+        out = pandas_anon.ke_anon(adult, 5, 1.0, seed=0)  # 8 k-quasis: wide classes
+    report = out.anon.report()
+    k_quasis = [c for c in adult.columns if c != "age"]
+    assert report.choices["qid"].startswith("every released column (9 columns")
+    assert report.choices["eps_quasi"] == "the numeric quasi-identifiers: age"
+    assert out["age"].dtype == adult["age"].dtype
+    assert out["age"].between(0, 100).all()  # the default domain, [0, 100]
+    masked = (out[k_quasis].astype(str) == "*").all(axis=1)
+    assert out.loc[~masked, k_quasis].astype(str).groupby(k_quasis).size().min() >= 5
+    path = tmp_path / "zero.csv"
+    out.to_csv(path, index=False)
+    assert main(["check", str(path), "--k", "5", "--qid", ",".join(k_quasis)]) == 0
     with pytest.warns(pandas_anon.UtilityWarning, match="'age'"):
         out = pandas_anon.ke_anon(
             adult, 5, 1.0, qid=["age", "education", "occupation"], eps_quasi=["age"], seed=0

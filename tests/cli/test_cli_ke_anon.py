@@ -161,12 +161,17 @@ def test_refuses_to_write_over_its_input(capsys, people):
     assert code == 2 and "is the input file" in err
 
 
-def test_without_qid_it_says_what_to_configure(capsys, people, tmp_path):
-    """No (k, ε) copy passes ``check --k 5`` (the noised heights are distinct on nearly every
-    row), so the command asks for the quasi-identifier instead of writing one that fails."""
+def test_without_qid_every_column_is_a_quasi_identifier(capsys, people, tmp_path):
+    """Zero configuration: every released column is a quasi-identifier, the numeric ones
+    noised and the others k-anonymous together, which ``check --qid`` confirms."""
     out_path = tmp_path / "out.csv"
-    code, _, err = run(capsys, "ke-anon", str(people), str(out_path), "--k", "5", "--eps", "1")
-    assert code == 2 and not out_path.exists()
-    last = err.strip().splitlines()[-1]
-    assert last.startswith("pandas-anon: error: ke_anon needs qid= (--qid)")
-    assert "pandas-anon check --qid <the k-quasis>" in last and "kanon(5)" in last
+    code, _, err = run(
+        capsys, "ke-anon", str(people), str(out_path), "--k", "2", "--eps", "1", "--seed", "1"
+    )
+    assert code == 0, err
+    released = pd.read_csv(out_path)
+    numeric = [c for c in released.columns if pd.api.types.is_numeric_dtype(released[c])]
+    k_quasis = [c for c in released.columns if c not in numeric]
+    assert numeric and k_quasis
+    code, _, err = run(capsys, "check", str(out_path), "--k", "2", "--qid", ",".join(k_quasis))
+    assert code == 0, err

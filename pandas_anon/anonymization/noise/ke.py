@@ -51,7 +51,7 @@ from pandas_anon.anonymization.reports import (
     report_of,
 )
 from pandas_anon.anonymization.transformation import Transformation, not_decided
-from pandas_anon.detect.exposure import SUPPRESSED, scan
+from pandas_anon.detect.exposure import SUPPRESSED, direct_identifiers
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
@@ -64,6 +64,7 @@ from pandas_anon.errors import (
     UtilityWarning,
     warn,
 )
+from pandas_anon.formatting import plural
 from pandas_anon.hierarchy.auto_choice import fits_intervals, nice_widths
 from pandas_anon.params import flag, fraction, known_options, one_of, real, whole
 from pandas_anon.progress import with_distributed_progress
@@ -469,11 +470,11 @@ def ke_decide(
         ε, a finite number above 0: a class's noise scale is its diameter over ε (smaller ε,
         more noise).
     qid : sequence of hashable, optional
-        The quasi-identifiers, k-quasis and ε-quasis together; to be named. Default None:
-        refused with an :class:`InvalidQIDError` naming the gate's election as a start,
-        since no (k, ε) release passes the gate's rule as zero-configuration ``kanon``'s
-        does (the noise leaves each ε-quasi with a distinct value on nearly every row, which
-        ``pandas-anon check`` counts as a direct identifier).
+        The quasi-identifiers, k-quasis and ε-quasis together. Default None (zero
+        configuration): every column holding a value but the direct identifiers, so that the
+        k-quasis are k-anonymous on all of them together, as zero-configuration ``kanon``
+        releases every column (``pandas-anon check --qid <the k-quasis> --k K`` passes the
+        release; ``check --k K`` alone reads the noised ε-quasis as quasi-identifiers too).
     eps_quasi : sequence of hashable, optional
         The numeric quasi-identifiers to noise, all in ``qid``; the others are the k-quasis.
         Default None: every numeric (not boolean) quasi-identifier, which the plan's
@@ -530,9 +531,9 @@ def ke_decide(
     AllMissingColumnError
         When an ε-quasi, or a k-quasi, holds only missing values.
     ColumnNotFoundError, InvalidQIDError, DuplicateColumnsError
-        When ``qid`` is not given, or ``qid``, ``eps_quasi`` or ``bounds`` name a column
-        that is not in the frame, ``qid`` or ``eps_quasi`` name one twice, are empty, or
-        name a label several columns share.
+        When ``qid``, ``eps_quasi`` or ``bounds`` name a column that is not in the frame,
+        ``qid`` or ``eps_quasi`` name one twice, are empty, or name a label several columns
+        share; or (zero configuration) every column holding a value is a direct identifier.
     EmptyDataError
         When the frame has no column, or (a pandas frame) no row.
     HierarchyError, UnknownNameError, InfeasibleError
@@ -835,8 +836,9 @@ def _quasis(
     chosen for the caller, and why)."""
     chosen = None if eps_quasi is None else resolve_columns(frame, eps_quasi)
     if qid is None:
-        raise _no_zero_configuration(frame, k, chosen)
-    found = resolve_columns(frame, qid)
+        found = _every_released_column(frame, k, choices)
+    else:
+        found = resolve_columns(frame, qid)
     outside = [c for c in chosen or () if c not in found]
     if outside:
         raise InvalidParameterError(
@@ -881,25 +883,26 @@ def _quasis(
     return found, tuple(chosen)
 
 
-def _no_zero_configuration(
-    frame: pd.DataFrame, k: int, eps_quasi: Sequence[Hashable] | None
-) -> InvalidQIDError:
-    """The error of a call without ``qid``: no (k, ε) release passes the gate's rule (an
-    ε-quasi's noise leaves a distinct value on nearly every row, which the rule counts as a
-    direct identifier), so zero configuration cannot promise what zero-configuration
-    ``kanon`` does; the error names the gate's election as a start."""
-    elected = list(scan(frame[list(candidate_columns(frame, None))], k=max(k, 2)).qid)
-    named = [*elected, *(c for c in eps_quasi or () if c not in elected)]
-    noised = list(eps_quasi) if eps_quasi else [c for c in named if _is_number(frame[c])]
-    start = f"qid={named!r}" + (f", eps_quasi={noised!r}" if noised else "")
-    return InvalidQIDError(
-        f"ke_anon needs qid= (--qid): without it, no (k, ε) release passes pandas-anon check "
-        f"--k {k}, since the noise leaves each ε-quasi with a distinct value on nearly every "
-        f"row, which the gate counts as a direct identifier. Name the quasi-identifiers and "
-        f"the ε-quasis (the gate's election would give {start}) and check the release with "
-        f"pandas-anon check --qid <the k-quasis>; or use "
-        f"kanon({k}), whose zero-configuration release passes pandas-anon check --k {k}"
+def _every_released_column(
+    frame: pd.DataFrame, k: int, choices: dict[str, str]
+) -> tuple[Hashable, ...]:
+    """Zero configuration's quasi-identifiers: every column holding a value but the direct
+    identifiers (which :func:`~pandas_anon.anonymization.kanon.anonymize` then treats), so
+    that the k-quasis are k-anonymous on all of them together, as zero-configuration
+    ``kanon`` releases every column."""
+    held = candidate_columns(frame, None)
+    identifiers = {f.column for f in direct_identifiers(frame, held)}
+    found = tuple(c for c in held if c not in identifiers)
+    if not found:
+        raise InvalidQIDError(
+            "no column is left to release: every column holding a value is a direct "
+            "identifier; pass qid= to choose the quasi-identifiers"
+        )
+    choices["qid"] = (
+        f"every released column ({plural(len(found), 'column')}: all but the direct "
+        f"identifiers): the k-quasis are {k}-anonymous on all of them together"
     )
+    return found
 
 
 def _is_number(series: pd.Series) -> bool:
