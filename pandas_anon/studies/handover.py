@@ -114,14 +114,15 @@ class RiskReport:
     def recommended(self) -> str | None:
         """The method the next step names: among those whose release passes :attr:`check`
         suppressing at most :data:`SUGGESTED_SUPPRESSION` of the rows, the one modifying
-        the fewest rows, then the fewest cells; None when none does (or nothing is fixed)."""
+        the fewest cells (leaving the most unchanged, as zero-configuration ``kanon``
+        chooses), then the fewest rows; None when none does (or nothing is fixed)."""
         if self.comparison is None:
             return None
         table = self.comparison.table
         allowed = table[(table["suppressed"] <= SUGGESTED_SUPPRESSION * self.rows) & self.passes()]
         if not len(allowed):
             return None
-        ranked = allowed.sort_values(["modified rows", "modified cells"], kind="stable")
+        ranked = allowed.sort_values(["modified cells", "modified rows"], kind="stable")
         return str(ranked.index[0])
 
     def call(self, method: str) -> str:
@@ -167,10 +168,11 @@ class RiskReport:
                 )
                 steps.append(
                     f"{what}: its release passes {self.check}; it modifies "
+                    f"{fmt.count(int(row['modified cells']))} cells, the fewest of the methods "
+                    f"compared whose release passes, in "
                     f"{fmt.count(int(row['modified rows']))} rows "
-                    f"({fmt.percent(row['modified rows'] / self.rows, 2)}) and suppresses "
-                    f"{fmt.count(int(row['suppressed']))}, the fewest of the methods compared "
-                    f"whose release passes: {self.call(best)}."
+                    f"({fmt.percent(row['modified rows'] / self.rows, 2)}), and suppresses "
+                    f"{fmt.count(int(row['suppressed']))}: {self.call(best)}."
                 )
         return (
             " ".join(steps) or "Nothing to fix: no identifier column and no column set to measure."
