@@ -312,6 +312,7 @@ class _Exposure:
         *,
         suppress: str = "mask",
         salt: bytes | str | None = None,
+        target: Hashable | None = None,
         qid: Sequence[Hashable] | None = None,
         hierarchies: Mapping[Hashable, HierarchyLike] | None = None,
         algo: str | Algorithm | None = None,
@@ -339,6 +340,9 @@ class _Exposure:
             out.
         salt : bytes or str, optional
             The key of ``identifiers="hash"``. Default None: a random one, never stored.
+        target : hashable, optional
+            A column to predict from the others: the report's ``task`` gives a classifier's
+            accuracy on the release (details in :func:`pandas_anon.kanon`).
         qid, hierarchies, algo, max_suppression, metric, l, t, sensitive, identifiers, progress
             As :func:`pandas_anon.anonymize` takes them (details there).
 
@@ -367,6 +371,7 @@ class _Exposure:
             k,
             suppress=suppress,
             salt=salt,
+            target=target,
             qid=qid,
             hierarchies=hierarchies,
             algo=algo,
@@ -713,6 +718,7 @@ class AnonAccessor(_Exposure):
         max_suppression: float | str = 0.0,
         suppress: str = "mask",
         salt: bytes | str | None = None,
+        target: Hashable | None = None,
         metric: str | Callable = "precision",
         identifiers: str = "drop",
         progress: bool | None = None,
@@ -730,7 +736,8 @@ class AnonAccessor(_Exposure):
         sensitive : hashable
             The sensitive column: the decision trees' label.
         qid : sequence of hashable, optional
-            The quasi-identifier. Default None: elected as ``kanon`` elects it.
+            The quasi-identifier. Default None: every released column, as ``kanon`` protects
+            them.
         hierarchies : mapping, optional
             Per column, a hierarchy to mask it along.
         utility : callable, optional
@@ -739,7 +746,7 @@ class AnonAccessor(_Exposure):
             The deepest the decision trees grow. Default None: no limit.
         max_suppression : float or str, default 0.0
             The share of rows that may be suppressed instead of masked.
-        suppress, salt, metric, identifiers, progress
+        suppress, salt, target, metric, identifiers, progress
             As :func:`pandas_anon.kanon` takes them (details there).
 
         Returns
@@ -779,6 +786,7 @@ class AnonAccessor(_Exposure):
             max_suppression=max_suppression,
             suppress=suppress,
             salt=salt,
+            target=target,
             metric=metric,
             identifiers=identifiers,
             progress=progress,

@@ -28,7 +28,8 @@ from pandas_anon.anonymization.recoding import (
     read_beside,
     recode,
 )
-from pandas_anon.anonymization.reports import AnonymizationReport, column_keys
+from pandas_anon.anonymization.reports import AnonymizationReport, attach, column_keys, report_of
+from pandas_anon.anonymization.task_utility import task_utility
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.anonymization.utility import measure
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, direct_identifiers, scan
@@ -375,6 +376,7 @@ def kanon(
     *,
     suppress: str = "mask",
     salt: bytes | str | None = None,
+    target: Hashable | None = None,
     **options: Any,
 ) -> pd.DataFrame:
     """Return a k-anonymous copy of ``frame``.
@@ -408,6 +410,13 @@ def kanon(
         stored, so the tokens of two calls cannot be linked; give one to get the same tokens
         again: a secret of at least 16 bytes, such as ``secrets.token_hex(16)`` (a shorter
         one is refused: it could be found by trying keys).
+    target : hashable, optional
+        A column to predict from the others: the report's ``task`` then gives a
+        classifier's cross-validated accuracy on the release beside the original's and the
+        majority class's (:mod:`~pandas_anon.anonymization.task_utility`, as
+        :func:`~pandas_anon.compare` measures it; needs scikit-learn, the ``ml`` extra). It
+        must be outside the quasi-identifier (give it as ``sensitive``, or a ``qid`` without
+        it), on a pandas frame, with ``suppress="mask"``. Default None: not measured.
     **options
         The options of :func:`anonymize`, passed to it unchanged (details there):
 
@@ -530,7 +539,36 @@ def kanon(
     known_options(options, "kanon", [anonymize])
     one_of(suppress, "suppress", ("mask", "drop"))
     salt_key(salt)  # a bad salt refused before the search, not after it
-    return anonymize(frame, k, **options).apply(frame, suppress=suppress, salt=salt)
+    if target is not None:
+        _task_target(frame, target, suppress)
+    decision = anonymize(frame, k, **options)
+    if target is not None and target in decision.qid:
+        raise InvalidParameterError(
+            f"target={target!r} is in the quasi-identifier: the task predicts it from the "
+            f"other released columns; give it as sensitive={target!r}, or a qid without it"
+        )
+    out = decision.apply(frame, suppress=suppress, salt=salt)
+    if target is None:
+        return out
+    found = task_utility(frame, out, target)
+    report = cast(AnonymizationReport, report_of(out))
+    return attach(out, replace(report, task=found.to_dict()))
+
+
+def _task_target(frame: Any, target: Hashable, suppress: str) -> None:
+    """Refuse a ``target=`` the task utility cannot measure, before the search."""
+    if is_dask(frame):
+        raise InvalidParameterError(
+            "target= trains a classifier on the release in memory: compute the Dask frame "
+            "first (ddf.compute()), or measure a sample of it with pandas_anon.compare"
+        )
+    resolve_columns(frame, [target])
+    if suppress != "mask":
+        raise InvalidParameterError(
+            "target= (--target) compares the release with the original row for row: keep "
+            "the suppressed rows masked (suppress='mask', the default; no --drop-suppressed), "
+            "then drop the rows written '*' in every quasi-identifier column"
+        )
 
 
 def _nothing_left() -> InvalidQIDError:

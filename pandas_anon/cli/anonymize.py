@@ -71,6 +71,13 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         help="c of recursive (c, l)-diversity (default 1)",
     )
     command.add_argument("--t", type=fraction("t"), help="t-closeness of the sensitive column")
+    command.add_argument(
+        "--target",
+        metavar="COLUMN",
+        help="a column to predict from the others (e.g. the sensitive one): the report adds a "
+        "classifier's accuracy on the copy, the original and the majority class (needs "
+        "pandas-anon[ml])",
+    )
 
 
 def _algorithm(args: argparse.Namespace) -> object:
@@ -112,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         identifiers=args.identifiers,
         salt=os.environ.get("PANDAS_ANON_SALT") or None,
         suppress="drop" if args.drop_suppressed else "mask",
+        target=args.target,
     )
     summary = out.anon.report()
     write_copy(args, source, out, frame, summary.qid, merged, summary)

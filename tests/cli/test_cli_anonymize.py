@@ -483,3 +483,22 @@ def test_mondrian_options_need_mondrian(capsys, small):
         capsys, "anonymize", str(small), str(small) + ".out", "--k", "2", "--relaxed"
     )
     assert code != 0 and "--relaxed, --choose and --represent are options of --algo" in err
+
+
+def test_a_target_adds_the_task_utility_to_the_report(capsys, tmp_path, adult):
+    """``--target`` (with the column sensitive, so outside the quasi-identifier): the report
+    printed gives the classifier's accuracy on the copy, as ``kanon(target=)`` does; with
+    ``--drop-suppressed`` it is refused (the copy must keep every row to be compared)."""
+    source, target = tmp_path / "adult.csv", tmp_path / "out.csv"
+    adult.iloc[:3000].to_csv(source, index=False)
+    options = ["--k", "5", "--qid", "age,sex,race", "--sensitive", "salary-class"]
+    code, out, err = run(
+        capsys, "anonymize", str(source), str(target), *options, "--target", "salary-class"
+    )
+    assert code == 0, err
+    assert "task utility" in out and "salary-class: accuracy" in out
+    code, _, err = run(
+        capsys, "anonymize", str(source), str(target), *options, "--target", "salary-class",
+        "--drop-suppressed", "--force",
+    )  # fmt: skip
+    assert code == 2 and "row for row" in err
