@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata as metadata
 import os
 from pathlib import Path
+from typing import Any
 
 #: The first-party plugins the suite is written for, by entry-point name, with the folder that
 #: installs each (``pip install -e FOLDER``): Italy claims the licence file's comune columns,
@@ -71,6 +72,25 @@ def pytest_configure(config: pytest.Config) -> None:
             f"PANDAS_ANON_PLUGINS: {', '.join(missing)}; "
             f"pip install {' '.join(f'-e {FIRST_PARTY[name]}' for name in missing)}"
         )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """A failure's text with its lone surrogates escaped (``\\udf85``): Hypothesis draws such
+    texts (pandas reads them from undecodable bytes), and pytest-xdist cannot send a report
+    holding one from its worker, which then stops the run with an internal error that hides
+    the failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and report.longrepr is not None:
+        text = str(report.longrepr)
+        escaped = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        if escaped != text:
+            report.longrepr = escaped
+    report.sections = [
+        (title, body.encode("utf-8", "backslashreplace").decode("utf-8"))
+        for title, body in report.sections
+    ]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
