@@ -526,6 +526,7 @@ class AnonAccessor(_Exposure):
         k: int = 5,
         max_size: int = 3,
         title: str = "the table",
+        target: Hashable | None = None,
     ) -> str:
         """``DataFrame.anon.report_html``: the frame's risk report as one HTML page.
 
@@ -538,8 +539,9 @@ class AnonAccessor(_Exposure):
         ----------
         path : str or Path, optional
             Where to write the page. Default None: only returned.
-        qid, k, max_size, title
-            As :func:`pandas_anon.risk_report` takes them (details there).
+        qid, k, max_size, title, target
+            As :func:`pandas_anon.risk_report` takes them (details there; ``target``: a
+            column to predict, each fix then measured by its task utility too).
 
         Returns
         -------
@@ -560,7 +562,9 @@ class AnonAccessor(_Exposure):
         """
         from pandas_anon.studies import handover
 
-        return handover.report_html(self._frame, path, qid=qid, k=k, max_size=max_size, title=title)
+        return handover.report_html(
+            self._frame, path, qid=qid, k=k, max_size=max_size, title=title, target=target
+        )
 
     def compare(
         self,

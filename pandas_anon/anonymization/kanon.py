@@ -29,7 +29,7 @@ from pandas_anon.anonymization.recoding import (
     recode,
 )
 from pandas_anon.anonymization.reports import AnonymizationReport, attach, column_keys, report_of
-from pandas_anon.anonymization.task_utility import task_utility
+from pandas_anon.anonymization.task_utility import scikit_learn, task_utility
 from pandas_anon.anonymization.transformation import Transformation
 from pandas_anon.anonymization.utility import measure
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, direct_identifiers, scan
@@ -569,6 +569,7 @@ def _task_target(frame: Any, target: Hashable, suppress: str) -> None:
             "the suppressed rows masked (suppress='mask', the default; no --drop-suppressed), "
             "then drop the rows written '*' in every quasi-identifier column"
         )
+    scikit_learn()  # said before the search, not after
 
 
 def _nothing_left() -> InvalidQIDError:

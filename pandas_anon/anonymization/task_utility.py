@@ -186,8 +186,15 @@ def _one_hot(frame: pd.DataFrame, columns: Sequence[Hashable]) -> Any:
     return sparse.hstack(parts, format="csr")
 
 
-def _sklearn() -> Any:
-    """scikit-learn's modules; :class:`MissingDependencyError` saying what to install."""
+def scikit_learn() -> Any:
+    """scikit-learn's modules the task utility uses (``dummy``, ``linear_model``,
+    ``model_selection``).
+
+    Raises
+    ------
+    MissingDependencyError
+        When scikit-learn is not installed, saying what to install.
+    """
     try:
         from sklearn import dummy, linear_model, model_selection
     except ImportError as error:
@@ -200,21 +207,21 @@ def _sklearn() -> Any:
 
 def _folds(classes: np.ndarray) -> list:
     """The cross-validation's folds: stratified, the rows shuffled by :data:`SEED`."""
-    _, _, model_selection = _sklearn()
+    _, _, model_selection = scikit_learn()
     splitter = model_selection.StratifiedKFold(n_splits=FOLDS, shuffle=True, random_state=SEED)
     return list(splitter.split(np.zeros(len(classes)), classes))
 
 
 def _accuracy(features: Any, classes: np.ndarray, folds: list) -> float:
     """The logistic regression's mean accuracy over ``folds``."""
-    _, linear_model, model_selection = _sklearn()
+    _, linear_model, model_selection = scikit_learn()
     model = linear_model.LogisticRegression(max_iter=1000)
     return float(model_selection.cross_val_score(model, features, classes, cv=folds).mean())
 
 
 def _majority(classes: np.ndarray, folds: list) -> float:
     """Always predicting the training folds' majority class: its mean accuracy."""
-    dummy, _, model_selection = _sklearn()
+    dummy, _, model_selection = scikit_learn()
     model = dummy.DummyClassifier(strategy="most_frequent")
     features = np.zeros((len(classes), 1))
     return float(model_selection.cross_val_score(model, features, classes, cv=folds).mean())

@@ -25,6 +25,13 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         default=3,
         help="largest column set the election considers (default 3)",
     )
+    command.add_argument(
+        "--target",
+        metavar="COLUMN",
+        help="a column to predict from the others: each fix is also measured by a "
+        "classifier's accuracy on its release, beside the original's and the majority "
+        "class's (needs pandas-anon[ml])",
+    )
     command.add_argument("--sep", help="field delimiter (default: detected)")
     command.add_argument("--encoding", help="text encoding (default: detected)")
     add_input_limits(command)
@@ -46,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         max_size=args.max_size,
         title=Path(args.file).name,
+        target=args.target,
     )
     print(f"wrote {args.output}")
     return 0

@@ -35,11 +35,17 @@ from typing import Any, cast
 import pandas as pd
 
 from pandas_anon import formatting as fmt
+from pandas_anon.anonymization.task_utility import FOLDS, scikit_learn
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, scan
 from pandas_anon.detect.figures import risk
 from pandas_anon.detect.results import BestQID, Risk
 from pandas_anon.engine.columns import require_data, resolve_columns
-from pandas_anon.errors import AnonWarning, InvalidQIDError, MissingDependencyError
+from pandas_anon.errors import (
+    AnonWarning,
+    InvalidParameterError,
+    InvalidQIDError,
+    MissingDependencyError,
+)
 from pandas_anon.params import output_file, whole, writing
 from pandas_anon.studies.compare import DEFAULT_METHODS, Comparison, compare
 
@@ -76,6 +82,9 @@ class RiskReport:
         Whether ``qid`` was given: the fixes then k-anonymize it, and the check the report is
         about is ``check --qid``; else each fix is a zero-configuration call, about ``check``
         on every set of up to three columns.
+    target : hashable or None
+        The column a classifier predicts to measure each fix's task utility (released as
+        read, as a sensitive column is), or None.
     """
 
     title: str
@@ -89,6 +98,7 @@ class RiskReport:
     k: int
     notes: tuple[str, ...] = ()  # what the fixes warned about (counts and columns only)
     qid_given: bool = False
+    target: Hashable | None = None
 
     @property
     def check(self) -> str:
@@ -127,10 +137,11 @@ class RiskReport:
 
     def call(self, method: str) -> str:
         """The call of ``method`` as the next step writes it, ready to run on ``df``."""
+        target = "" if self.target is None else f", sensitive={self.target!r}"
         if self.qid_given:
             qid = list(map(str, self.qid))
-            return f"df.anon.kanon({self.k}, qid={qid!r}, algo={method!r})"
-        return f"df.anon.kanon({self.k}, algo={method!r})"
+            return f"df.anon.kanon({self.k}, qid={qid!r}{target}, algo={method!r})"
+        return f"df.anon.kanon({self.k}{target}, algo={method!r})"
 
     def suggestion(self) -> str:
         """The suggested next step, in one paragraph (counts and column names only)."""
@@ -221,14 +232,32 @@ class RiskReport:
     def _fixes_said(self) -> str:
         """What the cost table compares."""
         if self.qid_given:
-            return (
+            said = (
                 f"Each method k-anonymizes {fmt.columns(self.qid)}, so that its release passes "
                 f"{self.check}."
             )
+        else:
+            but = "" if self.target is None else f" but {self.target!r}"
+            said = (
+                f"Each method runs as df.anon.kanon({self.k}, algo=...) runs it in zero "
+                f"configuration: every released column{but} (QID columns) is "
+                f"{self.k}-anonymous together, so that its release passes the gate's rule, "
+                f"the rule of {self.check}."
+            )
+        return said + self._task_said()
+
+    def _task_said(self) -> str:
+        """What the accuracy columns measure (nothing without a target)."""
+        if self.target is None:
+            return ""
+        assert self.comparison is not None
+        task = next(iter(self.comparison.reports.values())).task or {}
         return (
-            f"Each method runs as df.anon.kanon({self.k}, algo=...) runs it in zero "
-            f"configuration: every released column (QID columns) is {self.k}-anonymous "
-            f"together, so that its release passes the gate's rule, the rule of {self.check}."
+            f" Accuracy: a logistic regression's {FOLDS}-fold cross-validated accuracy "
+            f"predicting {self.target!r} from the other released columns of each release, "
+            f"one-hot encoded (on the original table {task['original']:.4f}; always "
+            f"answering the majority class {task['majority']:.4f}); margin kept: the share of "
+            f"the original's margin over the majority class the release keeps."
         )
 
     def _costs(self) -> pd.DataFrame:
@@ -237,7 +266,11 @@ class RiskReport:
         assert self.comparison is not None
         # a person reads the share of cells unchanged and the query error; DM and C_avg,
         # for those who tune searches, stay in compare's table (the page fits 1280 px)
-        shown = self.comparison.table.drop(columns=["seconds", "DM", "C_avg"], errors="ignore")
+        # (the original's and the majority's accuracy, the same in every row, are said above)
+        shown = self.comparison.table.drop(
+            columns=["seconds", "DM", "C_avg", "accuracy original", "accuracy majority"],
+            errors="ignore",
+        )
         if not self.qid_given:
             reports = self.comparison.reports
             shown.insert(0, "QID columns", [len(reports[m].qid) for m in shown.index])
@@ -280,6 +313,7 @@ def risk_report(
     k: int = 5,
     max_size: int = MAX_SIZE,
     title: str = "the table",
+    target: Hashable | None = None,
 ) -> RiskReport:
     """Measure a table's re-identification risk for a report to hand on.
 
@@ -296,6 +330,12 @@ def risk_report(
         The largest column set the election considers.
     title : str, default "the table"
         What the page is about (the CLI gives the file's name).
+    target : hashable, optional
+        A column to predict: each fix is then measured by its task utility too (a
+        classifier's cross-validated accuracy on its release, beside the original's and the
+        majority class's, as :func:`pandas_anon.compare` measures it), with the target
+        released as read (``sensitive=target``) and left out of the election. Needs
+        scikit-learn (the ``ml`` extra).
 
     Returns
     -------
@@ -307,7 +347,11 @@ def risk_report(
     EmptyDataError
         The frame has no rows or no columns.
     ColumnNotFoundError, InvalidQIDError
-        ``qid`` names a column the frame lacks, or is empty.
+        ``qid`` or ``target`` names a column the frame lacks, or ``qid`` is empty.
+    InvalidParameterError
+        ``target`` is in ``qid``.
+    MissingDependencyError
+        ``target`` is given and scikit-learn is not installed.
 
     See Also
     --------
@@ -325,10 +369,21 @@ def risk_report(
     """
     require_data(frame)
     k = whole(k, "k", example=5)
-    found = scan(frame, k=max(k, 2), max_size=max_size)  # the election check --k makes
-    chosen = tuple(resolve_columns(frame, qid)) if qid is not None else found.qid
+    chosen = tuple(resolve_columns(frame, qid)) if qid is not None else ()
     if qid is not None and not chosen:
         raise InvalidQIDError("qid is empty: name the quasi-identifier columns, or leave qid out")
+    others = list(frame.columns)
+    if target is not None:
+        (target,) = resolve_columns(frame, [target])
+        if target in chosen:
+            raise InvalidParameterError(
+                f"target={target!r} is in qid: the task predicts it from the other released "
+                f"columns; give a qid without it, or another target"
+            )
+        scikit_learn()  # said before the work
+        others.remove(target)
+    found = scan(frame, others, k=max(k, 2), max_size=max_size)  # the election check --k makes
+    chosen = chosen or found.qid
     measured = risk(frame, list(chosen), dropna=False) if chosen else None
     comparison, notes = None, []
     if chosen and measured is not None and (measured.uniques.count or measured.smallest_class < k):
@@ -336,7 +391,7 @@ def risk_report(
         with warnings.catch_warnings(record=True) as caught:  # told on the page instead
             warnings.simplefilter("always", AnonWarning)
             comparison = _fixes(
-                released, min(k, len(frame)), list(chosen) if qid is not None else None
+                released, min(k, len(frame)), list(chosen) if qid is not None else None, target
             )
         notes = [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
     return RiskReport(
@@ -351,16 +406,20 @@ def risk_report(
         k=k,
         notes=tuple(notes),
         qid_given=qid is not None,
+        target=target,
     )
 
 
-def _fixes(released: pd.DataFrame, k: int, qid: list[Hashable] | None) -> Comparison:
-    """What each method costs: on ``qid`` when given; else each in zero configuration (its
-    own QID elected and widened until its release passes the gate's rule), one call each,
-    since the QID one method's release needs is not another's."""
+def _fixes(
+    released: pd.DataFrame, k: int, qid: list[Hashable] | None, target: Hashable | None
+) -> Comparison:
+    """What each method costs: on ``qid`` when given; else each in zero configuration (every
+    released column but the target k-anonymous together), one call each, since each method's
+    QID is its own. With a target, each release's task utility too."""
+    task: dict[str, Any] = {} if target is None else {"target": target, "sensitive": target}
     if qid is not None:
-        return compare(released, k, qid=qid, identifiers="keep")
-    each = [compare(released, k, methods=[m], identifiers="keep") for m in DEFAULT_METHODS]
+        return compare(released, k, qid=qid, identifiers="keep", **task)
+    each = [compare(released, k, methods=[m], identifiers="keep", **task) for m in DEFAULT_METHODS]
     return Comparison(
         table=pd.concat([c.table for c in each]),
         k=k,
@@ -377,6 +436,7 @@ def report_html(
     k: int = 5,
     max_size: int = MAX_SIZE,
     title: str = "the table",
+    target: Hashable | None = None,
 ) -> str:
     """The risk report of ``frame`` as one self-contained HTML page, written to ``path``
     when given.
@@ -387,7 +447,7 @@ def report_html(
         The table (never modified).
     path : str or Path, optional
         Where to write the page (UTF-8). Default None: only returned.
-    qid, k, max_size, title
+    qid, k, max_size, title, target
         As :func:`risk_report` takes them.
 
     Returns
@@ -419,12 +479,12 @@ def report_html(
     >>> page.startswith("<!DOCTYPE html>"), "Next step" in page
     (True, True)
     """
-    target = None if path is None else output_file(path, "path")  # refused before the work
-    found = risk_report(frame, qid=qid, k=k, max_size=max_size, title=title)
+    written = None if path is None else output_file(path, "path")  # refused before the work
+    found = risk_report(frame, qid=qid, k=k, max_size=max_size, title=title, target=target)
     page = found.to_html()
-    if target is not None:
+    if written is not None:
         with writing(os.fspath(cast(str, path))):
-            Path(target).write_text(page, encoding="utf-8")
+            Path(written).write_text(page, encoding="utf-8")
     return page
 
 

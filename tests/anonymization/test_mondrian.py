@@ -441,7 +441,10 @@ def _contains(label: str, value: object, dates: bool) -> bool:
     """Whether the range ``label`` Mondrian wrote (``[low-high]``, ``[low, high]`` when the
     column has negative numbers, ``[low/high]`` for dates, ``... or missing``, ``missing``)
     holds ``value``, its
-    bounds read exactly (whole numbers as Python ints, dates as timestamps)."""
+    bounds read exactly (whole numbers as Python ints, dates as timestamps); ``*`` holds any
+    date or missing value."""
+    if dates and label == "*":  # dates and missing values: the column's top
+        return True
     if pd.isna(value):
         return label == "missing" or label.endswith(" or missing")
     body = label.removesuffix(" or missing")
@@ -638,6 +641,32 @@ def test_text_dates_are_cut_as_dates_and_written_as_read(form, joint):
         )
     kept = out["issued"] == frame["issued"]
     assert set(out.loc[kept, "issued"]) <= set(frame["issued"])  # as read
+    assert release_classes(out, ["issued", "sex"], top=NEVER)["k"] >= 5
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_class_of_dates_and_missing_dates_is_written_as_the_top(as_text):
+    """Three licences without an issue date (fewer than k) share a class with dated ones:
+    its dates were written ``[a/b] or missing``, which no date parser reads. They are now
+    written ``*`` (the column's top), and every other generalized cell is a range of dates
+    whose bounds pandas.to_datetime reads and which holds the date."""
+    licences = load_driver_licenses().dropna(subset=["data_rilascio"]).iloc[:4000]
+    dates = licences["data_rilascio"].copy()
+    dates.iloc[[10, 500, 3000]] = pd.NaT
+    issued = dates.dt.strftime("%Y-%m-%d") if as_text else dates
+    frame = pd.DataFrame({"issued": issued, "sex": licences["sesso"]})
+    out = pandas_anon.kanon(frame, 5, qid=["issued", "sex"], algo="mondrian")
+    written = out["issued"].astype(object)
+    top = written.eq("*").to_numpy()
+    assert dates.isna().to_numpy()[~top].sum() == 0  # every missing date is in a top class
+    assert top.sum() >= 5 and dates[top].notna().any()  # with dated ones
+    assert not written.astype(str).str.contains("missing").any()
+    generalized = written.map(lambda v: isinstance(v, str) and v.startswith("[")).to_numpy()
+    kept = ~top & ~generalized
+    assert generalized.any() and (written[kept] == issued[kept]).all()
+    for label, date in zip(written[generalized], dates[generalized]):
+        low, high = label[1:-1].split("/")
+        assert pd.to_datetime(low) <= date <= pd.to_datetime(high)
     assert release_classes(out, ["issued", "sex"], top=NEVER)["k"] >= 5
 
 

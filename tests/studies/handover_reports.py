@@ -20,3 +20,9 @@ def licence_report() -> RiskReport:
 def adult_report() -> RiskReport:
     """The report of UCI Adult."""
     return risk_report(load_adult(), title="adult.csv")
+
+
+@cache
+def adult_task_report() -> RiskReport:
+    """The report of UCI Adult with ``salary-class`` to predict (the fixes' task utility)."""
+    return risk_report(load_adult(), title="adult.csv", target="salary-class")

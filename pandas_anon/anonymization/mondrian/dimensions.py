@@ -22,8 +22,10 @@ and a final partition is labelled from the values it holds.
   less one; label the ancestor's label.
 
 A missing value ranks after every value: it is one more value, as everywhere in the library,
-and a label covering it says so (``... or missing``). A partition holding a single value of a
-column keeps it as read.
+and a label covering it says so (``... or missing``), but for dates: a partition holding dates
+and missing values is written ``*`` in that column (the top of its hierarchy, as a suppressed
+cell is written), so that every date cell of the release reads as a date or a range of dates.
+A partition holding a single value of a column keeps it as read.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.hierarchy.datetimes import text_dates
+from pandas_anon.hierarchy.model import TOP
 
 #: How a numeric column's partitions may be written.
 REPRESENTATIONS = ("range", "mean", "median", "midrange")
@@ -182,9 +185,12 @@ class NumberDimension(Dimension):
         return np.where(mixed, 1.0, spread / span)
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
-        if represent == "range":
-            return self._ranges(low, high)
-        return self._summaries(len(low), held, represent)  # every row, even a missing one
+        if represent != "range":
+            return self._summaries(len(low), held, represent)  # every row, even a missing one
+        ranges = self._ranges(low, high)
+        if self.dates:  # no range of dates "or missing" reads back as dates: the column's top
+            ranges[self.missing & (high == self.n_ranks - 1) & (high > low)] = TOP
+        return ranges
 
     def _joint(self) -> str:
         if self.dates:  # an ISO 8601 interval: 1989-04-14/1989-06-02
