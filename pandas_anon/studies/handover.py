@@ -372,7 +372,7 @@ def risk_report(
     chosen = tuple(resolve_columns(frame, qid)) if qid is not None else ()
     if qid is not None and not chosen:
         raise InvalidQIDError("qid is empty: name the quasi-identifier columns, or leave qid out")
-    others = list(frame.columns)
+    others: list[Hashable] = list(frame.columns)
     if target is not None:
         (target,) = resolve_columns(frame, [target])
         if target in chosen:
