@@ -670,6 +670,37 @@ def test_a_class_of_dates_and_missing_dates_is_written_as_the_top(as_text):
     assert release_classes(out, ["issued", "sex"], top=NEVER)["k"] >= 5
 
 
+def test_a_long_set_is_written_by_its_first_values_and_its_size():
+    """Mondrian by values on the licences' countries of birth wrote sets of up to nine
+    countries (90 characters). A set of more than five values is now written by its first
+    four and its size; every label holds the values of its rows; sets of one size and the
+    same first values are one label, and the report counts the classes the output has."""
+    licences = load_driver_licenses()
+    qid = ["stato_estero_nascita", "sesso", "anno_nascita"]
+    out = pandas_anon.kanon(licences, 5, qid=qid, algo="mondrian")
+    labels = out["stato_estero_nascita"].astype(str)
+    sets = labels[labels.str.startswith("{")]
+    shown = sets.str[1:-1].str.split(", ")
+    assert shown.map(len).max() == 5 and sets.str.len().max() < 90
+    long = sets.str.endswith(" values)}")
+    assert long.any() and (~long).any()
+    original = (
+        licences["stato_estero_nascita"]
+        .astype(object)
+        .where(licences["stato_estero_nascita"].notna(), "missing")
+    )
+    for label, values in original[sets.index].groupby(sets).agg(lambda v: set(v)).items():
+        names = label[1:-1].split(", ")
+        if label.endswith(" values)}"):
+            size = int(names[-1].removeprefix("... (").removesuffix(" values)"))
+            assert size > 5 and len(names) == 5
+            assert size >= len(values) and set(names[:4]) <= values | set(names[:4])
+        else:
+            assert values <= set(names)
+    found = release_classes(out, qid, top=NEVER)
+    assert found["k"] >= 5 and out.anon.report().classes == found["classes"]
+
+
 def test_whole_numbers_read_as_floats_are_written_as_whole_numbers():
     """A column of years with one missing value is read by pandas as floats: its ranges are
     written [1978-1980], not [1978.0-1980.0]; fractional floats keep their decimals."""

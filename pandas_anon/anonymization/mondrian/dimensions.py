@@ -15,7 +15,9 @@ and a final partition is labelled from the values it holds.
   order; width = the partition's span of categories over the column's; label ``[first-last]``.
 - **unordered values** without a hierarchy: ranked in sorted order of their text, so that a
   cut splits the partition's set of values in two; width = its distinct values less one over
-  the column's less one; label the set, ``{a, b, c}``.
+  the column's less one; label the set, ``{a, b, c}``, or past :data:`LISTED_VALUES` values
+  its first values and its size, ``{a, b, c, d, ... (9 values)}`` (two sets of one size
+  and the same first values are then one label: one class, larger).
 - **a hierarchy** given for the column: values ranked so that every subtree is contiguous;
   the partition's values are generalized to their lowest common ancestor, a cut separates
   that ancestor's children; width = the leaves under the ancestor less one over all leaves
@@ -49,6 +51,9 @@ from pandas_anon.hierarchy.model import TOP
 REPRESENTATIONS = ("range", "mean", "median", "midrange")
 #: The label of missing values in a range that also covers them.
 MISSING = "missing"
+#: The most values a set is written with; a longer one is written by the first of them and
+#: its size (``{a, b, c, d, ... (9 values)}``), so that a label stays readable.
+LISTED_VALUES = 5
 
 
 Held = tuple[np.ndarray, np.ndarray, np.ndarray]  # (partition, rank, rows) pairs, sorted
@@ -296,7 +301,9 @@ class SetDimension(Dimension):
         return (distinct - 1) / max(self.n_ranks - 1, 1)
 
     def _labels(self, low: np.ndarray, high: np.ndarray, held: Held, represent: str) -> np.ndarray:
-        """``{a, b, c}``: the values each partition holds, in rank order (missing last)."""
+        """``{a, b, c}``: the values each partition holds, in rank order (missing last); a
+        set of more than :data:`LISTED_VALUES` by its first values and its size,
+        ``{a, b, c, d, ... (9 values)}``."""
         partition, rank, _ = held
         text = self._texts()
         if self.missing:
@@ -305,11 +312,19 @@ class SetDimension(Dimension):
         if not len(partition):
             return out
         firsts = np.flatnonzero(np.r_[True, partition[1:] != partition[:-1]])
-        last = np.r_[firsts[1:] - 1, len(partition) - 1]
+        sizes = np.diff(np.r_[firsts, len(partition)])
+        long = sizes > LISTED_VALUES
+        listed = np.where(long, LISTED_VALUES - 1, sizes)
+        last = firsts + listed - 1  # the last value written of each set
         pieces = text[rank] + ", "  # each value, then a comma but after the last
-        pieces[last] = text[rank[last]] + "}"
+        pieces[last] = text[rank[last]] + np.where(
+            long, ", ... (" + sizes.astype(str).astype(object) + " values)}", "}"
+        )
         pieces[firsts] = "{" + pieces[firsts]
-        out[partition[firsts]] = np.add.reduceat(pieces, firsts)
+        position = np.arange(len(partition)) - np.repeat(firsts, sizes)
+        written = position < np.repeat(listed, sizes)
+        starts = np.r_[0, np.cumsum(listed)[:-1]]
+        out[partition[firsts]] = np.add.reduceat(pieces[written], starts)
         return out
 
     def _signature(self, low: np.ndarray, high: np.ndarray, held: Held) -> np.ndarray | None:
