@@ -20,6 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from pandas_anon.detect.population import (
+    check_population,
+    population_size,
+    population_uniqueness,
+)
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
 from pandas_anon.engine.backends import dask_backend, is_dask, tabulate
@@ -268,7 +273,13 @@ def identifiers(
 
 
 def risk(
-    frame: pd.DataFrame, qid: QID, *, dropna: bool = True, weights: Weights | None = None
+    frame: pd.DataFrame,
+    qid: QID,
+    *,
+    dropna: bool = True,
+    weights: Weights | None = None,
+    population: int | None = None,
+    sampling_fraction: float | None = None,
 ) -> Risk:
     """Measure the re-identification risk of ``qid`` from its equivalence classes.
 
@@ -277,8 +288,14 @@ def risk(
     people per row of an aggregated table, as :func:`singletons` takes them; every figure is
     then about people. ``df.anon.risk(qid, ...)`` is the same function as an accessor.
 
-    There is no population model: the table is taken as the whole population, so these are
-    sample figures (a row unique in the table may share its values with people outside it).
+    Without ``population`` or ``sampling_fraction`` the table is taken as the whole
+    population, so these are sample figures (a row unique in the table may share its values
+    with people outside it). With one of them the table is a sample of a population of that
+    size, and the result adds ``population_uniques``, the estimated fraction of the
+    population's records unique on ``qid``, as ARX 3.9 reports it: by Dankar et al.'s
+    decision rule [3]_ among the models of Zayatz, Pitman and the slide negative binomial,
+    each in ``population_uniques_by_model``
+    (:mod:`pandas_anon.detect.population`), all read from the class-size histogram.
     The sample uniques are the singletons of Pastore et al. [1]_. A row in a class of f rows
     has a prosecutor risk of 1 / f [2]_: the largest is 1 / (smallest class size), and the
     average over the rows is classes / rows, which is also the marketer risk (the expected
@@ -300,6 +317,12 @@ def risk(
         The people each row of an aggregated table stands for: the label of a count column
         (not in ``qid``) or one count per row, as :func:`singletons` takes them. Default
         None: each row is one person.
+    population : int, optional
+        The size of the population the table was drawn from (people), at least the table's
+        rows (people, with ``weights``). Not with ``sampling_fraction``.
+    sampling_fraction : float, optional
+        The table's share of that population, in (0, 1]; the population is then
+        ``round(rows / sampling_fraction)``, as ARX rounds it. Not with ``population``.
 
     Returns
     -------
@@ -312,7 +335,10 @@ def risk(
         (the rows in classes of the smallest size), ``class_sizes`` (a DataFrame of the
         classes and rows per class size: 1, 2, 3-4, 5-9, 10-99, 100+) and ``contributions``
         (a DataFrame giving, for each QID column, the ``singletons without it`` and the
-        ``singletons removed`` by dropping it).
+        ``singletons removed`` by dropping it); with a population, ``population_estimate``
+        (its size, the sampling fraction, the model chosen), ``population_uniques`` and
+        ``population_uniques_by_model`` (``zayatz``, ``pitman``, ``snb``, ``dankar``: a
+        fraction, or None where ARX has no estimate), else None.
 
     Raises
     ------
@@ -320,6 +346,9 @@ def risk(
         As :func:`singletons` raises them, for the same ``qid``, ``dropna`` and ``weights``.
     AllMissingColumnError, UnhashableValueError, InvalidParameterError
         As :func:`singletons` raises them.
+    InvalidParameterError
+        Both ``population`` and ``sampling_fraction``; a ``population`` that is not a whole
+        number or is smaller than the table; a ``sampling_fraction`` outside (0, 1].
 
     Warns
     -----
@@ -339,6 +368,9 @@ def risk(
        paper 32), section 3.1.
     .. [2] El Emam et al. (2009), "A Globally Optimal k-Anonymity Method for the
        De-Identification of Health Data", section 2.
+    .. [3] Dankar, El Emam, Neisa and Roffey (2012), "Estimating the re-identification risk
+       of clinical data sets", BMC Medical Informatics and Decision Making 12:66, section
+       "Methods: Decision rule".
 
     Examples
     --------
@@ -365,6 +397,7 @@ def risk(
     (0, 2, 0.5)
     """
     _outside(frame, qid, weights)
+    check_population(population, sampling_fraction)
     tabulation = tabulate(frame, qid, dropna=dropna, weights=weights)
     found = _singletons(frame, tabulation)
     frequencies = tabulation.frequencies
@@ -382,12 +415,14 @@ def risk(
         }
     )
     smallest = int(sizes.min())
+    size = population_size(found.examined, population, sampling_fraction)
     return Risk(
         uniques=found,
         smallest_class=smallest,
         highest_risk_records=int(sizes[sizes == smallest].sum()),
         class_sizes=class_size_table(sizes),
         contributions=contributions,
+        population_estimate=None if size is None else population_uniqueness(sizes, size),
     )
 
 

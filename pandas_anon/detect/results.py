@@ -18,6 +18,7 @@ import pandas as pd
 from pandas_anon import formatting as fmt
 from pandas_anon import plotting
 from pandas_anon.detect import prosecutor
+from pandas_anon.detect.population import PopulationUniqueness
 from pandas_anon.engine.backends.pandas import Tabulation
 
 if TYPE_CHECKING:
@@ -381,6 +382,17 @@ class Risk:
     contributions : pandas.DataFrame
         For each QID ``column``, the ``singletons without it`` and the ``singletons
         removed`` by dropping it.
+    population_estimate : PopulationUniqueness or None
+        With a population (``risk(..., population=)`` or ``sampling_fraction=``): its size,
+        the sampling fraction, the model Dankar et al.'s rule chose and each model's figure
+        (:mod:`pandas_anon.detect.population`); else None.
+    population_uniques : float or None
+        The estimated fraction of the population's records unique on the QID, ARX's
+        "population uniqueness" (``population_estimate.uniques``); None without a population
+        or where the chosen model has no estimate.
+    population_uniques_by_model : dict or None
+        ``zayatz``, ``pitman``, ``snb`` and ``dankar``: each model's estimate of that
+        fraction, None where it has none; None without a population.
 
     See Also
     --------
@@ -416,10 +428,21 @@ class Risk:
     highest_risk_records: int
     class_sizes: pd.DataFrame = field(compare=False)
     contributions: pd.DataFrame = field(compare=False)
+    population_estimate: PopulationUniqueness | None = None
 
     @property
     def qid(self) -> tuple[Hashable, ...]:
         return self.uniques.qid
+
+    @property
+    def population_uniques(self) -> float | None:
+        estimate = self.population_estimate
+        return None if estimate is None else estimate.uniques
+
+    @property
+    def population_uniques_by_model(self) -> dict[str, float | None] | None:
+        estimate = self.population_estimate
+        return None if estimate is None else dict(estimate.by_model)
 
     @property
     def examined(self) -> int:
@@ -474,6 +497,7 @@ class Risk:
             "highest_risk_fraction": self.highest_risk_fraction,
             "class_sizes": self.class_sizes.to_dict(orient="records"),
             "contributions": self.contributions.to_dict(orient="records"),
+            **({} if self.population_estimate is None else self.population_estimate.to_dict()),
         }
 
     def __repr__(self) -> str:
@@ -493,6 +517,8 @@ class Risk:
                 f"({fmt.percent(self.highest_risk_fraction)})",
             ),
         ]
+        if self.population_estimate is not None:
+            fields += self.population_estimate.fields()
         return fmt.render(
             f"Risk of {fmt.columns(self.qid)}",
             fields,
