@@ -51,6 +51,7 @@ from pandas_anon.imports import when_imported as _when_imported
 if TYPE_CHECKING:
     from pandas_anon import datasets, testing
     from pandas_anon.anonymization.generalize import generalize
+    from pandas_anon.anonymization.intervals import intervals
     from pandas_anon.anonymization.kanon import anonymize, kanon
     from pandas_anon.anonymization.mondrian.algorithm import Mondrian
     from pandas_anon.anonymization.noise.ke import NoisePlan, ke_anon, ke_decide
@@ -129,6 +130,7 @@ _LAZY = {
     "TCloseness": "pandas_anon.privacy.models",
     "Study": "pandas_anon.studies.strategy",
     "compare": "pandas_anon.studies.compare",
+    "intervals": "pandas_anon.anonymization.intervals",
     "Comparison": "pandas_anon.studies.compare",
     "study": "pandas_anon.studies.strategy",
 }
@@ -219,6 +221,7 @@ __all__ = [
     "singletons",
     "study",
     "compare",
+    "intervals",
     "testing",
     "write_arx_csv",
 ]

@@ -225,15 +225,7 @@ class _Exposure:
             weights=weights,
         )
 
-    def risk(
-        self,
-        qid: QID,
-        *,
-        dropna: bool = True,
-        weights: Weights | None = None,
-        population: int | None = None,
-        sampling_fraction: float | None = None,
-    ) -> Risk:
+    def risk(self, qid: QID, *, dropna: bool = True, weights: Weights | None = None) -> Risk:
         """``DataFrame.anon.risk``: the re-identification risk figures of ``qid``.
 
         Calls :func:`pandas_anon.risk` with this frame (also ``ddf.anon.risk`` on a Dask
@@ -247,18 +239,11 @@ class _Exposure:
             Whether rows missing a value of ``qid`` are left out (False: missing is a value).
         weights : hashable or array-like, optional
             The people each row stands for (an aggregated table's count column).
-        population : int, optional
-            The size of the population the frame was drawn from (not with
-            ``sampling_fraction``).
-        sampling_fraction : float, optional
-            The frame's share of that population, in (0, 1] (not with ``population``).
 
         Returns
         -------
         Risk
-            Sample uniques, classes, prosecutor risk and each column's contribution; with a
-            population, the estimated population uniques (``population_uniques``, by Dankar
-            et al.'s rule as ARX reports it, and ``population_uniques_by_model``).
+            Sample uniques, classes, prosecutor risk and each column's contribution.
 
         See Also
         --------
@@ -274,14 +259,7 @@ class _Exposure:
         """
         from pandas_anon.detect import figures as detect
 
-        return detect.risk(
-            self._frame,
-            qid,
-            dropna=dropna,
-            weights=weights,
-            population=population,
-            sampling_fraction=sampling_fraction,
-        )
+        return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
 
     def generalize(
         self,
@@ -539,6 +517,51 @@ class AnonAccessor(_Exposure):
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    def intervals(
+        self,
+        columns: Hashable | Sequence[Hashable] | None = None,
+        *,
+        form: str = "interval",
+    ) -> pd.DataFrame:
+        """``DataFrame.anon.intervals``: this release's range labels as typed intervals.
+
+        Calls :func:`pandas_anon.intervals` with this frame (a release, or its file read
+        back); see it for the labels it reads and the exact bounds.
+
+        Parameters
+        ----------
+        columns : hashable or sequence of hashable, optional
+            The columns to convert. Default None: every column holding a range label whose
+            every other cell reads as a number or a date.
+        form : {"interval", "bounds"}, default "interval"
+            Interval columns closed on both sides, or ``<column>_low`` and
+            ``<column>_high`` columns of inclusive bounds.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A new frame; suppressed cells, missing values and ranges also covering missing
+            values have no bounds.
+
+        See Also
+        --------
+        pandas_anon.intervals : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> released = pd.DataFrame({"age": ["[30-39]", "41", "[40, 50)"]})
+        >>> released.anon.intervals(form="bounds")
+           age_low  age_high
+        0       30        39
+        1       41        41
+        2       40        49
+        """
+        from pandas_anon.anonymization.intervals import intervals
+
+        return intervals(self._frame, columns, form=form)
 
     def report_html(
         self,

@@ -18,7 +18,7 @@ import pytest
 
 from pandas_anon import KAnonymity
 from pandas_anon.accessor import AnonAccessor, DaskAnonAccessor
-from pandas_anon.anonymization import generalize, kanon, reports
+from pandas_anon.anonymization import generalize, intervals, kanon, reports
 from pandas_anon.anonymization.noise import ke, planning
 from pandas_anon.anonymization.reinforcement import reinforce
 from pandas_anon.detect import best_qid, figures
@@ -52,6 +52,7 @@ FORWARDS = {
     "compare": Forward(compare.compare, options=(kanon.anonymize,), fixed=("algo",)),
     "study": Forward(strategy.study),
     "report_html": Forward(handover.report_html),
+    "intervals": Forward(intervals.intervals),
     "reinforce": Forward(
         reinforce.reinforce, options=(kanon.kanon, kanon.anonymize), fixed=("algo", "l", "t")
     ),
