@@ -520,29 +520,24 @@ def digamma(x: np.ndarray) -> np.ndarray:
     """The digamma function of each element, by ARX's port of Minka's approximation:
     reflection below 0, a Taylor series up to 1e-6, recurrence up to 12, then de Moivre's
     expansion."""
-    x = np.asarray(x, dtype=np.float64)
-    out = np.full(x.shape, np.nan)
-    out[x == 0] = -np.inf
+    with np.errstate(all="ignore"):
+        return _digamma(np.asarray(x, dtype=np.float64))
+
+
+def _digamma(x: np.ndarray) -> np.ndarray:
     negative = x < 0
-    if negative.any():
-        z = x[negative]
-        out[negative] = digamma(1.0 - z) + math.pi / np.tan(-math.pi * z)
-    small = (x > 0) & (x <= 1e-6)
-    out[small] = (_DIGAMMA_1 - 1.0 / x[small]) + _TRIGAMMA_1 * x[small]
-    rest = (x > 1e-6) & np.isfinite(x)
-    z = x[rest]
-    result = np.zeros(z.shape)
-    below = z < 12
-    while below.any():
-        result[below] -= 1.0 / z[below]
-        z[below] += 1.0
-        below = z < 12
+    z = np.where(negative, 1.0 - x, x)  # digamma(-x) = digamma(1 + x) + pi cot(pi x)
+    regular = (z > 1e-6) & np.isfinite(z)
+    z, result = _recurrence(z, regular, 12.0, lambda v: -1.0 / v)
     r = 1.0 / z
     result += np.log(z) - 0.5 * r
     r *= r
     result -= r * (_S3 - r * (_S4 - r * (_S5 - r * (_S6 - r * _S7))))
-    out[rest] = result
-    return out
+    out = np.where(regular, result, np.nan)
+    small = (x > 0) & (x <= 1e-6)
+    out = np.where(small, (_DIGAMMA_1 - 1.0 / x) + _TRIGAMMA_1 * x, out)
+    out = np.where(x == 0, -np.inf, out)
+    return np.where(negative, out + math.pi / np.tan(-math.pi * x), out)
 
 
 def trigamma(x: np.ndarray, *, exact: bool = False) -> np.ndarray:
@@ -550,29 +545,38 @@ def trigamma(x: np.ndarray, *, exact: bool = False) -> np.ndarray:
     reflection below 0, a Taylor series up to 1e-4, recurrence up to 8, then the asymptotic
     expansion, which ARX adds only from 12 on (so that below 12 its figure lacks the tail):
     ``exact`` adds it from 8 on, as Minka does."""
-    x = np.asarray(x, dtype=np.float64)
-    out = np.full(x.shape, np.nan)
-    out[x == 0] = -np.inf
+    with np.errstate(all="ignore"):
+        return _trigamma(np.asarray(x, dtype=np.float64), exact)
+
+
+def _trigamma(x: np.ndarray, exact: bool) -> np.ndarray:
     negative = x < 0
-    if negative.any():
-        z = x[negative]
-        r = math.pi / np.sin(-math.pi * z)
-        out[negative] = -trigamma(1.0 - z, exact=exact) + r * r
+    z = np.where(negative, 1.0 - x, x)  # trigamma(-x) = -trigamma(1 + x) + (pi / sin(pi x))^2
+    regular = (z > 1e-4) & np.isfinite(z)
+    z, result = _recurrence(z, regular, 8.0, lambda v: 1.0 / (v * v))
+    r = 1.0 / (z * z)
+    tail = 0.5 * r + (1.0 + r * (_B2 + r * (_B4 + r * (_B6 + r * (_B8 + r * _B10))))) / z
+    result = np.where(z >= (8.0 if exact else 12.0), result + tail, result)
+    out = np.where(regular, result, np.nan)
     small = (x > 0) & (x <= 1e-4)
-    z = x[small]
-    out[small] = (1.0 / (z * z)) + _TRIGAMMA_1 + _TETRAGAMMA_1 * z
-    rest = (x > 1e-4) & np.isfinite(x)
-    z = x[rest]
-    result = np.zeros(z.shape)
-    below = z < 8
-    while below.any():
-        result[below] += 1.0 / (z[below] * z[below])
-        z[below] += 1.0
-        below = z < 8
-    tail = z >= (8 if exact else 12)
-    r = 1.0 / (z[tail] * z[tail])
-    result[tail] += (
-        0.5 * r + (1.0 + r * (_B2 + r * (_B4 + r * (_B6 + r * (_B8 + r * _B10))))) / z[tail]
-    )
-    out[rest] = result
-    return out
+    out = np.where(small, (1.0 / (x * x)) + _TRIGAMMA_1 + _TETRAGAMMA_1 * x, out)
+    out = np.where(x == 0, -np.inf, out)
+    reflected = math.pi / np.sin(-math.pi * x)
+    return np.where(negative, -out + reflected * reflected, out)
+
+
+def _recurrence(
+    z: np.ndarray, regular: np.ndarray, up_to: float, term: Callable[[np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The recurrence of both polygamma functions, as Java's loop runs it on each element:
+    while it is below ``up_to`` (at most ``up_to`` times, from above 0), add ``term`` of it to
+    a sum starting at 0 and add 1 to it; the element reached and the sum. Both additions are
+    made one after the other (``cumsum``), so that each value is rounded as in the loop. The
+    elements not ``regular`` are left at ``up_to``."""
+    steps = np.ones((z.size, int(up_to) + 1))
+    steps[:, 0] = np.where(regular, z, up_to).ravel()
+    reached = np.cumsum(steps, axis=1)  # z, z + 1, (z + 1) + 1, ...
+    below = reached < up_to
+    sums = np.cumsum(np.where(below, term(reached), 0.0), axis=1)[:, -1]
+    last = reached[np.arange(z.size), below.sum(axis=1)]
+    return last.reshape(z.shape), sums.reshape(z.shape)
