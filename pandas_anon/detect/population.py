@@ -45,6 +45,19 @@ ARX's rules, mirrored here:
   closed-form root against those sums too; they are equal up to rounding, and so is the check.
 - SNB's estimate of the population's classes keeps ARX's ``sum((1 - f) ** j * c_j * (1 + f) **
   j - 1)`` (the ``- 1`` inside the sum).
+- Commons Math's hypergeometric law in Zayatz's model takes ``N`` as an ``int`` (ARX clamps a
+  larger population to 2^31 - 1, a bug its code marks); here ``N`` is not clamped.
+
+Every operation of the solvers' equations is made in ARX's order (sums one term after the
+other), so that Newton's steps are ARX's to the last bit where the equations are well
+conditioned: on the tests' data sets and histograms the figures agree with ARX's to a relative
+1e-8. Where Pitman's steps reach a negative ``alpha`` the closed-form equations are evaluated
+near the poles of the digamma reflection formula, the rounding of ``theta / alpha`` is
+amplified to about the solver's tolerance, and the last bit of Java's ``StrictMath`` sine,
+tangent and logarithm (fdlibm), which differ from the C library's for a few percent of
+arguments, decides where the steps go: the two solvers can then end at different roots (ARX
+sometimes at a degenerate one giving no estimate). On random histograms this changes about one
+Pitman estimate in 150.
 
 References
 ----------
