@@ -26,6 +26,7 @@ many); with ``dropna=False`` missing is one more value of the column, equal to i
 from __future__ import annotations
 
 import numbers
+import re
 import weakref
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -138,6 +139,19 @@ _MAY_MERGE = frozenset({"mixed", "mixed-integer", "mixed-integer-float", "floati
 #: Told by trying, not from the version number.
 TEXT_CUT_AT_NUL = pd.factorize(np.array(["", "\x00"], dtype=object))[0].tolist() == [0, 0]
 
+#: Whether this pandas hashes a Python text that UTF-8 cannot write (one holding a lone
+#: surrogate, ``"\udf85"``) from the buffer of a temporary it has already freed, so that
+#: ``factorize``, ``unique`` and ``groupby`` merge such texts with one another, or with other
+#: texts, or not, as the allocator happens to reuse that memory: 50 distinct such texts are
+#: one value, and the same texts may be coded two ways by two calls (pandas-dev/pandas#34550,
+#: fixed by #66403, which pandas 3.1.1 holds). Told from the version number (before 3.1.1:
+#: 3.1.0 may hold it too), since the outcome of a try depends on the heap.
+_PANDAS_VERSION = tuple(int(part) for part in re.findall(r"\d+", pd.__version__)[:3])
+UNWRITABLE_TEXT_MISHASHED = _PANDAS_VERSION < (3, 1, 1)
+
+#: Whether this pandas hashes some Python texts wrongly (either of the above).
+TEXT_MISHASHED = TEXT_CUT_AT_NUL or UNWRITABLE_TEXT_MISHASHED
+
 
 class _Kind:
     """A kind of number (:func:`kind_of`)."""
@@ -187,11 +201,12 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
     Three kinds of column can hold such values: objects that
     :func:`pandas.api.types.infer_dtype` finds of several kinds (``1`` and ``True``, ``2``
     and ``2.0``), each kind then factorized on its own; floats holding both zeros; and,
-    under a pandas that cuts text at a NUL character when hashing it (before 3.1), Python
-    text holding one (``""`` and ``"\\x00"``). A float column without a zero costs one
-    comparison per row; Arrow text, integer, boolean, date and categorical columns cost
+    under a pandas that hashes some texts wrongly (before 3.1, :func:`mishashed`), Python
+    text holding a NUL character (``""`` and ``"\\x00"``) or a lone surrogate
+    (``"\\udf85"``), whose texts are then hashed whole. A float column without a zero costs
+    one comparison per row; Arrow text, integer, boolean, date and categorical columns cost
     nothing, objects of one kind a scan of their types (and, for Python text under such a
-    pandas, one search for NUL).
+    pandas, one pass over the texts joined).
 
     Examples
     --------
@@ -206,7 +221,7 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
     if pd.api.types.is_object_dtype(dtype) or python_text(dtype):
         array = np.asarray(values, dtype=object)
         found = pd.api.types.infer_dtype(array, skipna=True)
-        if found == "string" and merges_at_nul(array):
+        if found == "string" and mishashed(array):
             return factorize_objects(array)
         if found not in _MAY_MERGE:
             return None
@@ -269,30 +284,58 @@ def python_text(dtype: Any) -> bool:
     return isinstance(dtype, pd.StringDtype) and dtype.storage == "python"
 
 
-def merges_at_nul(array: np.ndarray) -> bool:
-    """Whether this pandas would merge texts of ``array`` (objects) that differ after a NUL
-    character (:data:`TEXT_CUT_AT_NUL`): it does, and one of them holds a NUL."""
-    if not TEXT_CUT_AT_NUL:
+def mishashed(array: np.ndarray) -> bool:
+    """Whether this pandas would hash some text of ``array`` (objects) wrongly: cut at a NUL
+    character (:data:`TEXT_CUT_AT_NUL`), or from freed memory when UTF-8 cannot write it
+    (:data:`UNWRITABLE_TEXT_MISHASHED`). One pass over the texts, joined."""
+    if not TEXT_MISHASHED:
         return False
     try:
-        return "\x00" in "".join(array)  # one search of the joined texts
+        joined = "".join(array)
     except TypeError:  # missing values or other objects among the texts
-        return any("\x00" in value for value in array if isinstance(value, str))
+        joined = "".join(value for value in array if isinstance(value, str))
+    return mishashed_text(joined)
+
+
+def mishashed_text(text: str) -> bool:
+    """Whether this pandas would hash ``text`` wrongly (:func:`mishashed`)."""
+    return (TEXT_CUT_AT_NUL and "\x00" in text) or (
+        UNWRITABLE_TEXT_MISHASHED and not text.isascii() and not _writable(text)
+    )
+
+
+def _writable(text: str) -> bool:
+    """Whether UTF-8 can write ``text``: it holds no lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _Text:
+    """The tag of a text hashed whole (:func:`factorize_objects`): a key ``(_TEXT, text)``
+    is a tuple, which pandas hashes by Python's hash and equality of its items, and which no
+    cell of a column can equal."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<text>"
+
+
+_TEXT = _Text()
 
 
 def factorize_objects(array: np.ndarray) -> np.ndarray:
     """``pandas.factorize``'s codes of objects (int64, -1 missing; pandas' equality, so
-    ``1 == 1.0``), texts told apart past a NUL character where this pandas would not
-    (:func:`merges_at_nul`): they are then hashed spelled without NUL, one to one
-    (``\\x01`` doubled, ``\\x00`` written ``\\x01\\x02``)."""
-    if merges_at_nul(array):
+    ``1 == 1.0``), texts compared whole where this pandas would hash some of them wrongly
+    (:func:`mishashed`: past a NUL character, or a lone surrogate): each text is then
+    hashed as the key ``(_TEXT, text)``, which pandas hashes and compares with Python's
+    hash and equality of the text, whole, and which equals no other value."""
+    if mishashed(array):
         array = np.fromiter(
-            (
-                value.replace("\x01", "\x01\x01").replace("\x00", "\x01\x02")
-                if isinstance(value, str)
-                else value
-                for value in array
-            ),
+            ((_TEXT, value) if isinstance(value, str) else value for value in array),
             dtype=object,
             count=len(array),
         )

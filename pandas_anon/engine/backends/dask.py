@@ -42,10 +42,11 @@ from dask.dataframe.utils import has_known_categories, make_meta
 from pandas_anon.engine.backends import pandas as pandas_backend
 from pandas_anon.engine.columns import all_columns, resolve_columns
 from pandas_anon.engine.encoding import (
-    TEXT_CUT_AT_NUL,
+    TEXT_MISHASHED,
     check_complete,
     kind_of,
-    merges_at_nul,
+    mishashed,
+    mishashed_text,
     python_text,
 )
 from pandas_anon.engine.frequency import FrequencySet
@@ -244,8 +245,8 @@ def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame
     - an object column: each number (not missing) as a :class:`_Written` of its kind and
       value, so ``1``, ``True`` and ``1.0`` are three keys; a column of text (what
       :func:`pandas.api.types.infer_dtype` finds there) is kept as it is, any other value too;
-    - text holding a NUL character, under a pandas whose hashing cuts text there
-      (:func:`~pandas_anon.engine.encoding.merges_at_nul`): each such text as a
+    - text that this pandas hashes wrongly (:func:`~pandas_anon.engine.encoding.mishashed`:
+      before 3.1, text holding a NUL character or a lone surrogate): each such text as a
       :class:`_Written` (a ``string[python]`` column then as objects), which pandas hashes
       whole.
 
@@ -260,20 +261,22 @@ def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame
             keys[name] = np.where(np.isnan(data), _NAN_KEY, data.view(np.int64))
         elif pd.api.types.is_object_dtype(column.dtype):
             keys[name] = _object_keys(column.to_numpy())
-        elif python_text(column.dtype) and TEXT_CUT_AT_NUL:  # in every partition alike
+        elif python_text(column.dtype) and TEXT_MISHASHED:  # in every partition alike
             keys[name] = _text_keys(column.to_numpy(dtype=object))
     return keys
 
 
 def _text_keys(values: np.ndarray) -> np.ndarray:
-    """``values`` (objects) with each text holding a NUL character as a :class:`_Written`
-    when this pandas would cut it there (:func:`~pandas_anon.engine.encoding.merges_at_nul`);
-    the same key for a value whatever partition holds it."""
-    if not merges_at_nul(values):
+    """``values`` (objects) with each text this pandas would hash wrongly as a
+    :class:`_Written` (:func:`~pandas_anon.engine.encoding.mishashed`); the same key for a
+    value whatever partition holds it."""
+    if not mishashed(values):
         return values
     rows = np.flatnonzero(
         np.fromiter(
-            (isinstance(v, str) and "\x00" in v for v in values), dtype=bool, count=len(values)
+            (isinstance(v, str) and mishashed_text(v) for v in values),
+            dtype=bool,
+            count=len(values),
         )
     )
     keys = values.copy()
