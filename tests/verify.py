@@ -371,3 +371,28 @@ def _as_floats(column: pd.Series) -> np.ndarray | None:
     if pd.api.types.is_bool_dtype(column.dtype) or not pd.api.types.is_numeric_dtype(column.dtype):
         return None
     return pd.to_numeric(column.astype(object), errors="coerce").to_numpy(dtype=float)
+
+
+def unreadable_dates(released: pd.Series) -> int:
+    """Cells of a released date column that are neither a date, ``*``, missing, nor a range
+    of two dates (``[a/b]``, ``a/b`` or ``[a, b]``, each bound read by ``pandas.to_datetime``
+    on its own, as an analyst would read it)."""
+    bad = 0
+    for value, count in released.astype(object).value_counts(dropna=True).items():
+        if not isinstance(value, str) or value == "*":
+            continue
+        inner = value[1:-1] if value.startswith("[") and value.endswith("]") else value
+        bounds = inner.split(", ") if ", " in inner else inner.split("/")
+        try:
+            for bound in bounds:
+                pd.to_datetime(bound, format="ISO8601")
+        except (ValueError, TypeError):
+            bad += int(count)
+    return bad
+
+
+def whole_numbers_with_decimals(released: pd.Series) -> int:
+    """Cells of a released whole-number column written with a decimal point (``1983.0``,
+    ``[1967.0-1969.0]``), alone or in a range."""
+    text = released.astype(object).map(lambda v: v if isinstance(v, str) else repr(v))
+    return int(text.str.contains(r"\d\.\d", regex=True).sum())

@@ -45,10 +45,12 @@ from verify import (
     naive_election,
     naive_singleton_mask,
     release_classes,
+    unreadable_dates,
     verify_gcp,
     verify_generalized,
     verify_l_diverse,
     verify_t_close,
+    whole_numbers_with_decimals,
 )
 
 # random frames often have more holes than values; the warning about it is not under test
@@ -748,7 +750,8 @@ def test_best_qid_agrees_with_brute_force(case, max_size, dropna):
 def test_zero_configuration_is_k_anonymous_on_every_released_column(data):
     """``kanon(k)`` with neither ``qid`` nor ``algo``: every released column but the
     sensitive one (the untouched ``x`` too) is k-anonymous together, read back from the
-    output alone; within the suppression limit; the input untouched; the same release
+    output alone; within the suppression limit; dates written as dates or ranges of dates
+    pandas reads, whole numbers without decimals; the input untouched; the same release
     twice."""
     case = data.draw(cases(), label="case")
     call = data.draw(calls(case), label="call")
@@ -789,5 +792,11 @@ def test_zero_configuration_is_k_anonymous_on_every_released_column(data):
         assert starred == 0 or (starred >= call.k and report.algorithm == "local")
         assert found["k"] >= call.k or found["classes"] == 0
     assert report.exposure["passes"] or call.k == 1
+    for column in released:  # typed as read: dates read back as dates, whole numbers whole
+        dtype = frame[column].dtype
+        if pd.api.types.is_datetime64_any_dtype(dtype):
+            assert unreadable_dates(out[column]) == 0, column
+        elif pd.api.types.is_integer_dtype(dtype):
+            assert whole_numbers_with_decimals(out[column]) == 0, column
     again, _ = run(frame, call.k, **options)
     pd.testing.assert_frame_equal(again, out, check_exact=True)
