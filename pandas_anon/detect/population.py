@@ -279,6 +279,7 @@ class _Histogram:
 
     @property
     def f(self) -> float:
+        """The sampling fraction ``n / N``."""
         return self.n / self.N
 
 
@@ -306,7 +307,7 @@ def _zayatz(h: _Histogram) -> float:
     computed in logarithms (0 where ``n - 1 > N - j``)."""
     n, big = h.n, float(h.N)
     rest = big - h.sizes  # N - j
-    drawn = rest - n + 1  # N - j - (n - 1): above 0 where P_j > 0
+    drawn = rest - n + 1  # N - j - (n - 1): at least 0 where P_j > 0
     possible = drawn >= 0
     log_ratio = np.full(h.sizes.shape, -np.inf)
     lg = np.vectorize(math.lgamma, otypes=[np.float64])
@@ -316,8 +317,9 @@ def _zayatz(h: _Histogram) -> float:
         - lg(drawn[possible] + 1)
         - (math.lgamma(big) - math.lgamma(big - n + 1))
     )
-    uniqueness = h.classes[0] / float(np.dot(h.classes, np.exp(log_ratio)))
-    return h.classes[0] * uniqueness / h.f
+    c1 = h.of_size(1)
+    uniqueness = c1 / float(np.dot(h.classes, np.exp(log_ratio)))
+    return c1 * uniqueness / h.f
 
 
 def _pitman(h: _Histogram) -> float:
