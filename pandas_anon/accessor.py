@@ -225,7 +225,15 @@ class _Exposure:
             weights=weights,
         )
 
-    def risk(self, qid: QID, *, dropna: bool = True, weights: Weights | None = None) -> Risk:
+    def risk(
+        self,
+        qid: QID,
+        *,
+        dropna: bool = True,
+        weights: Weights | None = None,
+        population: int | None = None,
+        sampling_fraction: float | None = None,
+    ) -> Risk:
         """``DataFrame.anon.risk``: the re-identification risk figures of ``qid``.
 
         Calls :func:`pandas_anon.risk` with this frame (also ``ddf.anon.risk`` on a Dask
@@ -239,11 +247,18 @@ class _Exposure:
             Whether rows missing a value of ``qid`` are left out (False: missing is a value).
         weights : hashable or array-like, optional
             The people each row stands for (an aggregated table's count column).
+        population : int, optional
+            The size of the population the frame was drawn from (not with
+            ``sampling_fraction``).
+        sampling_fraction : float, optional
+            The frame's share of that population, in (0, 1] (not with ``population``).
 
         Returns
         -------
         Risk
-            Sample uniques, classes, prosecutor risk and each column's contribution.
+            Sample uniques, classes, prosecutor risk and each column's contribution; with a
+            population, the estimated population uniques (``population_uniques``, by Dankar
+            et al.'s rule as ARX reports it, and ``population_uniques_by_model``).
 
         See Also
         --------
@@ -259,7 +274,14 @@ class _Exposure:
         """
         from pandas_anon.detect import figures as detect
 
-        return detect.risk(self._frame, qid, dropna=dropna, weights=weights)
+        return detect.risk(
+            self._frame,
+            qid,
+            dropna=dropna,
+            weights=weights,
+            population=population,
+            sampling_fraction=sampling_fraction,
+        )
 
     def generalize(
         self,
