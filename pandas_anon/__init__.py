@@ -67,7 +67,9 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.transformation import Transformation
     from pandas_anon.detect.best_qid import best_qid
     from pandas_anon.detect.figures import identifiers, risk, singletons
+    from pandas_anon.detect.individual import IndividualRisk, individual_risk
     from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.detect.suda import Suda, suda
     from pandas_anon.engine.encoding import EncodedFrame
     from pandas_anon.engine.frequency import FrequencySet
     from pandas_anon.engine.grouping import Grouping
@@ -76,6 +78,7 @@ if TYPE_CHECKING:
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
     from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
+    from pandas_anon.studies.attacks import Attacks, AttackRisk, attacks
     from pandas_anon.studies.compare import Comparison, compare
     from pandas_anon.studies.handover import RiskReport, report_html, risk_report
     from pandas_anon.studies.strategy import Study, study
@@ -103,6 +106,10 @@ _LAZY = {
     "identifiers": "pandas_anon.detect.figures",
     "risk": "pandas_anon.detect.figures",
     "singletons": "pandas_anon.detect.figures",
+    "individual_risk": "pandas_anon.detect.individual",
+    "IndividualRisk": "pandas_anon.detect.individual",
+    "suda": "pandas_anon.detect.suda",
+    "Suda": "pandas_anon.detect.suda",
     "RiskReport": "pandas_anon.studies.handover",
     "report_html": "pandas_anon.studies.handover",
     "risk_report": "pandas_anon.studies.handover",
@@ -130,6 +137,9 @@ _LAZY = {
     "TCloseness": "pandas_anon.privacy.models",
     "Study": "pandas_anon.studies.strategy",
     "compare": "pandas_anon.studies.compare",
+    "attacks": "pandas_anon.studies.attacks",
+    "Attacks": "pandas_anon.studies.attacks",
+    "AttackRisk": "pandas_anon.studies.attacks",
     "intervals": "pandas_anon.anonymization.intervals",
     "Comparison": "pandas_anon.studies.compare",
     "study": "pandas_anon.studies.strategy",
@@ -192,6 +202,8 @@ __all__ = [
     "OutputFileError",
     "Risk",
     "Singletons",
+    "IndividualRisk",
+    "Suda",
     "Study",
     "Comparison",
     "TCloseness",
@@ -219,8 +231,13 @@ __all__ = [
     "risk_report",
     "RiskReport",
     "singletons",
+    "individual_risk",
+    "suda",
     "study",
     "compare",
+    "attacks",
+    "Attacks",
+    "AttackRisk",
     "intervals",
     "testing",
     "write_arx_csv",

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pandas_anon.detect.results import BestQID, Risk, Singletons
     from pandas_anon.engine.weights import Weights
     from pandas_anon.privacy.models import LDiversity, PrivacyModel, TCloseness
+    from pandas_anon.studies.attacks import Attacks
     from pandas_anon.studies.compare import Comparison
     from pandas_anon.studies.strategy import Study
 
@@ -940,6 +941,100 @@ class AnonAccessor(_Exposure):
             hierarchies=hierarchies,
             max_suppression=max_suppression,
             identifiers=identifiers,
+        )
+
+    def attacks(
+        self,
+        released: pd.DataFrame,
+        *,
+        control: pd.DataFrame,
+        columns: Sequence[Hashable] | None = None,
+        secret: Hashable | None = None,
+        link_columns: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None,
+        n_attacks: int = 500,
+        mode: str = "multivariate",
+        n_cols: int = 3,
+        max_attempts: int | None = 100_000,
+        n_neighbors: int = 1,
+        regression: bool = False,
+        confidence_level: float = 0.95,
+        seed: int | None = 0,
+    ) -> Attacks:
+        """``DataFrame.anon.attacks``: WP29's three risks of a release of this frame,
+        measured by attacking it (Giomi et al. 2023, as anonymeter 1.1.0 runs them).
+
+        This frame is the original the release was made from. Calls
+        :func:`pandas_anon.attacks`; see it for the details of each parameter.
+
+        Parameters
+        ----------
+        released : pandas.DataFrame
+            The release, as published.
+        control : pandas.DataFrame
+            Records of the same population held back from the release (index labels not
+            this frame's).
+        columns : sequence of hashable, optional
+            The columns the attacks read. Default: the release's columns.
+        secret : hashable, optional
+            The column the inference attacker guesses. Default None: no inference attack.
+        link_columns : pair of sequences of hashable, optional
+            The linkability attacker's two tables. Default: ``columns`` (less ``secret``)
+            cut in two halves.
+        n_attacks : int, default 500
+            The attacks of each kind.
+        mode : {"multivariate", "univariate"}, default "multivariate"
+            The singling-out attack's predicates.
+        n_cols : int, default 3
+            The attributes of a multivariate predicate.
+        max_attempts : int or None, default 100000
+            The multivariate predicates formed at most; None: no limit.
+        n_neighbors : int, default 1
+            Linkability: the nearest release records the two halves may share.
+        regression : bool, default False
+            Inference: right within 5 % of a numeric secret rather than equal.
+        confidence_level : float, default 0.95
+            The confidence of the intervals.
+        seed : int or None, default 0
+            The random draws' seed: the same seed, the same figures.
+
+        Returns
+        -------
+        Attacks
+            ``singling_out``, ``linkability``, ``inference``: each risk, its interval, the
+            attack's, the baseline's and the control's success rates.
+
+        See Also
+        --------
+        pandas_anon.attacks : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> people = pd.DataFrame({"age": list(range(20, 80)) * 5, "sex": ["F", "M", "M"] * 100})
+        >>> original, control = people.iloc[:200], people.iloc[200:]
+        >>> everyone = original.assign(age="*", sex="*")
+        >>> result = original.anon.attacks(everyone, control=control, n_attacks=50, n_cols=2)
+        >>> result.singling_out.risk
+        0.0
+        """
+        from pandas_anon.studies.attacks import attacks
+
+        return attacks(
+            self._frame,
+            released,
+            control=control,
+            columns=columns,
+            secret=secret,
+            link_columns=link_columns,
+            n_attacks=n_attacks,
+            mode=mode,
+            n_cols=n_cols,
+            max_attempts=max_attempts,
+            n_neighbors=n_neighbors,
+            regression=regression,
+            confidence_level=confidence_level,
+            seed=seed,
         )
 
 

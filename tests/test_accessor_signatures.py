@@ -21,8 +21,8 @@ from pandas_anon.accessor import AnonAccessor, DaskAnonAccessor
 from pandas_anon.anonymization import generalize, intervals, kanon, reports
 from pandas_anon.anonymization.noise import ke, planning
 from pandas_anon.anonymization.reinforcement import reinforce
-from pandas_anon.detect import best_qid, figures
-from pandas_anon.studies import compare, handover, strategy
+from pandas_anon.detect import best_qid, figures, individual, suda
+from pandas_anon.studies import attacks, compare, handover, strategy
 
 VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
@@ -43,6 +43,8 @@ FORWARDS = {
     "identifiers": Forward(figures.identifiers),
     "best_qid": Forward(best_qid.best_qid),
     "risk": Forward(figures.risk),
+    "individual_risk": Forward(individual.individual_risk),
+    "suda": Forward(suda.suda),
     "generalize": Forward(generalize.generalize),
     "report": Forward(reports.report_of),
     "kanon": Forward(kanon.kanon, options=(kanon.anonymize,)),
@@ -51,6 +53,7 @@ FORWARDS = {
     "ke_plan": Forward(planning.ke_plan, options=(ke.ke_decide,)),
     "compare": Forward(compare.compare, options=(kanon.anonymize,), fixed=("algo",)),
     "study": Forward(strategy.study),
+    "attacks": Forward(attacks.attacks),
     "report_html": Forward(handover.report_html),
     "intervals": Forward(intervals.intervals),
     "reinforce": Forward(

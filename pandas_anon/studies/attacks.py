@@ -1,0 +1,1118 @@
+"""``pandas_anon.attacks``: WP29's three risks of a release, measured by attacking it.
+
+The Article 29 Working Party (Opinion 05/2014 on anonymisation techniques) asks of a release
+that it resists singling out, linkability and inference. Giomi, Boenisch, Wehmeyer and
+Tasnádi (2023), "A Unified Framework for Quantifying Privacy Risk in Synthetic Data"
+(PoPETs 2023 (2), section 3), measure each by an attack that reads the release and is scored
+on the original records it was made from, and on *control* records drawn from the same
+population but held back from the release: the risk is the attack's success on the original
+beyond its success on the control, ``(attack - control) / (1 - control)``. This module runs
+their three attacks as their package, anonymeter 1.1.0, does (its
+``evaluators/singling_out_evaluator.py``, ``linkability_evaluator.py``,
+``inference_evaluator.py``, ``neighbors/mixed_types_kneighbors.py``, ``stats/confidence.py``),
+on integer codes instead of query strings and in numpy instead of Numba, seeded:
+
+- **singling out**: predicates formed on the release that match exactly one of its (distinct)
+  records, either one rare value or extreme (``univariate``) or ``n_cols`` attributes of a
+  release record, each ``==`` or, for a number, ``>=``/``<=`` towards the side of the median
+  it lies on (``multivariate``); success is a predicate matching exactly one original
+  record; the baseline draws predicates at random from the release's values and operators;
+  the control's count is rescaled to the original's size by anonymeter's fit (Cohen and
+  Nissim 2020) when the two differ;
+- **linkability**: the attacker holds two tables sharing nobody's columns
+  (``link_columns``) of the same targets and links them through the release: a target is
+  linked when the release record nearest to its first half is among those nearest to its
+  second; the baseline links at random;
+- **inference**: the attacker knows a target's ``columns`` but its ``secret`` and guesses
+  the secret of the nearest release record; the baseline guesses a random release record's.
+
+Distances are anonymeter's Gower-like ones: a number contributes its absolute difference
+divided by the column's range over the release and the targets, any other value 1 when it
+differs; both missing count 1, one missing puts the record last. Ties between equally near
+records are broken at random (anonymeter's Numba quicksort breaks them in an order of its
+own). The confidence intervals are Wilson score intervals propagated to the risk as
+anonymeter's ``EvaluationResults`` does.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pandas_anon import formatting
+from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.grouping import mixed_radix
+from pandas_anon.errors import (
+    ColumnNotFoundError,
+    EmptyDataError,
+    InvalidParameterError,
+    NotAFrameError,
+)
+
+#: The singling-out modes.
+MODES = ("multivariate", "univariate")
+
+#: Operator codes of a singling-out predicate on integer codes (``-1`` is missing).
+EQ, NE, GT, LT, GE, LE, IS_NULL, NOT_NULL = range(8)
+_CATEGORICAL_OPS = np.array([EQ, NE])
+_NUMERIC_OPS = np.array([EQ, NE, GT, LT, GE, LE])
+
+#: Attempts the multivariate attack forms its predicates in (anonymeter's batch size).
+BATCH = 1000
+
+#: Elements (targets x release combinations) of one chunk of the distance computation.
+CHUNK = 1 << 22
+
+
+# -- statistics (anonymeter's stats/confidence.py) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A success rate and its error bound: Wilson's score estimate (Wilson 1927) of a
+    Bernoulli rate, ``(n_success + z²/2) / (n + z²)`` give or take
+    ``z / (n + z²) * sqrt(n_success (n - n_success) / n + z²/4)``, z the normal quantile of
+    the confidence level (anonymeter's ``success_rate``)."""
+
+    value: float
+    error: float
+
+    @classmethod
+    def wilson(cls, n_total: int, n_success: float, confidence_level: float) -> Rate:
+        """The Wilson estimate of ``n_success`` successes in ``n_total`` trials."""
+        from scipy.stats import norm
+
+        z = float(norm.ppf(0.5 * (1.0 + confidence_level)))
+        z2 = z * z
+        variance = n_success * (n_total - n_success) / n_total
+        denominator = n_total + z2
+        return cls(
+            (n_success + 0.5 * z2) / denominator,
+            z / denominator * math.sqrt(variance + 0.25 * z2),
+        )
+
+    def residual(self, control: Rate) -> Rate:
+        """The excess of this (attack) rate over the ``control`` rate, normalised by the
+        control's margin, ``(a - c) / (1 - c)``, its error propagated to first order
+        (anonymeter's ``residual_success``)."""
+        value = (self.value - control.value) / (1.0 - control.value)
+        d_attack = 1 / abs(1 - control.value)
+        d_control = (self.value - 1) / (1 - control.value) ** 2
+        return Rate(
+            value, math.sqrt((self.error * d_attack) ** 2 + (control.error * d_control) ** 2)
+        )
+
+    def bound(self) -> tuple[float, tuple[float, float]]:
+        """The value and its interval ``value ± error``, each clipped to [0, 1]
+        (anonymeter's ``bind_value``)."""
+        clip = lambda x: min(max(x, 0.0), 1.0)  # noqa: E731
+        return clip(self.value), (clip(self.value - self.error), clip(self.value + self.error))
+
+
+@dataclass(frozen=True)
+class AttackRisk:
+    """One attack's outcome: its risk with the confidence interval, and the success rates
+    it is computed from.
+
+    Attributes
+    ----------
+    attack : str
+        ``"singling out"``, ``"linkability"`` or ``"inference"``.
+    risk : float
+        ``(attack_rate - control_rate) / (1 - control_rate)`` clipped to [0, 1]: the share
+        of the attack's room for success that it owes to the original records having been in
+        the release rather than to what the release says of anybody in the population.
+    ci : tuple of float
+        The risk's confidence interval, ``risk ± error`` clipped to [0, 1], the error the
+        Wilson errors of both rates propagated.
+    attack_rate, baseline_rate, control_rate : float
+        Wilson estimates of the success rate of the attack on the original, of the random
+        baseline on the original, and of the attack on the control.
+    attack_error, baseline_error, control_error : float
+        Their error bounds at the confidence level.
+    n_attacks : tuple of int
+        The attacks scored on the original, by the baseline and on the control.
+    n_success, n_baseline : int
+        Successes on the original, of the baseline.
+    n_control : float
+        Successes on the control (singling out: rescaled to the original's size when the two
+        differ, so not always a whole number).
+    n_queries : int or None
+        Singling out: the predicates that could be formed on the release (at most the
+        attacks asked for; fewer when the release singles out few records).
+    """
+
+    attack: str
+    risk: float
+    ci: tuple[float, float]
+    attack_rate: float
+    attack_error: float
+    baseline_rate: float
+    baseline_error: float
+    control_rate: float
+    control_error: float
+    n_attacks: tuple[int, int, int]
+    n_success: int
+    n_baseline: int
+    n_control: float
+    n_queries: int | None = None
+
+    @classmethod
+    def measure(
+        cls,
+        attack: str,
+        n_attacks: tuple[int, int, int],
+        counts: tuple[int, int, float],
+        confidence_level: float,
+        n_queries: int | None = None,
+    ) -> AttackRisk:
+        """The risk of ``counts`` (successes on the original, of the baseline, on the
+        control) out of ``n_attacks`` each, as anonymeter's ``EvaluationResults.risk``."""
+        n_success, n_baseline, n_control = counts
+        rate = Rate.wilson(n_attacks[0], n_success, confidence_level)
+        baseline = Rate.wilson(n_attacks[1], n_baseline, confidence_level)
+        control = Rate.wilson(n_attacks[2], n_control, confidence_level)
+        risk, ci = rate.residual(control).bound()
+        return cls(
+            attack,
+            risk,
+            ci,
+            rate.value,
+            rate.error,
+            baseline.value,
+            baseline.error,
+            control.value,
+            control.error,
+            n_attacks,
+            int(n_success),
+            int(n_baseline),
+            float(n_control),
+            n_queries,
+        )
+
+
+_FIGURES = (
+    "risk",
+    "ci low",
+    "ci high",
+    "attack rate",
+    "baseline rate",
+    "control rate",
+    "attacks",
+    "successes",
+    "baseline successes",
+    "control successes",
+)
+
+
+@dataclass(frozen=True, repr=False)
+class Attacks:
+    """WP29's three risks of a release, each measured by an attack (Giomi et al. 2023).
+
+    The result of :func:`attacks`. Each figure is an estimate from ``n_attacks`` attacks
+    with a confidence interval; the same ``seed`` gives the same figures. The result prints
+    as a table (one row per attack) and converts with ``to_dict()`` for JSON. It holds no
+    value of the data.
+
+    Attributes
+    ----------
+    singling_out, linkability : AttackRisk
+        The two attacks on the release.
+    inference : AttackRisk or None
+        The inference of ``secret``, None when no secret was given.
+    columns : tuple
+        The columns the attacks read.
+    link_columns : tuple of two tuples
+        The linkability attacker's two tables.
+    secret : hashable or None
+        The column the inference attacker guesses.
+    mode : str
+        The singling-out attack's predicates: ``"multivariate"`` or ``"univariate"``.
+    n_attacks : int
+        The attacks asked of each.
+    confidence_level : float
+        The confidence of the intervals.
+    seed : int or None
+        Where the random draws came from.
+
+    See Also
+    --------
+    pandas_anon.attacks : The function that returns it.
+    pandas_anon.risk : Re-identification risk counted on the table itself.
+
+    References
+    ----------
+    .. [1] M. Giomi, F. Boenisch, C. Wehmeyer and B. Tasnádi (2023), "A Unified Framework
+       for Quantifying Privacy Risk in Synthetic Data", PoPETs 2023 (2), section 3.
+    .. [2] Article 29 Data Protection Working Party (2014), "Opinion 05/2014 on
+       Anonymisation Techniques", WP216, section 2.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> people = pd.DataFrame({
+    ...     "age": rng.integers(20, 90, 300),
+    ...     "sex": rng.choice(["F", "M"], 300),
+    ...     "city": rng.choice(["Aosta", "Ivrea", "Biella", "Susa", "Bard"], 300),
+    ... })
+    >>> original, control = people.iloc[:200], people.iloc[200:]
+    >>> result = pandas_anon.attacks(original, original, control=control, n_attacks=40)
+    >>> result.singling_out.n_queries, result.singling_out.n_success
+    (20, 20)
+    >>> result.linkability.n_attacks
+    (40, 40, 40)
+    """
+
+    singling_out: AttackRisk
+    linkability: AttackRisk
+    inference: AttackRisk | None
+    columns: tuple[Hashable, ...]
+    link_columns: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+    secret: Hashable | None
+    mode: str
+    n_attacks: int
+    confidence_level: float
+    seed: int | None
+    risks: tuple[AttackRisk, ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        risks = (self.singling_out, self.linkability, self.inference)
+        object.__setattr__(self, "risks", tuple(r for r in risks if r is not None))
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per attack, indexed by its name: the risk and its interval, the three
+        success rates and the counts they come from."""
+        rows = [
+            (
+                r.risk,
+                r.ci[0],
+                r.ci[1],
+                r.attack_rate,
+                r.baseline_rate,
+                r.control_rate,
+                r.n_attacks[0],
+                r.n_success,
+                r.n_baseline,
+                r.n_control,
+            )
+            for r in self.risks
+        ]
+        return pd.DataFrame(rows, columns=list(_FIGURES), index=[r.attack for r in self.risks])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as plain Python values (for JSON)."""
+        return {
+            "columns": [str(c) for c in self.columns],
+            "link_columns": [[str(c) for c in half] for half in self.link_columns],
+            "secret": None if self.secret is None else str(self.secret),
+            "mode": self.mode,
+            "n_attacks": self.n_attacks,
+            "confidence_level": self.confidence_level,
+            "seed": self.seed,
+            "attacks": {
+                r.attack: {
+                    "risk": r.risk,
+                    "ci": list(r.ci),
+                    "attack_rate": r.attack_rate,
+                    "attack_error": r.attack_error,
+                    "baseline_rate": r.baseline_rate,
+                    "baseline_error": r.baseline_error,
+                    "control_rate": r.control_rate,
+                    "control_error": r.control_error,
+                    "n_attacks": list(r.n_attacks),
+                    "n_success": r.n_success,
+                    "n_baseline": r.n_baseline,
+                    "n_control": r.n_control,
+                    "n_queries": r.n_queries,
+                }
+                for r in self.risks
+            },
+        }
+
+    def __repr__(self) -> str:
+        fields = [
+            ("columns", formatting.columns(self.columns)),
+            ("linkability's tables", formatting.column_sets(self.link_columns)),
+            ("secret", "none (inference not run)" if self.secret is None else str(self.secret)),
+            ("singling out", f"{self.mode}, {self._queries()}"),
+            ("confidence", f"{self.confidence_level:g}"),
+            ("seed", str(self.seed)),
+        ]
+        return formatting.render(self._title(), fields, ("", self._shown()))
+
+    def _repr_html_(self) -> str:
+        """The table as a notebook shows it."""
+        return f"<p>{html.escape(self._title())}</p>" + self._shown().to_html(index=False)
+
+    def _title(self) -> str:
+        return f"WP29's three risks, by attack ({self.n_attacks} attacks each)"
+
+    def _queries(self) -> str:
+        formed = self.singling_out.n_queries
+        return f"{formed} of {self.n_attacks} predicates formed on the release"
+
+    def _shown(self) -> pd.DataFrame:
+        table = self.table
+        shown = table.reset_index(names="attack").astype(object)
+        for column in _FIGURES[:6]:
+            shown[column] = [f"{v:.4f}" for v in table[column]]
+        shown["control successes"] = [f"{v:.4g}" for v in table["control successes"]]
+        return shown
+
+
+# -- the tables as codes --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Column:
+    """One attacked column coded jointly over the original, the release and the control:
+    ``codes`` (``-1`` missing; for a number, the rank of its value, so that codes compare as
+    the values do) and, for a number, ``values`` (float, NaN missing)."""
+
+    codes: tuple[np.ndarray, np.ndarray, np.ndarray]
+    numeric: bool
+    values: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def _numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+
+
+def _code_column(parts: Sequence[pd.Series]) -> _Column:
+    """Code one column of the three frames: a number when it is one in all three (compared
+    by value), else a category compared as written (as text where the frames' types
+    differ)."""
+    sizes = np.cumsum([0, *(len(p) for p in parts)])
+    split = lambda a: tuple(a[sizes[i] : sizes[i + 1]] for i in range(3))  # noqa: E731
+    if all(_numeric(p) for p in parts):
+        floats = np.concatenate([p.to_numpy(dtype=float, na_value=np.nan) for p in parts])
+        present = ~np.isnan(floats)
+        _, ranks = np.unique(floats[present], return_inverse=True)
+        codes = np.full(len(floats), -1, dtype=np.int64)
+        codes[present] = ranks
+        return _Column(split(codes), True, split(floats))
+    if len({str(p.dtype) for p in parts}) > 1:
+        parts = [p.astype(object).where(p.isna(), p.astype(str)) for p in parts]
+    joined = pd.concat([p.reset_index(drop=True) for p in parts], ignore_index=True)
+    codes, _ = factorize(joined)
+    return _Column(split(codes), False, None)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A frame's attacked columns as a code matrix (rows x columns) and, for the numbers,
+    their values; its combinations of column sets are kept once counted."""
+
+    codes: np.ndarray
+    values: np.ndarray
+    kept: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, compare=False
+    )
+
+    def take(self, rows: np.ndarray) -> _Frame:
+        return _Frame(self.codes[rows], self.values[rows])
+
+    def distinct(self) -> _Frame:
+        """The distinct records in the order of their first occurrence (anonymeter's
+        ``unique(maintain_order=True)``)."""
+        _, first = np.unique(self.codes, axis=0, return_index=True)
+        return self.take(np.sort(first))
+
+    def combinations(self, cols: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct combinations of ``cols`` (their first row each), the combination of
+        each row and the rows of each combination."""
+        key = tuple(int(c) for c in cols)
+        if key not in self.kept:
+            codes = self.codes[:, list(key)]
+            labels, _ = mixed_radix(
+                [codes[:, j] + 1 for j in range(len(key))],
+                [int(codes[:, j].max(initial=-1)) + 2 for j in range(len(key))],
+                n_rows=len(codes),
+            )
+            _, first, inverse, counts = np.unique(
+                labels, return_index=True, return_inverse=True, return_counts=True
+            )
+            self.kept[key] = (first, inverse.ravel(), counts)
+        return self.kept[key]
+
+
+def _frames(
+    columns: Sequence[Hashable], frames: Sequence[pd.DataFrame]
+) -> tuple[list[_Frame], np.ndarray]:
+    """The three frames coded, and which columns are numbers."""
+    coded = [_code_column([f[c] for f in frames]) for c in columns]
+    out = []
+    for i, frame in enumerate(frames):
+        codes = np.column_stack([c.codes[i] for c in coded]).reshape(len(frame), len(coded))
+        values = np.column_stack(
+            [c.values[i] if c.values is not None else np.full(len(frame), np.nan) for c in coded]
+        ).reshape(len(frame), len(coded))
+        out.append(_Frame(codes, values))
+    return out, np.array([c.numeric for c in coded], dtype=bool)
+
+
+# -- singling out ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Predicates:
+    """Conjunctions of ``column op code`` terms, one row each: ``cols``, ``ops``, ``vals``
+    (predicates x terms); the terms of a row name distinct columns, in increasing order."""
+
+    cols: np.ndarray
+    ops: np.ndarray
+    vals: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.cols)
+
+    def take(self, rows: np.ndarray) -> _Predicates:
+        return _Predicates(self.cols[rows], self.ops[rows], self.vals[rows])
+
+    def concat(self, other: _Predicates) -> _Predicates:
+        width = max(self.cols.shape[1], other.cols.shape[1])
+        parts = [self, other]
+        if self.cols.shape[1] != other.cols.shape[1]:
+            parts = [p._widen(width) for p in parts]
+        return _Predicates(*(np.concatenate([getattr(p, a) for p in parts]) for a in _TERM))
+
+    def _widen(self, width: int) -> _Predicates:
+        pad = width - self.cols.shape[1]
+        return _Predicates(
+            *(np.pad(getattr(self, a), ((0, 0), (0, pad)), constant_values=-2) for a in _TERM)
+        )
+
+    def keys(self) -> np.ndarray:
+        """One row of integers per predicate, equal for equal predicates."""
+        return np.concatenate([self.cols, self.ops, self.vals], axis=1)
+
+    def _hits(self, frame: _Frame) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """For each group of predicates on the same columns: its members, which of the
+        frame's combinations of those columns each matches, the combination of each of the
+        frame's rows and the rows of each combination."""
+        out = []
+        groups, group_of = np.unique(self.cols, axis=0, return_inverse=True)
+        group_of = group_of.ravel()
+        for g, cols in enumerate(groups):
+            members = np.flatnonzero(group_of == g)
+            terms = np.flatnonzero(cols >= 0)
+            first, inverse, rows = frame.combinations(cols[terms])
+            hit = np.ones((len(members), len(first)), dtype=bool)
+            for term in terms:
+                combos = frame.codes[first, cols[term]]
+                hit &= _compare(combos, self.ops[members, term], self.vals[members, term])
+            out.append((members, hit, inverse, rows))
+        return out
+
+    def matches(self, frame: _Frame) -> np.ndarray:
+        """The predicates x the frame's rows: which rows each predicate matches."""
+        out = np.zeros((len(self), len(frame.codes)), dtype=bool)
+        for members, hit, inverse, _ in self._hits(frame):
+            out[members] = hit[:, inverse]
+        return out
+
+    def counts(self, frame: _Frame) -> np.ndarray:
+        """How many of the frame's rows each predicate matches, counted on the frame's
+        combinations of each predicate's columns."""
+        out = np.zeros(len(self), dtype=np.int64)
+        for members, hit, _, rows in self._hits(frame):
+            out[members] = hit.astype(np.int64) @ rows
+        return out
+
+
+_TERM = ("cols", "ops", "vals")
+
+
+def _compare(codes: np.ndarray, ops: np.ndarray, vals: np.ndarray) -> np.ndarray:
+    """predicates x combinations: each combination's code (``-1`` missing) against each
+    predicate's term; a missing code satisfies only ``IS_NULL`` and ``NOT_NULL`` decides
+    on presence alone (polars' null semantics, which anonymeter's queries have)."""
+    a = codes[None, :]
+    v = vals[:, None]
+    o = ops[:, None]
+    present = a >= 0
+    return np.select(
+        [o == EQ, o == NE, o == GT, o == LT, o == GE, o == LE, o == IS_NULL],
+        [
+            a == v,
+            present & (a != v),
+            a > v,
+            present & (a < v),
+            a >= v,
+            present & (a <= v),
+            ~present,
+        ],
+        default=present,
+    )
+
+
+class _SinglingOut:
+    """Anonymeter's singling-out evaluator on coded frames."""
+
+    def __init__(
+        self,
+        original: _Frame,
+        released: _Frame,
+        control: _Frame,
+        numeric: np.ndarray,
+        rng: np.random.Generator,
+    ) -> None:
+        self.original = original.distinct()
+        self.released = released.distinct()
+        self.control = control.distinct()
+        self.numeric = numeric
+        self.rng = rng
+
+    def _singling(self, predicates: _Predicates, frame: _Frame) -> np.ndarray:
+        return predicates.counts(frame) == 1
+
+    def univariate(self, n: int) -> _Predicates:
+        """Rare values (held by one record), extremes of numbers and a value missing once,
+        shuffled; the first ``n`` distinct ones that single out a release record."""
+        codes = self.released.codes
+        terms: list[tuple[int, int, int]] = []
+        for c in range(codes.shape[1]):
+            column = codes[:, c]
+            if np.count_nonzero(column < 0) == 1:
+                terms.append((c, IS_NULL, -1))
+            present = column[column >= 0]
+            if self.numeric[c] and len(present):
+                terms += [(c, LE, int(present.min())), (c, GE, int(present.max()))]
+            held, count = np.unique(present, return_counts=True)
+            terms += [(c, EQ, int(v)) for v in held[count == 1]]
+        table = np.array(terms, dtype=np.int64).reshape(-1, 3)
+        table = table[self.rng.permutation(len(table))]
+        predicates = _Predicates(table[:, :1], table[:, 1:2], table[:, 2:])
+        return _first_distinct(
+            predicates.take(np.flatnonzero(self._singling(predicates, self.released))), n
+        )
+
+    def multivariate(self, n: int, n_cols: int, max_attempts: int | None) -> _Predicates:
+        """Predicates on ``n_cols`` random columns of random release records, batch by batch
+        until ``n`` distinct ones single out a release record or ``max_attempts`` were
+        formed."""
+        codes, values = self.released.codes, self.released.values
+        medians = np.full(codes.shape[1], np.nan)
+        medians[self.numeric] = np.nanmedian(values[:, self.numeric], axis=0)
+        found = _Predicates(*(np.zeros((0, n_cols), dtype=np.int64) for _ in _TERM))
+        attempts = 0
+        batch = BATCH if max_attempts is None else min(BATCH, max_attempts)
+        while len(found) < n and (max_attempts is None or attempts < max_attempts):
+            rows = self.rng.integers(0, len(codes), size=batch)
+            cols = np.sort(
+                np.argsort(self.rng.random((batch, codes.shape[1])), axis=1)[:, :n_cols], axis=1
+            )
+            vals = codes[rows[:, None], cols]
+            numbers = values[rows[:, None], cols]
+            upper = numbers > medians[cols]
+            ops = np.where(self.numeric[cols], np.where(upper, GE, LE), EQ)
+            ops = np.where(vals < 0, IS_NULL, ops)
+            batch_predicates = _Predicates(cols, ops, vals)
+            singling = batch_predicates.take(
+                np.flatnonzero(self._singling(batch_predicates, self.released))
+            )
+            found = _first_distinct(found.concat(singling), n)
+            attempts += batch
+        return found
+
+    def random(self, n: int, n_cols: int) -> _Predicates:
+        """The baseline: ``n`` predicates on ``n_cols`` random columns, each term a random
+        value of the release's column (missing included) under a random operator of its
+        type."""
+        codes = self.released.codes
+        n_columns = codes.shape[1]
+        cols = np.sort(np.argsort(self.rng.random((n, n_columns)), axis=1)[:, :n_cols], axis=1)
+        held = [np.unique(codes[:, c]) for c in range(n_columns)]
+        picks = self.rng.random((n, n_cols))
+        vals = np.empty((n, n_cols), dtype=np.int64)
+        ops = np.empty((n, n_cols), dtype=np.int64)
+        choice = self.rng.random((n, n_cols))
+        for c in range(n_columns):
+            where = cols == c
+            options = _NUMERIC_OPS if self.numeric[c] else _CATEGORICAL_OPS
+            vals[where] = held[c][(picks[where] * len(held[c])).astype(np.int64)]
+            ops[where] = options[(choice[where] * len(options)).astype(np.int64)]
+        missing = vals < 0
+        ops[missing] = np.where(ops[missing] == EQ, IS_NULL, NOT_NULL)
+        return _Predicates(cols, ops, vals)
+
+    def control_correction(self, predicates: _Predicates) -> float:
+        """Anonymeter's ``fit_correction_term``: how many predicates single out in samples
+        of the control of 10 sizes (5 draws each), fitted by the Cohen-Nissim model; the
+        ratio of the fit at the original's size to the fit at the control's."""
+        from scipy.optimize import curve_fit
+
+        matches = predicates.matches(self.control)
+        n = len(self.control.codes)
+        sizes = np.repeat(np.linspace(min(1000, n), n, 10).astype(int), 5)
+        successes = np.array(
+            [
+                np.count_nonzero(matches[:, self.rng.permutation(n)[:s]].sum(axis=1) == 1)
+                for s in sizes
+            ]
+        )
+        w_guess = 1 / sizes.max()
+        norm_guess = 1 / _singling_out_integral(sizes.max(), w_guess)
+        (w, norm), _ = curve_fit(
+            _model, sizes, successes, bounds=(0, (1, np.inf)), p0=(w_guess, norm_guess)
+        )
+        return float(_model(len(self.original.codes), w, norm) / _model(n, w, norm))
+
+    def run(
+        self, mode: str, n_attacks: int, n_cols: int, max_attempts: int | None, level: float
+    ) -> AttackRisk:
+        if mode == "univariate":
+            predicates = self.univariate(n_attacks)
+        else:
+            predicates = self.multivariate(n_attacks, n_cols, max_attempts)
+        n_success = int(np.count_nonzero(self._singling(predicates, self.original)))
+        baseline = self.random(n_attacks, 1 if mode == "univariate" else n_cols)
+        n_baseline = int(np.count_nonzero(self._singling(baseline, self.original)))
+        n_control: float = float(np.count_nonzero(self._singling(predicates, self.control)))
+        if n_control and len(self.control.codes) != len(self.original.codes):
+            n_control *= self.control_correction(predicates)
+        counts = (n_success, n_baseline, n_control)
+        return AttackRisk.measure(
+            "singling out", (n_attacks,) * 3, counts, level, n_queries=len(predicates)
+        )
+
+
+def _first_distinct(predicates: _Predicates, n: int) -> _Predicates:
+    """The first ``n`` distinct predicates, in order."""
+    if len(predicates) == 0:
+        return predicates
+    _, first = np.unique(predicates.keys(), axis=0, return_index=True)
+    return predicates.take(np.sort(first)[:n])
+
+
+def _singling_out_integral(n: Any, w_max: Any) -> Any:
+    """The chance that a predicate of weight at most ``w_max`` singles out one of ``n``
+    records, integrated over the weight: ``(1 - (n w + 1)(1 - w)^n) / (n + 1)`` (Cohen and
+    Nissim 2020; anonymeter's ``singling_out_probability_integral`` from 0)."""
+    return (1 - (n * w_max + 1) * (1 - w_max) ** n) / (n + 1)
+
+
+def _model(n: Any, w_eff: float, norm: float) -> Any:
+    return norm * _singling_out_integral(n, w_eff)
+
+
+# -- nearest neighbours (anonymeter's MixedTypeKNeighbors) ----------------------------------
+
+
+def _nearest(
+    targets: _Frame,
+    released: _Frame,
+    cols: Sequence[int],
+    numeric: np.ndarray,
+    n_neighbors: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """The ``n_neighbors`` release rows nearest to each target on ``cols`` (targets x
+    neighbours, nearest first), by anonymeter's Gower-like distance; equally near rows in a
+    random order of the release's rows.
+
+    The distances are computed to the release's distinct combinations of ``cols`` (a
+    k-anonymous release has few) in chunks of targets, and read back to rows."""
+    first, inverse, _ = released.combinations(cols)
+    priority = rng.permutation(len(released.codes))
+    number = [c for c in cols if numeric[c]]
+    category = [c for c in cols if not numeric[c]]
+    both = np.concatenate([targets.values[:, number], released.values[:, number]])
+    span = np.nanmax(both, axis=0, initial=-np.inf) - np.nanmin(both, axis=0, initial=np.inf)
+    span = np.where((span == 0) | ~np.isfinite(span), 1.0, span)
+    combo_numbers = released.values[first][:, number] / span
+    combo_categories = released.codes[first][:, category]
+    if n_neighbors == 1:  # each combination's first row in the random order
+        order = np.lexsort((priority, inverse))
+        heads = np.r_[True, np.diff(inverse[order]) != 0]
+        best_row = order[heads]
+    step = max(1, CHUNK // max(1, len(first)))
+    out = np.empty((len(targets.codes), n_neighbors), dtype=np.int64)
+    for start in range(0, len(targets.codes), step):
+        part = slice(start, start + step)
+        distance = np.zeros((len(targets.codes[part]), len(first)))
+        for j in range(len(number)):
+            a = targets.values[part, number[j]][:, None] / span[j]
+            b = combo_numbers[None, :, j]
+            gap = np.abs(a - b)
+            gap = np.where(np.isnan(a) & np.isnan(b), 1.0, gap)
+            distance += np.where(np.isnan(gap), np.inf, gap)
+        for j in range(len(category)):
+            distance += targets.codes[part, category[j]][:, None] != combo_categories[None, :, j]
+        if n_neighbors == 1:
+            nearest = distance == distance.min(axis=1, keepdims=True)
+            ranked = np.where(nearest, priority[best_row][None, :], len(priority))
+            out[part, 0] = best_row[ranked.argmin(axis=1)]
+        else:
+            by_priority = np.argsort(priority)
+            rows = distance[:, inverse][:, by_priority]
+            out[part] = by_priority[np.argsort(rows, axis=1, kind="stable")[:, :n_neighbors]]
+    return out
+
+
+def _linkability(
+    original: _Frame,
+    released: _Frame,
+    control: _Frame,
+    halves: tuple[list[int], list[int]],
+    numeric: np.ndarray,
+    n_attacks: int,
+    n_neighbors: int,
+    rng: np.random.Generator,
+    level: float,
+) -> AttackRisk:
+    """Anonymeter's linkability attack: targets drawn from the original (and from the
+    control), each half of their columns matched to its nearest release rows; linked when
+    the two share one."""
+    k = min(n_neighbors, len(released.codes))
+
+    def linked(first: np.ndarray, second: np.ndarray) -> int:
+        return int(np.count_nonzero((first[:, :, None] == second[:, None, :]).any(axis=(1, 2))))
+
+    def attack(targets: _Frame) -> tuple[int, int]:
+        n = min(n_attacks, len(targets.codes))
+        chosen = targets.take(rng.choice(len(targets.codes), size=n, replace=False))
+        near = [_nearest(chosen, released, half, numeric, k, rng) for half in halves]
+        return n, linked(*near)
+
+    n_original, n_success = attack(original)
+    n_control, control_links = attack(control)
+    n_baseline = n_original
+    guesses = [_random_rows(rng, n_baseline, len(released.codes), k) for _ in range(2)]
+    counts = (n_success, linked(*guesses), control_links)
+    return AttackRisk.measure("linkability", (n_original, n_baseline, n_control), counts, level)
+
+
+def _random_rows(rng: np.random.Generator, n: int, n_rows: int, k: int) -> np.ndarray:
+    """``k`` distinct random rows of ``n_rows`` for each of ``n`` attacks."""
+    if k == 1:
+        return rng.integers(0, n_rows, size=(n, 1))
+    return np.argpartition(rng.random((n, n_rows)), k - 1, axis=1)[:, :k]
+
+
+def _inference(
+    original: _Frame,
+    released: _Frame,
+    control: _Frame,
+    aux: list[int],
+    secret: int,
+    numeric: np.ndarray,
+    regression: bool,
+    n_attacks: int,
+    rng: np.random.Generator,
+    level: float,
+) -> AttackRisk:
+    """Anonymeter's inference attack: targets drawn from the original (and the control),
+    their secret guessed as the nearest release record's on ``aux``; the baseline guesses
+    the secret of random release records."""
+
+    def right(targets: _Frame, rows: np.ndarray) -> int:
+        truth, guess = targets.codes[:, secret], released.codes[rows, secret]
+        if regression:
+            t, g = targets.values[:, secret], released.values[rows, secret]
+            # anonymeter divides by the guess; by its size here, so that a negative guess
+            # is not always right
+            match = np.abs(g - t) / (np.abs(g) + 1e-12) <= 0.05
+        else:
+            match = truth == guess
+        return int(np.count_nonzero(match | ((truth < 0) & (guess < 0))))
+
+    def draw(targets: _Frame, n: int) -> _Frame:
+        return targets.take(rng.choice(len(targets.codes), size=n, replace=False))
+
+    n_original = min(n_attacks, len(original.codes))
+    n_baseline = min(len(released.codes), n_original)
+    n_control = min(n_attacks, len(control.codes))
+    baseline_targets = draw(original, n_baseline)
+    n_base = right(
+        baseline_targets, rng.choice(len(released.codes), size=n_baseline, replace=False)
+    )
+    targets = draw(original, n_original)
+    n_success = right(targets, _nearest(targets, released, aux, numeric, 1, rng)[:, 0])
+    controls = draw(control, n_control)
+    n_ctrl = right(controls, _nearest(controls, released, aux, numeric, 1, rng)[:, 0])
+    return AttackRisk.measure(
+        "inference", (n_original, n_baseline, n_control), (n_success, n_base, n_ctrl), level
+    )
+
+
+# -- the function ---------------------------------------------------------------------------
+
+
+def _not_found(
+    missing: Sequence[Hashable], available: Iterable[Hashable], where: str, fix: str
+) -> ColumnNotFoundError:
+    """:class:`ColumnNotFoundError` saying which parameter and table, and the fix."""
+    error = ColumnNotFoundError(missing, available)
+    error.args = (f"{where}: {error.args[0]}; {fix}",)
+    return error
+
+
+def _check_frame(frame: Any, name: str) -> pd.DataFrame:
+    if not isinstance(frame, pd.DataFrame):
+        raise NotAFrameError(
+            f"{name} must be a pandas DataFrame, got {type(frame).__name__}; "
+            "pass the table itself (pd.read_csv(...) first)"
+        )
+    if frame.empty:
+        raise EmptyDataError(f"{name} has no rows; the attacks need records to attack")
+    return frame
+
+
+def attacks(
+    original: pd.DataFrame,
+    released: pd.DataFrame,
+    *,
+    control: pd.DataFrame,
+    columns: Sequence[Hashable] | None = None,
+    secret: Hashable | None = None,
+    link_columns: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None,
+    n_attacks: int = 500,
+    mode: str = "multivariate",
+    n_cols: int = 3,
+    max_attempts: int | None = 100_000,
+    n_neighbors: int = 1,
+    regression: bool = False,
+    confidence_level: float = 0.95,
+    seed: int | None = 0,
+) -> Attacks:
+    """WP29's three risks of ``released``, measured by attacking it: singling out,
+    linkability and inference, as Giomi et al. (2023) define them and anonymeter 1.1.0 runs
+    them.
+
+    Each attack reads the release and is scored on the ``original`` records it was made
+    from and on ``control`` records of the same population held back from it; the risk is
+    the attack's success on the original beyond its success on the control,
+    ``(attack - control) / (1 - control)``, with a Wilson confidence interval.
+
+    Parameters
+    ----------
+    original : pandas.DataFrame
+        The records the release was made from (all of them, or a sample).
+    released : pandas.DataFrame
+        The release, as published (generalized labels are compared as written: the attacker
+        here does not read ranges).
+    control : pandas.DataFrame
+        Records of the same population that were *not* used to make the release: its index
+        labels must not be the original's. Anonymeter assumes the original and the control
+        are random samples of one population (split one table at random before
+        anonymizing); a few hundred to a thousand rows suffice.
+    columns : sequence of hashable, optional
+        The columns the attacks read, in the original, the release and the control.
+        Default: the release's columns.
+    secret : hashable, optional
+        The column the inference attacker guesses from the others of ``columns``. Default
+        None: no inference attack.
+    link_columns : pair of sequences of hashable, optional
+        The linkability attacker's two tables (disjoint column sets). Default: ``columns``
+        (less ``secret``) cut in two halves, in order.
+    n_attacks : int, default 500
+        The attacks of each kind (targets, predicates).
+    mode : {"multivariate", "univariate"}, default "multivariate"
+        Singling out by predicates on ``n_cols`` attributes of a release record, or by one
+        rare value or extreme.
+    n_cols : int, default 3
+        The attributes of a multivariate predicate.
+    max_attempts : int or None, default 100000
+        The multivariate predicates formed at most (anonymeter's default, 10 million, takes
+        hours on a release that singles out few records); None: no limit.
+    n_neighbors : int, default 1
+        Linkability: a target is linked when its two halves share one of their
+        ``n_neighbors`` nearest release records.
+    regression : bool, default False
+        Inference: a guess is right within 5 % of a numeric secret rather than equal to it.
+    confidence_level : float, default 0.95
+        The confidence of the intervals.
+    seed : int or None, default 0
+        The random draws' seed: the same seed, the same figures.
+
+    Returns
+    -------
+    Attacks
+        ``singling_out``, ``linkability`` and ``inference`` (None without a ``secret``),
+        each an :class:`AttackRisk`; ``table``; ``to_dict()``.
+
+    Raises
+    ------
+    NotAFrameError, EmptyDataError
+        A table is not a DataFrame or has no rows.
+    ColumnNotFoundError
+        A column is missing from one of the tables.
+    InvalidParameterError
+        The control shares index labels with the original; a count or level out of range;
+        an unknown mode; ``link_columns`` not two disjoint non-empty sets; ``secret`` the
+        only column.
+
+    See Also
+    --------
+    pandas_anon.risk : Re-identification risk counted on the table itself.
+
+    References
+    ----------
+    .. [1] M. Giomi, F. Boenisch, C. Wehmeyer and B. Tasnádi (2023), "A Unified Framework
+       for Quantifying Privacy Risk in Synthetic Data", PoPETs 2023 (2), section 3.
+    .. [2] A. Cohen and K. Nissim (2020), "Towards formalizing the GDPR's notion of
+       singling out", PNAS 117 (15).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pandas_anon
+    >>> people = pd.DataFrame({
+    ...     "age": list(range(20, 80)) * 5,
+    ...     "sex": ["F", "M", "M"] * 100,
+    ...     "city": ["Aosta", "Ivrea", "Biella", "Aosta", "Ivrea"] * 60,
+    ... })
+    >>> original, control = people.iloc[:200], people.iloc[200:]
+    >>> everyone = original.assign(age="*", sex="*", city="*")
+    >>> pandas_anon.attacks(original, everyone, control=control, n_attacks=50).singling_out.risk
+    0.0
+    """
+    original = _check_frame(original, "original")
+    released = _check_frame(released, "released")
+    control = _check_frame(control, "control")
+    names = {"original": original, "released": released, "control": control}
+    columns = list(released.columns if columns is None else columns)
+    for name, frame in names.items():
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise _not_found(
+                missing,
+                frame.columns,
+                f"columns, in {name}",
+                "the attacks read the same columns in the original, the release and the "
+                "control: pass columns= the release's columns that all three hold",
+            )
+    if not columns:
+        raise InvalidParameterError("columns is empty; name the columns the attacks read")
+    shared = original.index.intersection(control.index)
+    if len(shared):
+        raise InvalidParameterError(
+            f"control shares {len(shared)} index labels with original; the control must hold "
+            "records that were not used to make the release (anonymeter assumes original and "
+            "control are disjoint random samples of one population): hold rows back before "
+            "anonymizing, e.g. control = df.sample(frac=0.1, random_state=0); original = "
+            "df.drop(control.index), and give a control read from another file index labels "
+            "of its own"
+        )
+    for name, value, least in (("n_attacks", n_attacks, 1), ("n_cols", n_cols, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+            raise InvalidParameterError(f"{name} must be a whole number >= {least}, got {value!r}")
+    if (
+        isinstance(n_neighbors, bool)
+        or not isinstance(n_neighbors, (int, np.integer))
+        or n_neighbors < 1
+    ):
+        raise InvalidParameterError(f"n_neighbors must be a whole number >= 1, got {n_neighbors!r}")
+    if max_attempts is not None and (
+        not isinstance(max_attempts, (int, np.integer)) or max_attempts < 1
+    ):
+        raise InvalidParameterError(
+            f"max_attempts must be a whole number >= 1 or None, got {max_attempts!r}"
+        )
+    if mode not in MODES:
+        raise InvalidParameterError(f"mode must be one of {MODES}, got {mode!r}")
+    if not 0 < confidence_level < 1:
+        raise InvalidParameterError(
+            f"confidence_level must be between 0 and 1 (exclusive), got {confidence_level!r}"
+        )
+    if secret is not None and secret not in columns:
+        raise _not_found(
+            [secret],
+            columns,
+            "secret, among columns",
+            "name the column the inference attacker guesses among the columns the attacks read",
+        )
+    known = [c for c in columns if c != secret]
+    if secret is not None and not known:
+        raise InvalidParameterError(
+            "secret is the only column; the inference attacker needs other columns to guess from"
+        )
+    if mode == "multivariate" and n_cols > len(columns):
+        raise InvalidParameterError(
+            f"n_cols={n_cols} is more than the {len(columns)} columns; pass n_cols <= {len(columns)}"
+        )
+    if link_columns is None:
+        if len(known) < 2:
+            raise InvalidParameterError(
+                "linkability needs two tables of at least one column each: pass columns= with "
+                "at least two columns besides the secret, or link_columns="
+            )
+        half = len(known) // 2
+        link = (tuple(known[:half]), tuple(known[half:]))
+    else:
+        if len(link_columns) != 2:
+            raise InvalidParameterError(
+                "link_columns must be two column sets, the attacker's two tables"
+            )
+        link = (tuple(link_columns[0]), tuple(link_columns[1]))
+        if not link[0] or not link[1] or set(link[0]) & set(link[1]):
+            raise InvalidParameterError(
+                "link_columns must be two non-empty column sets sharing no column"
+            )
+        outside = [c for c in (*link[0], *link[1]) if c not in columns]
+        if outside:
+            raise _not_found(
+                outside,
+                columns,
+                "link_columns, among columns",
+                "pick the linkability attacker's tables among the columns the attacks read",
+            )
+
+    frames, numeric = _frames(columns, [original, released, control])
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
+    position = {c: i for i, c in enumerate(columns)}
+    original_codes, released_codes, control_codes = frames
+    singling_out = _SinglingOut(
+        original_codes, released_codes, control_codes, numeric, streams[0]
+    ).run(mode, n_attacks, n_cols, max_attempts, confidence_level)
+    halves = ([position[c] for c in link[0]], [position[c] for c in link[1]])
+    linkability = _linkability(
+        original_codes,
+        released_codes,
+        control_codes,
+        halves,
+        numeric,
+        n_attacks,
+        n_neighbors,
+        streams[1],
+        confidence_level,
+    )
+    inference = None
+    if secret is not None:
+        inference = _inference(
+            original_codes,
+            released_codes,
+            control_codes,
+            [position[c] for c in known],
+            position[secret],
+            numeric,
+            regression,
+            n_attacks,
+            streams[2],
+            confidence_level,
+        )
+    return Attacks(
+        singling_out,
+        linkability,
+        inference,
+        tuple(columns),
+        link,
+        secret,
+        mode,
+        int(n_attacks),
+        confidence_level,
+        seed,
+    )
