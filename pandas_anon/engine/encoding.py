@@ -300,16 +300,24 @@ def mishashed(array: np.ndarray) -> bool:
 def mishashed_text(text: str) -> bool:
     """Whether this pandas would hash ``text`` wrongly (:func:`mishashed`)."""
     return (TEXT_CUT_AT_NUL and "\x00" in text) or (
-        UNWRITABLE_TEXT_MISHASHED and not text.isascii() and not _writable(text)
+        UNWRITABLE_TEXT_MISHASHED and not _writable(text)
     )
 
 
+#: A lone surrogate: a code point UTF-8 cannot write.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
 def _writable(text: str) -> bool:
-    """Whether UTF-8 can write ``text``: it holds no lone surrogate."""
+    """Whether UTF-8 can write ``text``: it holds no lone surrogate. Told at once for ASCII,
+    by a copy for text of code points below 256 (Latin-1: held a byte a character), else by
+    a search (a third of the time of encoding it)."""
+    if text.isascii():
+        return True
     try:
-        text.encode("utf-8")
+        text.encode("latin-1")
     except UnicodeEncodeError:
-        return False
+        return _SURROGATE.search(text) is None
     return True
 
 
