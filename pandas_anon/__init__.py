@@ -67,7 +67,9 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.transformation import Transformation
     from pandas_anon.detect.best_qid import best_qid
     from pandas_anon.detect.figures import identifiers, risk, singletons
+    from pandas_anon.detect.individual import IndividualRisk, individual_risk
     from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.detect.suda import Suda, suda
     from pandas_anon.engine.encoding import EncodedFrame
     from pandas_anon.engine.frequency import FrequencySet
     from pandas_anon.engine.grouping import Grouping
@@ -104,6 +106,10 @@ _LAZY = {
     "identifiers": "pandas_anon.detect.figures",
     "risk": "pandas_anon.detect.figures",
     "singletons": "pandas_anon.detect.figures",
+    "individual_risk": "pandas_anon.detect.individual",
+    "IndividualRisk": "pandas_anon.detect.individual",
+    "suda": "pandas_anon.detect.suda",
+    "Suda": "pandas_anon.detect.suda",
     "RiskReport": "pandas_anon.studies.handover",
     "report_html": "pandas_anon.studies.handover",
     "risk_report": "pandas_anon.studies.handover",
@@ -196,6 +202,8 @@ __all__ = [
     "OutputFileError",
     "Risk",
     "Singletons",
+    "IndividualRisk",
+    "Suda",
     "Study",
     "Comparison",
     "TCloseness",
@@ -223,6 +231,8 @@ __all__ = [
     "risk_report",
     "RiskReport",
     "singletons",
+    "individual_risk",
+    "suda",
     "study",
     "compare",
     "attacks",

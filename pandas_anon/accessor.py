@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from pandas_anon.anonymization.reinforcement.mates import Utility
     from pandas_anon.anonymization.reports import Report
     from pandas_anon.detect.figures import QID
+    from pandas_anon.detect.individual import IndividualRisk, SamplingWeights
     from pandas_anon.detect.results import BestQID, Risk, Singletons
+    from pandas_anon.detect.suda import Suda
     from pandas_anon.engine.weights import Weights
     from pandas_anon.privacy.models import LDiversity, PrivacyModel, TCloseness
     from pandas_anon.studies.attacks import Attacks
@@ -585,6 +587,105 @@ class AnonAccessor(_Exposure):
         from pandas_anon.anonymization.intervals import intervals
 
         return intervals(self._frame, columns, form=form)
+
+    def individual_risk(
+        self,
+        qid: QID,
+        *,
+        weights: SamplingWeights | None = None,
+        sampling_fraction: float | None = None,
+        threshold: float = 0.1,
+        dropna: bool = True,
+    ) -> IndividualRisk:
+        """``DataFrame.anon.individual_risk``: each record's re-identification risk under a
+        sampling design (Benedetti and Franconi, as sdcMicro's ``measure_risk``).
+
+        Calls :func:`pandas_anon.individual_risk` with this frame; see it for the details of
+        each parameter.
+
+        Parameters
+        ----------
+        qid : hashable or sequence of hashable
+            The quasi-identifier columns.
+        weights : hashable or array-like, optional
+            Each record's sampling weight, at least 1 (a column label or one per row; not
+            with ``sampling_fraction``).
+        sampling_fraction : float, optional
+            The share of the population drawn, in (0, 1]: every weight is its inverse (not
+            with ``weights``).
+        threshold : float, default 0.1
+            Count the records whose risk is above this.
+        dropna : bool, default True
+            Whether records missing a ``qid`` value are left out (False: missing is a value).
+
+        Returns
+        -------
+        IndividualRisk
+            ``risk`` per record (a Series aligned to the frame), ``expected_reidentifications``
+            (their sum), ``global_risk``, ``max_risk`` and ``above_threshold``.
+
+        See Also
+        --------
+        pandas_anon.individual_risk : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"year": [1980, 1980, 1991], "sex": ["f", "f", "m"]})
+        >>> df.anon.individual_risk(["year", "sex"], sampling_fraction=0.5).risk.round(4).tolist()
+        [0.3069, 0.3069, 0.6931]
+        """
+        from pandas_anon.detect.individual import individual_risk
+
+        return individual_risk(
+            self._frame,
+            qid,
+            weights=weights,
+            sampling_fraction=sampling_fraction,
+            threshold=threshold,
+            dropna=dropna,
+        )
+
+    def suda(
+        self, qid: QID, *, max_size: int | None = None, sampling_fraction: float = 0.01
+    ) -> Suda:
+        """``DataFrame.anon.suda``: each record's minimal sample uniques, SUDA and DIS scores
+        (Elliot et al. 2002; SUDA2; as sdcMicro's ``suda2``).
+
+        Calls :func:`pandas_anon.suda` with this frame; see it for the details of each
+        parameter.
+
+        Parameters
+        ----------
+        qid : hashable or sequence of hashable
+            The quasi-identifier columns.
+        max_size : int, optional
+            The largest minimal sample unique searched, in columns (default: every column).
+        sampling_fraction : float, default 0.01
+            The fraction of the population the frame holds, for the DIS score.
+
+        Returns
+        -------
+        Suda
+            ``score`` and ``dis_score`` per record, ``msu_counts`` (MSUs by size per record),
+            ``msus_by_size`` and ``column_contributions``.
+
+        See Also
+        --------
+        pandas_anon.suda : The function this method calls.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pandas_anon
+        >>> df = pd.DataFrame({"a": [2, 1, 1], "b": [0, 3, 0], "c": [0, 6, 0]})
+        >>> df.anon.suda(["a", "b", "c"]).score.tolist()
+        [2.0, 4.0, 2.0]
+        """
+        from pandas_anon.detect.suda import suda
+
+        return suda(self._frame, qid, max_size=max_size, sampling_fraction=sampling_fraction)
 
     def report_html(
         self,

@@ -21,7 +21,7 @@ from pandas_anon.accessor import AnonAccessor, DaskAnonAccessor
 from pandas_anon.anonymization import generalize, intervals, kanon, reports
 from pandas_anon.anonymization.noise import ke, planning
 from pandas_anon.anonymization.reinforcement import reinforce
-from pandas_anon.detect import best_qid, figures
+from pandas_anon.detect import best_qid, figures, individual, suda
 from pandas_anon.studies import attacks, compare, handover, strategy
 
 VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
@@ -43,6 +43,8 @@ FORWARDS = {
     "identifiers": Forward(figures.identifiers),
     "best_qid": Forward(best_qid.best_qid),
     "risk": Forward(figures.risk),
+    "individual_risk": Forward(individual.individual_risk),
+    "suda": Forward(suda.suda),
     "generalize": Forward(generalize.generalize),
     "report": Forward(reports.report_of),
     "kanon": Forward(kanon.kanon, options=(kanon.anonymize,)),
