@@ -422,7 +422,9 @@ def risk(
         highest_risk_records=int(sizes[sizes == smallest].sum()),
         class_sizes=class_size_table(sizes),
         contributions=contributions,
-        population_estimate=None if size is None else population_uniqueness(sizes, size),
+        population_estimate=(
+            None if size is None else population_uniqueness(sizes, size, frequencies.codes)
+        ),
     )
 
 

@@ -84,11 +84,21 @@ import numpy as np
 
 from pandas_anon import formatting as fmt
 from pandas_anon import params
+from pandas_anon.detect.loglinear import loglinear_uniqueness
 from pandas_anon.errors import InvalidParameterError
 
 #: The models, in the order they are reported.
 MODELS = ("zayatz", "pitman", "snb", "dankar")
-_NAMES = {"zayatz": "Zayatz", "pitman": "Pitman", "snb": "SNB", "dankar": "Dankar"}
+_NAMES = {
+    "zayatz": "Zayatz",
+    "pitman": "Pitman",
+    "snb": "SNB",
+    "dankar": "Dankar",
+    "loglinear": "log-linear",
+}
+#: The estimate of :mod:`pandas_anon.detect.loglinear`, in ``by_model`` when the sample's
+#: combinations are given (not one of ARX's).
+LOGLINEAR = "loglinear"
 
 #: Dankar et al.'s rule: Pitman up to this sampling fraction, min(Zayatz, SNB) above it.
 PITMAN_UP_TO = 0.1
@@ -136,7 +146,9 @@ class PopulationUniqueness:
         without uniques (every estimate is then 0).
     by_model : dict
         ``zayatz``, ``pitman``, ``snb`` and ``dankar``: each model's fraction of the population
-        unique on the QID, or None where the model has no estimate.
+        unique on the QID, or None where the model has no estimate; ``loglinear`` too when
+        the sample's combinations were given
+        (:func:`~pandas_anon.detect.loglinear.loglinear_uniqueness`).
     """
 
     population: int
@@ -152,7 +164,8 @@ class PopulationUniqueness:
             return "no estimate" if value is None else fmt.percent(value)
 
         chosen = "no sample uniques" if self.model is None else f"by {_NAMES[self.model]}"
-        models = ", ".join(f"{_NAMES[m]} {shown(self.by_model[m])}" for m in MODELS[:3])
+        shown_models = [m for m in self.by_model if m != "dankar"]
+        models = ", ".join(f"{_NAMES[m]} {shown(self.by_model[m])}" for m in shown_models)
         return [
             (
                 "population (sampling fraction)",
@@ -218,7 +231,9 @@ def check_population(population: object, sampling_fraction: object) -> None:
             )
 
 
-def population_uniqueness(counts: np.ndarray, population: int) -> PopulationUniqueness:
+def population_uniqueness(
+    counts: np.ndarray, population: int, codes: np.ndarray | None = None
+) -> PopulationUniqueness:
     """Estimate the population uniques of a sample from its class sizes.
 
     Parameters
@@ -228,6 +243,10 @@ def population_uniqueness(counts: np.ndarray, population: int) -> PopulationUniq
         only their histogram is read.
     population : int
         The population's size, at least ``counts.sum()``.
+    codes : numpy.ndarray, optional
+        The combinations ``counts`` counts (the frequency set's codes, one row per class):
+        given, ``by_model`` adds ``loglinear``, the log-linear model's estimate
+        (:func:`~pandas_anon.detect.loglinear.loglinear_uniqueness`).
 
     Returns
     -------
@@ -239,8 +258,10 @@ def population_uniqueness(counts: np.ndarray, population: int) -> PopulationUniq
     n = float(np.dot(sizes.astype(np.float64), classes))
     fraction = n / population
     uniques = float(classes[0]) if sizes.size and sizes[0] == 1 else 0.0
+    extra = () if codes is None else (LOGLINEAR,)
     if uniques == 0:
-        return PopulationUniqueness(population, fraction, 0.0, None, dict.fromkeys(MODELS, 0.0))
+        zeros: dict[str, float | None] = dict.fromkeys(MODELS + extra, 0.0)
+        return PopulationUniqueness(population, fraction, 0.0, None, zeros)
     histogram = _Histogram(sizes.astype(np.float64), classes.astype(np.float64), n, population)
     with np.errstate(all="ignore"):
         counted = {
@@ -254,6 +275,8 @@ def population_uniqueness(counts: np.ndarray, population: int) -> PopulationUniq
         name: float(counted[name]) / population if _valid(counted[name]) else None
         for name in MODELS
     }
+    if codes is not None:
+        by_model[LOGLINEAR] = loglinear_uniqueness(codes, counts, population)
     return PopulationUniqueness(population, fraction, by_model["dankar"], model, by_model)
 
 

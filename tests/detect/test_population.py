@@ -12,6 +12,7 @@ import pytest
 import pandas_anon
 from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES
 from pandas_anon.detect.population import (
+    LOGLINEAR,
     MODELS,
     digamma,
     population_size,
@@ -240,7 +241,7 @@ def test_no_sample_uniques_no_population_uniques():
     frame = pd.DataFrame({"year": [1950, 1950, 1960, 1960, 1960]})
     result = frame.anon.risk("year", population=1000)
     assert result.population_uniques == 0.0
-    assert result.population_uniques_by_model == dict.fromkeys(MODELS, 0.0)
+    assert result.population_uniques_by_model == dict.fromkeys((*MODELS, LOGLINEAR), 0.0)
     assert result.population_estimate.model is None
 
 
@@ -258,7 +259,7 @@ def test_the_result_prints_and_converts(licences):
     figures = result.to_dict()
     assert figures["population"] == 874_640 and figures["population_model"] == "pitman"
     assert figures["population_uniques"] == result.population_uniques
-    assert set(figures["population_uniques_by_model"]) == set(MODELS)
+    assert set(figures["population_uniques_by_model"]) == {*MODELS, LOGLINEAR}
     shown = repr(result)
     assert "874,640 (10.0000 %)" in shown
     assert "1.0449 % (by Pitman)" in shown and "SNB no estimate" in shown
