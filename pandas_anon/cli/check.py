@@ -53,6 +53,19 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--k", metavar="N", type=from_text, help="smallest class size required (k-anonymity)"
     )
+    sample = command.add_mutually_exclusive_group()
+    sample.add_argument(
+        "--population",
+        metavar="N",
+        type=from_text,
+        help="the file is a sample of a population of N people: the singleton limit then "
+        "reads the rows estimated unique in the population",
+    )
+    sample.add_argument(
+        "--sampling-fraction",
+        metavar="F",
+        help="the file is this share of its population (0.1 or 10%%): as --population",
+    )
     command.add_argument(
         "--keep-missing",
         action="store_true",
@@ -169,6 +182,8 @@ def _settings_given(args: argparse.Namespace) -> dict:
         "qid",
         "max_singletons",
         "k",
+        "population",
+        "sampling_fraction",
         "max_subsets",
         "keep_missing",
         "header",

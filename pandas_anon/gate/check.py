@@ -164,8 +164,8 @@ def check_file(file: str, settings: Settings) -> FileResult:
                 qid = [str(c) for c in found.qid]
                 result.election = found.election
             if qid:
-                result.exposure = measure(
-                    frame, qid, dropna=not settings.keep_missing, weights=weights
+                result.exposure = limits.estimated(  # a sample: its population estimate
+                    measure(frame, qid, dropna=not settings.keep_missing, weights=weights)
                 )
     except AnonError as error:
         # file errors already begin with the path; any other error gets it in front

@@ -73,6 +73,10 @@ class Settings:
     max_count: int | None = None
     max_fraction: float | None = None
     k: int | None = None
+    #: a sample of a population of this size, or this share of it (judged by its estimated
+    #: population uniques: pandas_anon.gate.pandera_checks.Limits)
+    population: int | None = None
+    sampling_fraction: float | None = None
     max_size: int = MAX_SIZE
     #: the most column subsets the election examines (no QID configured) before failing
     max_subsets: int = MAX_SUBSETS
@@ -95,7 +99,9 @@ class Settings:
     max_line_length: int = reading.DEFAULTS.max_line_length
 
     def limits(self) -> Limits:
-        return Limits(self.max_count, self.max_fraction, self.k)
+        return Limits(
+            self.max_count, self.max_fraction, self.k, self.population, self.sampling_fraction
+        )
 
     def input_limits(self) -> reading.InputLimits:
         """The limits on reading the file (:mod:`pandas_anon.gate.limits`)."""
@@ -156,6 +162,18 @@ def _max_singletons(value: object) -> dict:
             f'max_singletons must be a percentage of the rows examined such as "0.5%", or a '
             f"count of singletons such as 10, got {value!r}"
         ) from None
+
+
+def _population(value: object) -> dict:
+    """The size of the population the table was drawn from (a whole number); it replaces a
+    ``sampling_fraction`` given elsewhere (the configuration, or the command line)."""
+    return {"population": whole(value, "population", example=1_000_000), "sampling_fraction": None}
+
+
+def _sampling_fraction(value: object) -> dict:
+    """The table's share of its population, in (0, 1] (``0.1`` or ``"10%"``); it replaces a
+    ``population`` given elsewhere."""
+    return {"sampling_fraction": fraction(value, "sampling_fraction"), "population": None}
 
 
 def _whole(name: str, example: int) -> Callable[[object], dict]:
@@ -228,6 +246,8 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "qid": _names("qid"),
     "max_singletons": _max_singletons,
     "k": _whole("k", 5),
+    "population": _population,
+    "sampling_fraction": _sampling_fraction,
     "max_size": _whole("max_size", MAX_SIZE),
     "max_subsets": _whole("max_subsets", MAX_SUBSETS),
     "delimiter": _delimiter,

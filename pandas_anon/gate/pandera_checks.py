@@ -34,6 +34,12 @@ import pandas as pd
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import without_suppressed
 from pandas_anon.detect.figures import QID, singletons
+from pandas_anon.detect.population import (
+    PopulationUniqueness,
+    check_population,
+    population_size,
+    population_uniqueness,
+)
 from pandas_anon.engine.backends import DASK_WEIGHTS, dask_backend, is_dask
 from pandas_anon.engine.columns import as_label_list, resolve_columns
 from pandas_anon.errors import AnonError, InvalidParameterError
@@ -53,6 +59,8 @@ class Exposure:
     class_sizes: np.ndarray = field(repr=False, compare=False)
     suppressed: int = 0  # rows whose every QID value is ``*``: in no class
     weighted: bool = False  # an aggregated table: every figure counts people, not rows
+    #: for a sample of a population (:meth:`Limits.sampled`): its estimated population uniques
+    population: PopulationUniqueness | None = field(default=None, compare=False)
 
     def unit(self, n: int) -> str:
         """``n`` rows, or ``n`` people for an aggregated table."""
@@ -84,7 +92,17 @@ class Exposure:
             "distinct": self.distinct,
             "k": self.smallest_class,
             **({"unit": "people"} if self.weighted else {}),
+            **({} if self.population is None else self.population.to_dict()),
         }
+
+    def population_unique(self) -> tuple[float, float] | None:
+        """For a sample with a population estimate: the rows (people) examined estimated
+        unique in the population, and their share of those examined (the estimated fraction
+        of the population unique: a population unique is in the sample with the sampling
+        fraction's chance); None without an estimate."""
+        if self.population is None or self.population.uniques is None:
+            return None
+        return self.population.uniques * self.examined, self.population.uniques
 
 
 def measure(
@@ -128,11 +146,22 @@ def share(fraction: float) -> str:
 
 @dataclass(frozen=True)
 class Limits:
-    """Thresholds a table must meet. With none given, no singleton is allowed."""
+    """Thresholds a table must meet. With none given, no singleton is allowed.
+
+    With ``population`` or ``sampling_fraction`` the table is a sample of a population of
+    that size, and the singleton limits read the rows estimated unique in the population
+    (:meth:`Exposure.population_unique`, by the default estimate of
+    :func:`pandas_anon.detect.population.population_uniqueness`) instead of the rows unique
+    in the table: ``max_count`` bounds their number rounded to a whole number, ``max_fraction``
+    their share of the rows examined. Where the chosen model has no estimate, the table's
+    own singletons are read (they include every population unique sampled: fail closed).
+    """
 
     max_count: int | None = None
     max_fraction: float | None = None
     k: int | None = None
+    population: int | None = None
+    sampling_fraction: float | None = None
 
     def __post_init__(self) -> None:
         """Each limit given parsed as the API takes it (``max_fraction="1%"`` is 0.01)."""
@@ -143,14 +172,29 @@ class Limits:
         }
         if all(value is None for value in parsed.values()):
             parsed["max_count"] = 0
+        check_population(self.population, self.sampling_fraction)
         for name, value in parsed.items():
             object.__setattr__(self, name, value)
 
+    @property
+    def sampled(self) -> bool:
+        """Whether the table is judged as a sample of a population."""
+        return self.population is not None or self.sampling_fraction is not None
+
+    def estimated(self, found: Exposure) -> Exposure:
+        """``found`` with its population estimate, for a sample (else ``found`` itself)."""
+        if not self.sampled:
+            return found
+        size = population_size(found.examined, self.population, self.sampling_fraction)
+        assert size is not None
+        return replace(found, population=population_uniqueness(found.class_sizes, size))
+
     def describe(self) -> str:
-        """``'<= 1 % singletons, k >= 5'``."""
-        parts = [f"<= {self.max_count:,} singletons"] if self.max_count is not None else []
+        """``'<= 1 % singletons, k >= 5'`` (a sample: ``'<= 1 % unique in the population'``)."""
+        what = "unique in the population" if self.sampled else "singletons"
+        parts = [f"<= {self.max_count:,} {what}"] if self.max_count is not None else []
         if self.max_fraction is not None:
-            parts.append(f"<= {100 * self.max_fraction:g} % singletons")
+            parts.append(f"<= {100 * self.max_fraction:g} % {what}")
         if self.k is not None:
             parts.append(f"k >= {self.k}")
         return ", ".join(parts)
@@ -158,14 +202,28 @@ class Limits:
     def violations(self, found: Exposure) -> list[str]:
         """Why ``found`` fails these limits, one sentence per limit exceeded (empty: passes)."""
         qid = report.columns(found.qid)
+        count: float = found.singletons
+        part = found.fraction
         singles = (
             f"{report.plural(found.singletons, 'singleton')} ({share(found.fraction)} of "
             f"{found.unit(found.examined)} examined) on {qid}"
         )
+        estimate = found.population_unique() if self.sampled else None
+        if self.sampled and found.population is not None:
+            size = report.count(found.population.population)
+            if estimate is None:  # no estimate: every sample unique may be one
+                singles += f" (no estimate of the population of {size}'s uniques)"
+            else:
+                count, part = estimate
+                singles = (
+                    f"an estimated {count:,.1f} of {found.unit(found.examined)} examined "
+                    f"({share(part)}) unique in the population of {size} on {qid} "
+                    f"({found.population.model} model, by Dankar et al.'s rule)"
+                )
         problems = []
-        if self.max_count is not None and found.singletons > self.max_count:
+        if self.max_count is not None and round(count) > self.max_count:
             problems.append(f"{singles}: more than the {self.max_count:,} allowed")
-        if self.max_fraction is not None and found.fraction > self.max_fraction:
+        if self.max_fraction is not None and part > self.max_fraction:
             problems.append(f"{singles}: more than the {100 * self.max_fraction:g} % allowed")
         if self.k is not None and found.smallest_class < self.k:
             problems.append(

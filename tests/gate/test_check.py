@@ -32,6 +32,8 @@ from verify import naive_counts, naive_election
 
 SECRETS = ("SECRET_TOWN_17", "SECRET_YEAR_1899", "SECRET_SEX_X")
 QID = ",".join(SEED_QID)
+#: The limits of a table judged as a whole population (not a sample), as JSON gives them.
+NOT_SAMPLED = {"population": None, "sampling_fraction": None}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -144,7 +146,9 @@ def test_k_threshold_against_plain_pandas(capsys, m_loc):
     code, files_ = report(capsys, *argv, "--k", str(k + 1))
     assert code == 1 and files_[m_loc.name]["k"] == k
     assert files_[m_loc.name]["problems"][0].startswith(f"k = {k} on (provincia_residenza, sesso)")
-    assert files_[m_loc.name]["limits"] == {"max_count": None, "max_fraction": None, "k": k + 1}
+    assert files_[m_loc.name]["limits"] == {
+        "max_count": None, "max_fraction": None, "k": k + 1, **NOT_SAMPLED
+    }  # fmt: skip
 
 
 def test_an_unreadable_file_among_others(capsys, tmp_path, planted):
@@ -358,7 +362,7 @@ MALFORMED = {
         "[tool.pandas_anon]: unknown key 'maxsingletons'; valid keys: allow_identifiers, "
         "count, counts, delimiter, dimension, encoding, engine, header, k, keep_missing, "
         "max_document_size, max_expanded_size, max_line_length, max_ratio, max_singletons, "
-        "max_size, max_subsets, min_count, qid, rules",
+        "max_size, max_subsets, min_count, population, qid, rules, sampling_fraction",
     ),
     "invalid threshold": (
         '[tool.pandas_anon]\nmax_singletons = "lots"\n',
@@ -422,14 +426,19 @@ k = 3
     strict = write(tmp_path / "strict" / "deep" / "b.csv", planted.read_bytes())
     monkeypatch.chdir(tmp_path)
     code, found = report(capsys, "loose/a.csv", str(strict))
-    assert found["a.csv"]["limits"] == {"max_count": None, "max_fraction": 0.5, "k": None}
-    assert found["b.csv"]["limits"] == {"max_count": 0, "max_fraction": None, "k": 3}
+    assert found["a.csv"]["limits"] == {
+        "max_count": None,
+        "max_fraction": 0.5,
+        "k": None,
+        **NOT_SAMPLED,
+    }
+    assert found["b.csv"]["limits"] == {"max_count": 0, "max_fraction": None, "k": 3, **NOT_SAMPLED}
     assert found["a.csv"]["qid"] == ["town", "year"] and found["a.csv"]["qid_elected"] is False
     assert code == 1 and found["a.csv"]["status"] == "pass" and found["b.csv"]["status"] == "fail"
     code, found = report(
         capsys, "loose/a.csv", str(strict), "--max-singletons", "1", "--qid", "town,sex"
     )
-    assert found["b.csv"]["limits"] == {"max_count": 1, "max_fraction": None, "k": 3}
+    assert found["b.csv"]["limits"] == {"max_count": 1, "max_fraction": None, "k": 3, **NOT_SAMPLED}
     assert found["a.csv"]["qid"] == ["town", "sex"]
 
 
