@@ -696,6 +696,8 @@ class AnonAccessor(_Exposure):
         max_size: int = 3,
         title: str = "the table",
         target: Hashable | None = None,
+        population: int | None = None,
+        sampling_fraction: float | None = None,
     ) -> str:
         """``DataFrame.anon.report_html``: the frame's risk report as one HTML page.
 
@@ -708,9 +710,11 @@ class AnonAccessor(_Exposure):
         ----------
         path : str or Path, optional
             Where to write the page. Default None: only returned.
-        qid, k, max_size, title, target
+        qid, k, max_size, title, target, population, sampling_fraction
             As :func:`pandas_anon.risk_report` takes them (details there; ``target``: a
-            column to predict, each fix then measured by its task utility too).
+            column to predict, each fix then measured by its task utility too;
+            ``population`` or ``sampling_fraction``: the frame is a sample, and the summary
+            adds its estimated population uniques).
 
         Returns
         -------
@@ -732,7 +736,15 @@ class AnonAccessor(_Exposure):
         from pandas_anon.studies import handover
 
         return handover.report_html(
-            self._frame, path, qid=qid, k=k, max_size=max_size, title=title, target=target
+            self._frame,
+            path,
+            qid=qid,
+            k=k,
+            max_size=max_size,
+            title=title,
+            target=target,
+            population=population,
+            sampling_fraction=sampling_fraction,
         )
 
     def compare(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pandas_anon.cli.options import add_input_limits, column_list, positive
+from pandas_anon.cli.options import add_input_limits, column_list, fraction, positive
 
 HELP = "write a table's risk report as one self-contained HTML page (counts only)"
 
@@ -32,6 +32,20 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "classifier's accuracy on its release, beside the original's and the majority "
         "class's (needs pandas-anon[ml])",
     )
+    sample = command.add_mutually_exclusive_group()
+    sample.add_argument(
+        "--population",
+        metavar="N",
+        type=positive("population", 1_000_000),
+        help="the file is a sample of a population of N people: the summary adds the "
+        "estimated population uniques",
+    )
+    sample.add_argument(
+        "--sampling-fraction",
+        metavar="F",
+        type=fraction("sampling_fraction"),
+        help="the file is this share of its population, in (0, 1]: as --population",
+    )
     command.add_argument("--sep", help="field delimiter (default: detected)")
     command.add_argument("--encoding", help="text encoding (default: detected)")
     add_input_limits(command)
@@ -54,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         max_size=args.max_size,
         title=Path(args.file).name,
         target=args.target,
+        population=args.population,
+        sampling_fraction=args.sampling_fraction,
     )
     print(f"wrote {args.output}")
     return 0

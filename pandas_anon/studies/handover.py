@@ -38,6 +38,7 @@ from pandas_anon import formatting as fmt
 from pandas_anon.anonymization.task_utility import FOLDS, scikit_learn
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, scan
 from pandas_anon.detect.figures import risk
+from pandas_anon.detect.population import check_population
 from pandas_anon.detect.results import BestQID, Risk
 from pandas_anon.engine.columns import require_data, resolve_columns
 from pandas_anon.errors import (
@@ -296,6 +297,8 @@ class RiskReport:
                     f"{self.risk.prosecutor_max:.4f} / {self.risk.prosecutor_avg:.4f}",
                 ),
             ]
+            if self.risk.population_estimate is not None:  # a sample: the population's
+                facts += self.risk.population_estimate.fields()
         return pd.DataFrame(facts, columns=["figure", "value"])
 
     def _identifiers_html(self) -> str:
@@ -314,6 +317,8 @@ def risk_report(
     max_size: int = MAX_SIZE,
     title: str = "the table",
     target: Hashable | None = None,
+    population: int | None = None,
+    sampling_fraction: float | None = None,
 ) -> RiskReport:
     """Measure a table's re-identification risk for a report to hand on.
 
@@ -336,6 +341,12 @@ def risk_report(
         majority class's, as :func:`pandas_anon.compare` measures it), with the target
         released as read (``sensitive=target``) and left out of the election. Needs
         scikit-learn (the ``ml`` extra).
+    population : int, optional
+        The table is a sample of a population of this size: the summary adds the estimated
+        population uniques beside the sample's figures (:func:`pandas_anon.risk` with
+        ``population=``). Not with ``sampling_fraction``.
+    sampling_fraction : float, optional
+        The table's share of its population, in (0, 1]; as ``population``.
 
     Returns
     -------
@@ -349,7 +360,8 @@ def risk_report(
     ColumnNotFoundError, InvalidQIDError
         ``qid`` or ``target`` names a column the frame lacks, or ``qid`` is empty.
     InvalidParameterError
-        ``target`` is in ``qid``.
+        ``target`` is in ``qid``; ``population`` and ``sampling_fraction`` both given, or
+        either out of its range.
     MissingDependencyError
         ``target`` is given and scikit-learn is not installed.
 
@@ -369,6 +381,7 @@ def risk_report(
     """
     require_data(frame)
     k = whole(k, "k", example=5)
+    check_population(population, sampling_fraction)  # refused before the work
     chosen = tuple(resolve_columns(frame, qid)) if qid is not None else ()
     if qid is not None and not chosen:
         raise InvalidQIDError("qid is empty: name the quasi-identifier columns, or leave qid out")
@@ -384,7 +397,17 @@ def risk_report(
         others.remove(target)
     found = scan(frame, others, k=max(k, 2), max_size=max_size)  # the election check --k makes
     chosen = chosen or found.qid
-    measured = risk(frame, list(chosen), dropna=False) if chosen else None
+    measured = (
+        risk(
+            frame,
+            list(chosen),
+            dropna=False,
+            population=population,
+            sampling_fraction=sampling_fraction,
+        )
+        if chosen
+        else None
+    )
     comparison, notes = None, []
     if chosen and measured is not None and (measured.uniques.count or measured.smallest_class < k):
         released = frame.drop(columns=[f.column for f in found.identifiers])
@@ -437,6 +460,8 @@ def report_html(
     max_size: int = MAX_SIZE,
     title: str = "the table",
     target: Hashable | None = None,
+    population: int | None = None,
+    sampling_fraction: float | None = None,
 ) -> str:
     """The risk report of ``frame`` as one self-contained HTML page, written to ``path``
     when given.
@@ -447,7 +472,7 @@ def report_html(
         The table (never modified).
     path : str or Path, optional
         Where to write the page (UTF-8). Default None: only returned.
-    qid, k, max_size, title, target
+    qid, k, max_size, title, target, population, sampling_fraction
         As :func:`risk_report` takes them.
 
     Returns
@@ -480,7 +505,16 @@ def report_html(
     (True, True)
     """
     written = None if path is None else output_file(path, "path")  # refused before the work
-    found = risk_report(frame, qid=qid, k=k, max_size=max_size, title=title, target=target)
+    found = risk_report(
+        frame,
+        qid=qid,
+        k=k,
+        max_size=max_size,
+        title=title,
+        target=target,
+        population=population,
+        sampling_fraction=sampling_fraction,
+    )
     page = found.to_html()
     if written is not None:
         with writing(os.fspath(cast(str, path))):

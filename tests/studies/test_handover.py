@@ -14,6 +14,7 @@ import pytest
 
 import pandas_anon
 from pandas_anon.cli.main import main
+from pandas_anon.datasets import load_driver_licenses
 from pandas_anon.studies.handover import report_html, risk_report
 
 import handover_reports
@@ -274,3 +275,25 @@ def test_the_cli_report_takes_a_target(tmp_path, capsys, adult):
     assert code == 0, capsys.readouterr().err
     text = page.read_text(encoding="utf-8")
     assert "margin kept" in text and "predicting &#x27;salary-class&#x27;" in text
+
+
+def test_a_sample_s_report_gives_its_population_figures(tmp_path, capsys):
+    """A 10 % sample of the licences: the summary gives the estimated population uniques
+    beside the sample's singletons, as risk(population=) computes them; the CLI the same."""
+    sample = load_driver_licenses().sample(frac=0.1, random_state=1)
+    qid = ["anno_nascita", "sesso", "categoria_patente"]
+    found = risk_report(sample[qid], qid=qid, k=5, population=87_642)
+    expected = pandas_anon.risk(sample[qid], qid, dropna=False, population=87_642)
+    assert found.risk.population_uniques == expected.population_uniques
+    summary = dict(found._summary().itertuples(index=False))
+    assert summary["population uniques"].startswith(
+        pandas_anon.formatting.percent(expected.population_uniques)
+    )
+    assert "population uniques" in found.to_html()
+    source, page = tmp_path / "s.csv", tmp_path / "s.html"
+    sample[qid].to_csv(source, index=False)
+    argv = ["report", str(source), "-o", str(page), "--qid", ",".join(qid), "--sampling-fraction"]
+    assert main([*argv, "0.1"]) == 0
+    assert "population uniques" in page.read_text(encoding="utf-8")
+    assert main([*argv, "1.5"]) == 2
+    assert "sampling_fraction" in capsys.readouterr().err
