@@ -39,6 +39,14 @@ score ``s > 0`` gets ``1 / (1 + (U / dis - U) / (s ** Q * sum_r s_r ** -Q))`` wi
 ``Q = 1 + (8 - M) / 20`` and the sum over the records of positive score; 0 elsewhere. As in
 sdcMicro, ``dis``, ``U / dis - U`` and ``Q`` are computed in single precision.
 
+How close is it to the truth? On the Valle d'Aosta licence file taken as the population
+(quasi-identifier birth year, comune, sex, licence category), simple random samples at
+``f = 0.01, 0.1, 0.3`` (five seeds each): the sum of a sample's DIS scores, an estimate of
+how many of its uniques are unique in the population too (the unique matches that are
+correct), is 32-44 % short of the count at ``f = 0.01``, within -11 % to +3 % at ``f = 0.1``
+and -4 % to +2 % at ``f = 0.3`` (``benchmarks/bench_individual_risk.py``;
+``tests/detect/test_suda.py`` holds these bounds).
+
 Where this module departs from sdcMicro's C++ code (``src/Suda2.h``), each a defect there:
 
 - ``U`` is the number of sample uniques. sdcMicro counts a unique only when it is alone in

@@ -243,3 +243,25 @@ def test_bad_frames_and_qids():
         pandas_anon.suda(GUIDE.iloc[:0], ["gender"])
     with pytest.raises(InvalidQIDError):
         pandas_anon.suda(GUIDE, [])
+
+
+#: The relative error of the sum of the DIS scores against the sample uniques that are unique
+#: in the population, by sampling fraction, over seeds 0-4 (benchmarks/bench_individual_risk.py
+#: prints them): the bounds the docs state.
+DIS_BOUNDS = {0.01: (-0.44, -0.32), 0.1: (-0.11, 0.03), 0.3: (-0.04, 0.02)}
+
+
+@pytest.mark.parametrize("fraction", sorted(DIS_BOUNDS))
+def test_dis_scores_against_the_correct_unique_matches(licences, fraction):
+    """The licence file as the population: a sample's DIS scores add up to about the number
+    of its uniques that are unique in the population too."""
+    qid = ["anno_nascita", "comune_residenza", "sesso", "categoria_patente"]
+    keys = [licences[c].astype(object).fillna("<missing>") for c in qid]
+    in_population = licences.groupby(keys)[qid[0]].transform("size")
+    low, high = DIS_BOUNDS[fraction]
+    for seed in range(5):
+        sample = licences.sample(frac=fraction, random_state=seed)
+        in_sample = sample.groupby([k.loc[sample.index] for k in keys])[qid[0]].transform("size")
+        correct = int(((in_sample == 1) & (in_population.loc[sample.index] == 1)).sum())
+        result = pandas_anon.suda(sample, qid, sampling_fraction=fraction)
+        assert low <= result.dis_score.sum() / correct - 1 <= high, (fraction, seed)
