@@ -37,9 +37,12 @@ log-linear approach of Skinner and Holmes [1]_ and Skinner and Shlomo [2]_ does:
    unique, so the population holds ``sum_k P_k / f`` uniques: ``sum_k P_k / n`` of its
    records.
 
-Both one-dimensional fits are maximized over a grid of ``log a`` (:data:`LOG_GRID`) refined
-once around the best point; the likelihoods group cells by count, so that the log-gamma
-function is evaluated once per distinct count.
+Both one-dimensional fits are maximized over a grid of ``log a`` (:data:`LOG_GRID`), then by a
+golden-section search around its best point; the likelihoods group cells by count, so that
+the log-gamma function is evaluated once per distinct count. Every sum runs in an order of
+the summed values alone, so that the estimate does not depend on the order of the
+combinations or on their codes (a Dask frame's frequency set gives the pandas frame's figure to
+the last bit).
 
 References
 ----------
@@ -62,6 +65,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -70,10 +74,11 @@ from pandas_anon.errors import InvalidParameterError
 #: A pair of columns is a candidate edge of the tree when its table holds at most this many
 #: cells (a pair of a 4,000-value and a 4,000-value column: 16 million cells, 128 MB).
 PAIR_CELLS = 1 << 24
-#: The grid of ``log a`` (and ``log alpha``) both fits start from: e^-6 to e^8 in steps of 0.5,
-#: refined once in steps of 0.05 around the best point.
-LOG_GRID = np.arange(-6.0, 8.0 + 1e-9, 0.5)
-_REFINED = np.arange(-0.5, 0.5 + 1e-9, 0.05)
+#: The grid of ``log a`` (and ``log alpha``) both fits start from: e^-6 to e^8 in steps of 2;
+#: a golden-section search between the best point's neighbours then narrows ``log a`` to
+#: within ``LOG_TOLERANCE``.
+LOG_GRID = np.arange(-6.0, 8.0 + 1e-9, 2.0)
+LOG_TOLERANCE = 0.01
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
@@ -119,8 +124,8 @@ def loglinear_uniqueness(codes: np.ndarray, counts: np.ndarray, population: int)
         return float(np.count_nonzero(unique)) / population
     codes = _dense(np.asarray(codes))
     mu = expected_counts(codes, counts)
-    alpha = _maximize(lambda a: _truncated_likelihood(a, counts, mu))
-    return float(np.sum(unique_posterior(mu[unique], f, alpha))) / n
+    alpha = _maximize(_truncated_likelihood(counts, mu))
+    return float(np.sum(np.sort(unique_posterior(mu[unique], f, alpha)))) / n
 
 
 def unique_posterior(mu: np.ndarray, f: float, alpha: float) -> np.ndarray:
@@ -172,7 +177,7 @@ def expected_counts(codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
                 pairs[i, j] = (key, table, independent)
     for edge in _tree(pairs, columns):
         key, table, independent = pairs[edge]
-        a = _maximize(lambda x, t=table, e=independent: _pair_likelihood(x, t, e))
+        a = _maximize(_pair_likelihood(table, independent))
         log_mu += np.log((table[key] + a) / (independent[key] + a))
     return np.exp(log_mu)
 
@@ -190,7 +195,8 @@ def _tree(pairs: dict, columns: int) -> list[tuple[int, int]]:
     weights = []
     for (i, j), (_, table, independent) in pairs.items():
         seen = table > 0
-        information = float(np.sum(table[seen] * np.log(table[seen] / independent[seen])))
+        terms = table[seen] * np.log(table[seen] / independent[seen])
+        information = float(np.sum(np.sort(terms)))
         weights.append((-information, i, j))
     root = list(range(columns))
 
@@ -207,35 +213,58 @@ def _tree(pairs: dict, columns: int) -> list[tuple[int, int]]:
     return edges
 
 
-def _maximize(likelihood) -> float:
-    """The ``a`` maximizing ``likelihood(a)`` over :data:`LOG_GRID`, refined once."""
-    best = LOG_GRID[int(np.argmax([likelihood(math.exp(x)) for x in LOG_GRID]))]
-    fine = best + _REFINED
-    return math.exp(float(fine[int(np.argmax([likelihood(math.exp(x)) for x in fine]))]))
+def _maximize(likelihood: Callable[[float], float]) -> float:
+    """The ``a`` maximizing ``likelihood(a)``: the best point of :data:`LOG_GRID` (in ``log
+    a``), then a golden-section search between its neighbours down to :data:`LOG_TOLERANCE`."""
+    values = [likelihood(math.exp(x)) for x in LOG_GRID]
+    best = int(np.argmax(values))
+    low = float(LOG_GRID[max(best - 1, 0)])
+    high = float(LOG_GRID[min(best + 1, LOG_GRID.size - 1)])
+    inner = (math.sqrt(5.0) - 1.0) / 2.0
+    left, right = high - inner * (high - low), low + inner * (high - low)
+    at_left, at_right = likelihood(math.exp(left)), likelihood(math.exp(right))
+    while high - low > LOG_TOLERANCE:
+        if at_left >= at_right:
+            high, right, at_right = right, left, at_left
+            left = high - inner * (high - low)
+            at_left = likelihood(math.exp(left))
+        else:
+            low, left, at_left = left, right, at_right
+            right = low + inner * (high - low)
+            at_right = likelihood(math.exp(right))
+    return math.exp((low + high) / 2.0)
 
 
-def _log_rising(values: np.ndarray, times: np.ndarray, a: float) -> float:
-    """``sum times * (lgamma(values + a) - lgamma(a))``, one log-gamma per distinct value."""
-    return float(np.dot(times, _lgamma(values + a) - math.lgamma(a)))
+def _log_rising(counts: np.ndarray) -> Callable[[float], float]:
+    """``a -> sum(lgamma(counts + a) - lgamma(a))`` over the positive ``counts``, one
+    log-gamma per distinct count."""
+    values, times = np.unique(counts[counts > 0], return_counts=True)
+    return lambda a: float(np.dot(times, _lgamma(values + a) - math.lgamma(a)))
 
 
-def _pair_likelihood(a: float, table: np.ndarray, independent: np.ndarray) -> float:
-    """The log-likelihood, up to terms free of ``a``, of a pair's table under ``C ~
+def _pair_likelihood(table: np.ndarray, independent: np.ndarray) -> Callable[[float], float]:
+    """``a ->`` the log-likelihood, up to terms free of ``a``, of a pair's table under ``C ~
     NegativeBinomial(mean E, shape a)``: cells with ``E = 0`` (a level no combination holds)
     are left out."""
     held = independent > 0
-    c, e = table[held], independent[held]
-    values, times = np.unique(c[c > 0], return_counts=True)
-    return _log_rising(values, times, a) + float(
-        np.sum(a * np.log(a / (a + e)) - c * np.log(a + e))
-    )
+    order = np.lexsort((table[held], independent[held]))  # sums in an order of values alone
+    c, e = table[held][order], independent[held][order]
+    rising = _log_rising(c)
+    return lambda a: rising(a) + float(a * math.log(a) * c.size - np.dot(a + c, np.log(a + e)))
 
 
-def _truncated_likelihood(alpha: float, counts: np.ndarray, mu: np.ndarray) -> float:
-    """The log-likelihood, up to terms free of ``alpha``, of non-empty cells' counts under a
-    zero-truncated ``NegativeBinomial(mean mu, shape alpha)``."""
-    values, times = np.unique(counts, return_counts=True)
-    log_empty = alpha * np.log(alpha / (alpha + mu))  # log P(f = 0)
-    return _log_rising(values, times, alpha) + float(
-        np.sum(log_empty - counts * np.log(alpha + mu) - np.log(-np.expm1(log_empty)))
-    )
+def _truncated_likelihood(counts: np.ndarray, mu: np.ndarray) -> Callable[[float], float]:
+    """``alpha ->`` the log-likelihood, up to terms free of ``alpha``, of non-empty cells'
+    counts under a zero-truncated ``NegativeBinomial(mean mu, shape alpha)``."""
+    order = np.lexsort((counts, mu))  # sums in an order of values alone
+    counts, mu = counts[order], mu[order]
+    rising = _log_rising(counts)
+
+    def likelihood(alpha: float) -> float:
+        log_total = np.log(alpha + mu)
+        log_empty = alpha * (math.log(alpha) - log_total)  # log P(f = 0)
+        return rising(alpha) + float(
+            np.sum(log_empty) - np.dot(counts, log_total) - np.sum(np.log(-np.expm1(log_empty)))
+        )
+
+    return likelihood
