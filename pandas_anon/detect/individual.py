@@ -260,8 +260,14 @@ def individual_risk(
         ``qid`` is empty, names a column twice, or holds the ``weights`` column.
     ColumnNotFoundError
         A ``qid`` column, or the ``weights`` column, is not in the frame.
+    DuplicateColumnsError
+        A name in ``qid`` labels several columns of the frame.
     EmptyDataError
         The frame has no rows, or (``dropna=True``) every row misses a ``qid`` value.
+    AllMissingColumnError
+        A ``qid`` column holds only missing values.
+    UnhashableValueError
+        A ``qid`` column holds values that cannot be compared (lists, dicts, sets).
 
     See Also
     --------

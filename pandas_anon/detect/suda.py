@@ -80,6 +80,7 @@ import pandas as pd
 from pandas_anon import formatting as fmt
 from pandas_anon import params
 from pandas_anon.detect.figures import QID
+from pandas_anon.detect.population import check_population
 from pandas_anon.detect.subsets import check_max_size
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.backends.pandas import tabulate
@@ -140,7 +141,8 @@ def minimal_uniques(
                 yield subset, found
             if size < max_size and not alone.all():
                 shared = ~alone
-                current[subset] = _Open(parent.entries[shared], ids[shared], n_ids)
+                classes = ids[shared].astype(np.int64, copy=False)  # times a cardinality next
+                current[subset] = _Open(parent.entries[shared], classes, n_ids)
         previous = current
         if not previous:
             return
@@ -337,6 +339,8 @@ def suda(
         twice).
     EmptyDataError
         The frame has no rows.
+    AllMissingColumnError
+        A ``qid`` column holds only missing values.
     UnhashableValueError
         A ``qid`` column holds values that cannot be compared (lists, dicts, sets).
 
@@ -392,12 +396,8 @@ def suda(
         )
     require_data(params.frame(frame))
     check_max_size(max_size)
-    fraction = params.fraction(sampling_fraction, "sampling_fraction")
-    if fraction == 0:
-        raise InvalidParameterError(
-            "sampling_fraction must be above 0 (a table drawn from a population holds some of "
-            "it), at most 1, such as 0.01, got 0"
-        )
+    check_population(None, sampling_fraction)  # above 0
+    fraction = params.fraction(sampling_fraction, "sampling_fraction")  # and not None
     tabulation = tabulate(frame, qid, dropna=False)
     frequencies = tabulation.frequencies
     width = len(frequencies.columns)

@@ -142,6 +142,17 @@ def test_missing_values_left_out_or_a_value():
     assert np.isnan(dropped.risk["r"]) and not dropped.risk.drop("r").isna().any()
     kept = pandas_anon.individual_risk(frame, ["a", "b"], sampling_fraction=0.5, dropna=False)
     assert kept.dropped == 0 and kept.risk["r"] == kept.risk["s"]
+    weighted = pandas_anon.individual_risk(frame, "b", weights=pd.Series([2.0, 3.0, 5.0, 7.0]))
+    assert weighted.population_frequency.tolist() == [5.0, 5.0, 12.0, 12.0]  # by position
+    weighted = pandas_anon.individual_risk(frame, ["a", "b"], weights=[2.0, 3.0, 5.0, 7.0])
+    assert weighted.population_frequency.tolist()[:2] == [5.0, 5.0]  # the left-out row's not
+    assert np.isnan(weighted.population_frequency["r"])
+
+
+def test_a_dask_frame_is_refused_by_name():
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(InvalidParameterError, match="individual_risk.*compute"):
+        pandas_anon.individual_risk(dd.from_pandas(SDC_DATA, npartitions=2), ["A"])
 
 
 def test_threshold_and_the_result():

@@ -238,6 +238,12 @@ def test_bad_input_is_refused_by_name(options, error, names):
         pandas_anon.suda(GUIDE, list(GUIDE.columns), **options)
 
 
+def test_a_dask_frame_is_refused_by_name():
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(InvalidParameterError, match="suda.*compute"):
+        pandas_anon.suda(dd.from_pandas(GUIDE, npartitions=2), ["gender"])
+
+
 def test_bad_frames_and_qids():
     with pytest.raises(EmptyDataError):
         pandas_anon.suda(GUIDE.iloc[:0], ["gender"])
