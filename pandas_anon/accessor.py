@@ -260,8 +260,8 @@ class _Exposure:
         -------
         Risk
             Sample uniques, classes, prosecutor risk and each column's contribution; with a
-            population, the estimated population uniques (``population_uniques``, by Dankar
-            et al.'s rule as ARX reports it, and ``population_uniques_by_model``).
+            population, the estimated population uniques (``population_uniques``, by a
+            log-linear model, and ``population_uniques_by_model``, with ARX's models).
 
         See Also
         --------

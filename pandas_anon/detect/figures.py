@@ -292,10 +292,12 @@ def risk(
     population, so these are sample figures (a row unique in the table may share its values
     with people outside it). With one of them the table is a sample of a population of that
     size, and the result adds ``population_uniques``, the estimated fraction of the
-    population's records unique on ``qid``, as ARX 3.9 reports it: by Dankar et al.'s
-    decision rule [3]_ among the models of Zayatz, Pitman and the slide negative binomial,
-    each in ``population_uniques_by_model``
-    (:mod:`pandas_anon.detect.population`), all read from the class-size histogram.
+    population's records unique on ``qid`` (what ARX 3.9 reports as population uniqueness)
+    by a log-linear model of the sample's combinations (:mod:`pandas_anon.detect.loglinear`),
+    and ``population_uniques_by_model``: that model's figure (``loglinear``) and ARX's, by
+    Dankar et al.'s decision rule [3]_ (``dankar``) among the models of Zayatz, Pitman and the
+    slide negative binomial, read from the class-size histogram
+    (:mod:`pandas_anon.detect.population`).
     The sample uniques are the singletons of Pastore et al. [1]_. A row in a class of f rows
     has a prosecutor risk of 1 / f [2]_: the largest is 1 / (smallest class size), and the
     average over the rows is classes / rows, which is also the marketer risk (the expected
@@ -336,9 +338,10 @@ def risk(
         classes and rows per class size: 1, 2, 3-4, 5-9, 10-99, 100+) and ``contributions``
         (a DataFrame giving, for each QID column, the ``singletons without it`` and the
         ``singletons removed`` by dropping it); with a population, ``population_estimate``
-        (its size, the sampling fraction, the model chosen), ``population_uniques`` and
-        ``population_uniques_by_model`` (``zayatz``, ``pitman``, ``snb``, ``dankar``: a
-        fraction, or None where ARX has no estimate), else None.
+        (its size, the sampling fraction, the model, the model Dankar et al.'s rule chose),
+        ``population_uniques`` (the log-linear model's) and ``population_uniques_by_model``
+        (``zayatz``, ``pitman``, ``snb``, ``dankar``, ``loglinear``: a fraction, or None where
+        ARX has no estimate), else None.
 
     Raises
     ------

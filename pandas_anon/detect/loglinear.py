@@ -4,7 +4,7 @@ unique.
 
 ARX's models (:mod:`pandas_anon.detect.population`) read the class-size histogram alone, so two
 samples with the same histogram get the same estimate whatever their values. On registers they
-are far off (Valle d'Aosta's licences: 2.7 times the truth at a 1 % sample, 1.9 times at 10 %).
+are far off (Valle d'Aosta's licences: 2.8 times the truth at a 1 % sample, 1.9 times at 10 %).
 This model reads the frequency set itself, the distinct combinations with their counts, as the
 log-linear approach of Skinner and Holmes [1]_ and Skinner and Shlomo [2]_ does:
 

@@ -259,7 +259,7 @@ def population_uniqueness(
         given, ``by_model`` adds ``loglinear``, the log-linear model's estimate
         (:func:`~pandas_anon.detect.loglinear.loglinear_uniqueness`), and it is the estimate
         (``uniques``): within 30 % of the truth on samples of 10 % and more of Valle d'Aosta's
-        licences and of Adult, where Dankar et al.'s rule is up to 1.9 times it
+        licences and of Adult, where Dankar et al.'s rule is up to nearly twice it
         (``benchmarks/bench_population.py``).
 
     Returns

@@ -387,12 +387,12 @@ class Risk:
         the sampling fraction, the model Dankar et al.'s rule chose and each model's figure
         (:mod:`pandas_anon.detect.population`); else None.
     population_uniques : float or None
-        The estimated fraction of the population's records unique on the QID, ARX's
-        "population uniqueness" (``population_estimate.uniques``); None without a population
-        or where the chosen model has no estimate.
+        The estimated fraction of the population's records unique on the QID, what ARX
+        calls "population uniqueness", by the log-linear model (``population_estimate.uniques``);
+        None without a population.
     population_uniques_by_model : dict or None
-        ``zayatz``, ``pitman``, ``snb`` and ``dankar``: each model's estimate of that
-        fraction, None where it has none; None without a population.
+        ``zayatz``, ``pitman``, ``snb``, ``dankar`` (ARX's) and ``loglinear``: each model's
+        estimate of that fraction, None where it has none; None without a population.
 
     See Also
     --------
