@@ -29,9 +29,12 @@ on integer codes instead of query strings and in numpy instead of Numba, seeded:
 Distances are anonymeter's Gower-like ones: a number contributes its absolute difference
 divided by the column's range over the release and the targets, any other value 1 when it
 differs; both missing count 1, one missing puts the record last. Ties between equally near
-records are broken at random (anonymeter's Numba quicksort breaks them in an order of its
-own). The confidence intervals are Wilson score intervals propagated to the risk as
-anonymeter's ``EvaluationResults`` does.
+records are broken at random, for each target on its own: anonymeter's Numba quicksort
+breaks them in one fixed order, the same for every target of the same values, which keeps
+the expected number of successes but ties the targets' fates together (one draw decides for
+all of them), beyond what the binomial confidence interval assumes. The confidence
+intervals are Wilson score intervals propagated to the risk as anonymeter's
+``EvaluationResults`` does.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import html
 import math
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -86,9 +90,7 @@ class Rate:
     @classmethod
     def wilson(cls, n_total: int, n_success: float, confidence_level: float) -> Rate:
         """The Wilson estimate of ``n_success`` successes in ``n_total`` trials."""
-        from scipy.stats import norm
-
-        z = float(norm.ppf(0.5 * (1.0 + confidence_level)))
+        z = NormalDist().inv_cdf(0.5 * (1.0 + confidence_level))  # scipy's norm.ppf
         z2 = z * z
         variance = n_success * (n_total - n_success) / n_total
         denominator = n_total + z2
@@ -721,12 +723,11 @@ def _nearest(
 ) -> np.ndarray:
     """The ``n_neighbors`` release rows nearest to each target on ``cols`` (targets x
     neighbours, nearest first), by anonymeter's Gower-like distance; equally near rows in a
-    random order of the release's rows.
+    random order drawn for each target.
 
     The distances are computed to the release's distinct combinations of ``cols`` (a
     k-anonymous release has few) in chunks of targets, and read back to rows."""
-    first, inverse, _ = released.combinations(cols)
-    priority = rng.permutation(len(released.codes))
+    first, inverse, sizes = released.combinations(cols)
     number = [c for c in cols if numeric[c]]
     category = [c for c in cols if not numeric[c]]
     both = np.concatenate([targets.values[:, number], released.values[:, number]])
@@ -734,11 +735,9 @@ def _nearest(
     span = np.where((span == 0) | ~np.isfinite(span), 1.0, span)
     combo_numbers = released.values[first][:, number] / span
     combo_categories = released.codes[first][:, category]
-    if n_neighbors == 1:  # each combination's first row in the random order
-        order = np.lexsort((priority, inverse))
-        heads = np.r_[True, np.diff(inverse[order]) != 0]
-        best_row = order[heads]
-    step = max(1, CHUNK // max(1, len(first)))
+    by_combination = np.argsort(inverse, kind="stable")  # the rows of each combination
+    starts = np.cumsum(sizes) - sizes
+    step = max(1, CHUNK // max(1, len(first) if n_neighbors == 1 else len(inverse)))
     out = np.empty((len(targets.codes), n_neighbors), dtype=np.int64)
     for start in range(0, len(targets.codes), step):
         part = slice(start, start + step)
@@ -751,14 +750,17 @@ def _nearest(
             distance += np.where(np.isnan(gap), np.inf, gap)
         for j in range(len(category)):
             distance += targets.codes[part, category[j]][:, None] != combo_categories[None, :, j]
-        if n_neighbors == 1:
+        if n_neighbors == 1:  # a row drawn uniformly among the nearest combinations' rows
             nearest = distance == distance.min(axis=1, keepdims=True)
-            ranked = np.where(nearest, priority[best_row][None, :], len(priority))
-            out[part, 0] = best_row[ranked.argmin(axis=1)]
-        else:
-            by_priority = np.argsort(priority)
-            rows = distance[:, inverse][:, by_priority]
-            out[part] = by_priority[np.argsort(rows, axis=1, kind="stable")[:, :n_neighbors]]
+            tied = np.cumsum(np.where(nearest, sizes[None, :], 0), axis=1)
+            draw = (rng.random(len(tied)) * tied[:, -1]).astype(np.int64)
+            combination = (tied > draw[:, None]).argmax(axis=1)
+            within = draw - (tied[np.arange(len(tied)), combination] - sizes[combination])
+            out[part, 0] = by_combination[starts[combination] + within]
+        else:  # the rows by distance, ties in a random order of each target's own
+            rows = distance[:, inverse]
+            order = np.lexsort((rng.random(rows.shape), rows), axis=-1)
+            out[part] = order[:, :n_neighbors]
     return out
 
 
