@@ -133,8 +133,9 @@ def unique_posterior(mu: np.ndarray, f: float, alpha: float) -> np.ndarray:
     population count ``F`` is Poisson with a mean ``lambda`` drawn from a gamma law of mean
     ``mu / f`` and shape ``alpha``, the sample holds each member with probability ``f``, and
     the sample's count is 1; ``((r + f) / (r + 1)) ** (alpha + 1)``, ``r = alpha f / mu``."""
-    r = alpha * f / mu
-    return ((r + f) / (r + 1.0)) ** (alpha + 1.0)
+    with np.errstate(over="ignore"):  # r is infinite for a vanishing mu: probability 1
+        r = alpha * f / mu
+    return np.exp((alpha + 1.0) * np.log1p(-(1.0 - f) / (r + 1.0)))
 
 
 def _check(codes: np.ndarray, counts: np.ndarray, population: int) -> None:
@@ -159,7 +160,8 @@ def _check(codes: np.ndarray, counts: np.ndarray, population: int) -> None:
 
 def expected_counts(codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Each combination's expected count ``mu_k`` under the main effects and the shrunk
-    two-way interactions of the Chow-Liu tree (``codes`` dense from 0 in each column)."""
+    two-way interactions of the Chow-Liu tree (``codes`` dense from 0 in each column), at
+    least the smallest positive double (a product of many rare values would round to 0)."""
     n = float(counts.sum())
     columns = codes.shape[1]
     sizes = codes.max(axis=0) + 1
@@ -167,38 +169,55 @@ def expected_counts(codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
     log_mu = np.full(len(counts), math.log(n))
     for j in range(columns):
         log_mu += np.log(margins[j][codes[:, j]] / n)
-    pairs = {}
-    for i in range(columns):
-        for j in range(i + 1, columns):
-            if int(sizes[i]) * int(sizes[j]) <= PAIR_CELLS:
-                key = codes[:, i].astype(np.int64) * int(sizes[j]) + codes[:, j]
-                table = np.bincount(key, weights=counts, minlength=int(sizes[i] * sizes[j]))
-                independent = np.outer(margins[i], margins[j]).ravel() / n
-                pairs[i, j] = (key, table, independent)
-    for edge in _tree(pairs, columns):
-        key, table, independent = pairs[edge]
+    candidates = [
+        (i, j)
+        for i in range(columns)
+        for j in range(i + 1, columns)
+        if int(sizes[i]) * int(sizes[j]) <= PAIR_CELLS
+    ]
+    for i, j in _tree(codes, counts, margins, candidates):
+        key, table, independent = _pair(codes, counts, margins, i, j)
         a = _maximize(_pair_likelihood(table, independent))
         log_mu += np.log((table[key] + a) / (independent[key] + a))
-    return np.exp(log_mu)
+    return np.maximum(np.exp(log_mu), np.finfo(np.float64).tiny)
+
+
+def _pair(
+    codes: np.ndarray, counts: np.ndarray, margins: list[np.ndarray], i: int, j: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Columns ``i`` and ``j`` together: each combination's cell of their table, the table
+    (rows per pair of codes, zeros included) and each cell's count under independence."""
+    width = margins[j].size
+    key = codes[:, i] * width + codes[:, j]
+    table = np.bincount(key, weights=counts, minlength=margins[i].size * width)
+    independent = np.outer(margins[i], margins[j]).ravel() / float(counts.sum())
+    return key, table, independent
 
 
 def _dense(codes: np.ndarray) -> np.ndarray:
-    """Each column's codes renumbered from 0 in order, without the codes no combination uses."""
+    """Each column's codes renumbered from 0 in order, without the codes no combination uses
+    (so that every level of a margin holds rows)."""
     return np.column_stack(
         [np.unique(codes[:, j], return_inverse=True)[1].ravel() for j in range(codes.shape[1])]
     ).astype(np.int64)
 
 
-def _tree(pairs: dict, columns: int) -> list[tuple[int, int]]:
-    """Chow and Liu's tree: Kruskal's maximum spanning forest of the pairs' mutual information
-    (ties broken by the columns' order); pairs without mutual information are no edges."""
+def _tree(
+    codes: np.ndarray,
+    counts: np.ndarray,
+    margins: list[np.ndarray],
+    candidates: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Chow and Liu's tree: Kruskal's maximum spanning forest of the ``candidates`` pairs'
+    mutual information (ties broken by the columns' order); pairs without mutual
+    information are no edges. One pair's table is held at a time."""
     weights = []
-    for (i, j), (_, table, independent) in pairs.items():
+    for i, j in candidates:
+        _, table, independent = _pair(codes, counts, margins, i, j)
         seen = table > 0
         terms = table[seen] * np.log(table[seen] / independent[seen])
-        information = float(np.sum(np.sort(terms)))
-        weights.append((-information, i, j))
-    root = list(range(columns))
+        weights.append((-float(np.sum(np.sort(terms))), i, j))
+    root = list(range(codes.shape[1]))
 
     def find(x: int) -> int:
         while root[x] != x:
@@ -244,11 +263,9 @@ def _log_rising(counts: np.ndarray) -> Callable[[float], float]:
 
 def _pair_likelihood(table: np.ndarray, independent: np.ndarray) -> Callable[[float], float]:
     """``a ->`` the log-likelihood, up to terms free of ``a``, of a pair's table under ``C ~
-    NegativeBinomial(mean E, shape a)``: cells with ``E = 0`` (a level no combination holds)
-    are left out."""
-    held = independent > 0
-    order = np.lexsort((table[held], independent[held]))  # sums in an order of values alone
-    c, e = table[held][order], independent[held][order]
+    NegativeBinomial(mean E, shape a)`` (every ``E`` is positive: each level holds rows)."""
+    order = np.lexsort((table, independent))  # sums in an order of values alone
+    c, e = table[order], independent[order]
     rising = _log_rising(c)
     return lambda a: rising(a) + float(a * math.log(a) * c.size - np.dot(a + c, np.log(a + e)))
 
@@ -259,12 +276,16 @@ def _truncated_likelihood(counts: np.ndarray, mu: np.ndarray) -> Callable[[float
     order = np.lexsort((counts, mu))  # sums in an order of values alone
     counts, mu = counts[order], mu[order]
     rising = _log_rising(counts)
+    total = float(counts.sum())
 
     def likelihood(alpha: float) -> float:
-        log_total = np.log(alpha + mu)
-        log_empty = alpha * (math.log(alpha) - log_total)  # log P(f = 0)
+        spread = np.log1p(mu / alpha)  # log((alpha + mu) / alpha)
+        log_empty = -alpha * spread  # log P(f = 0), exact for a small mu
         return rising(alpha) + float(
-            np.sum(log_empty) - np.dot(counts, log_total) - np.sum(np.log(-np.expm1(log_empty)))
+            np.sum(log_empty)
+            - total * math.log(alpha)
+            - np.dot(counts, spread)
+            - np.sum(np.log(-np.expm1(log_empty)))
         )
 
     return likelihood

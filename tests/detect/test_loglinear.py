@@ -5,6 +5,7 @@ ARX's Dankar estimate, and the input refused."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -68,6 +69,18 @@ def test_unused_codes_are_ignored():
     sparse = codes * np.array([[4, 9]]) + np.array([[5, 0]])
     expected = loglinear_uniqueness(codes, counts, 1000)
     assert loglinear_uniqueness(sparse, counts, 1000) == expected
+
+
+def test_many_columns_make_every_sample_unique_a_population_unique():
+    # 40 columns of 10 values: 10^40 cells for 200 people of a population of a million. Each
+    # combination's expected count (about 200 / 10^40) is so small that the chance of an
+    # empty cell rounds to 1 unless computed through log1p; the estimate is that every sample
+    # unique is unique in the population, without a numpy warning.
+    codes = np.unique(np.random.default_rng(0).integers(0, 10, size=(200, 40)), axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estimate = loglinear_uniqueness(codes, np.ones(len(codes), dtype=int), 10**6)
+    assert estimate == pytest.approx(1.0, rel=1e-12)
 
 
 #: The seeds of the samples drawn, as benchmarks/bench_population.py draws them.
