@@ -9,22 +9,16 @@ import warnings
 
 import numpy as np
 import pytest
+from test_population import QIDS
 
 import pandas_anon
-from pandas_anon.datasets import ADULT_HIERARCHY_ATTRIBUTES
+from pandas_anon.detect import loglinear
 from pandas_anon.detect.loglinear import (
     expected_counts,
     loglinear_uniqueness,
     unique_posterior,
 )
 from pandas_anon.errors import InvalidParameterError
-
-#: The populations' quasi-identifiers, as tests/detect/test_population.py names them.
-QIDS = {
-    "adult-5": ["age", "sex", "race", "marital-status", "education"],
-    "adult-9": list(ADULT_HIERARCHY_ATTRIBUTES),
-    "valle-daosta": ["anno_nascita", "comune_residenza", "sesso", "categoria_patente"],
-}
 
 
 def test_the_posterior_by_hand():
@@ -52,6 +46,14 @@ def test_a_dependent_pair_is_shrunk_between_independence_and_its_count():
     codes = np.array([[0, 0], [1, 1]])
     mu = expected_counts(codes, np.array([3.0, 5.0]))
     assert 9 / 8 < mu[0] < 3 and 25 / 8 < mu[1] < 5
+
+
+def test_a_pair_with_too_large_a_table_is_no_edge(monkeypatch):
+    # The same copied pair, its 2 x 2 table above the limit of cells: no interaction, each
+    # cell's expected count is what independence gives it, 9/8 and 25/8.
+    monkeypatch.setattr(loglinear, "PAIR_CELLS", 3)
+    mu = expected_counts(np.array([[0, 0], [1, 1]]), np.array([3.0, 5.0]))
+    assert mu == pytest.approx([9 / 8, 25 / 8], rel=1e-12)
 
 
 def test_no_sample_uniques_and_a_census():
