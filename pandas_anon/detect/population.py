@@ -21,6 +21,11 @@ tolerances and fallbacks, so that the figures are ARX's:
   (Zayatz when Pitman has no estimate), else the smaller of Zayatz and SNB (Zayatz when SNB has
   none). ARX reports this figure as "population uniqueness".
 
+Given the sample's combinations as well (``codes``, as :func:`pandas_anon.risk` gives them),
+:func:`population_uniqueness` adds the estimate of a log-linear model of the combinations
+(:mod:`pandas_anon.detect.loglinear`), and that estimate is the default: on registers ARX's
+models are far off.
+
 ARX's rules, mirrored here:
 
 - A sample without uniques has no population uniques: every estimate is 0 (and no model is
