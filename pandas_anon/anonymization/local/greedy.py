@@ -35,12 +35,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Problem
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.keys import KeyLayout, run_ids
+from pandas_anon.engine.hashing import group
+from pandas_anon.engine.keys import KeyLayout, run_ids, run_starts
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
@@ -159,11 +161,12 @@ class _Search:
     bit-packed, :mod:`pandas_anon.engine.keys`), which are suppressed, and the statistics
     the report gives.
 
-    A step is judged on the classes it touches only: the combinations it moves and the
-    kept combinations already written as one of their new keys, found by binary search in
-    the sorted keys (a key of several int64 words is searched by its hash, :func:`_hashed`,
-    and the combinations found compared word by word, so that two keys of one hash stay
-    apart).
+    A step is judged on the classes it touches only: the combinations it moves (grouped by
+    their new keys in the compiled hash table, :func:`pandas_anon.engine.hashing.group`) and
+    the kept combinations already written as one of those keys, found in a hash table of
+    the kept keys (:class:`_Holders`; a key of several int64 words is found by its hash,
+    :func:`_hashed`, and the combinations found compared word by word, so that two keys of
+    one hash stay apart).
     """
 
     def __init__(self, space: _LabelSpace, judge: GroupJudge, metric: str) -> None:
@@ -178,7 +181,7 @@ class _Search:
         self.steps = 0
         self.promoted = 0
         self.rows_at_risk = 0
-        self._sorted: tuple[np.ndarray, np.ndarray] = (self.rows[:0], self.rows[:0])
+        self._holders = _Holders.of(self.rows[:0], self.rows[:0])
 
     def run(self, budget: int) -> None:
         """Recode until no kept class breaks a model (see the module)."""
@@ -212,13 +215,12 @@ class _Search:
     def _at_risk(self) -> np.ndarray:
         """Per combination, whether it is kept in a class breaking a model."""
         kept = np.flatnonzero(~self.suppressed)
-        groups = run_ids(tuple(w[kept] for w in self.words))
-        broken = self.judge(kept, groups, int(groups.max(initial=-1)) + 1)
+        words = tuple(w[kept] for w in self.words)
+        distinct, _, groups = group(words, np.ones(len(kept), dtype=np.int64))  # by hash, in C
+        broken = self.judge(kept, groups, len(distinct[0]))
         at_risk = np.zeros(len(self.rows), dtype=bool)
         at_risk[kept] = broken[groups]
-        searched = self._searched(kept)  # the kept keys sorted, for the steps to search
-        order = np.argsort(searched)
-        self._sorted = (kept[order], searched[order])
+        self._holders = _Holders.of(kept, self._searched(kept))  # for the steps to search
         return at_risk
 
     def _searched(self, at: np.ndarray) -> np.ndarray:
@@ -238,43 +240,39 @@ class _Search:
         new = self.space.tables[column][level, self.space.slots[column][movable]]
         word, shift = self.layout.fields[column]
         moved_word = self.words[word][movable] + ((new - self.ids[movable, column]) << shift)
-        if self.layout.n_words == 1:
-            keys, own = np.unique(moved_word, return_inverse=True)
-            own = own.reshape(-1)
-            searched = keys
-        else:  # grouped and searched by hash, then compared word by word
-            moved = tuple(moved_word if j == word else w[movable] for j, w in enumerate(self.words))
-            searched, keys, own = _grouped(moved)
-        holders, ordered = self._sorted  # kept combinations by key, and their keys
-        low = np.searchsorted(ordered, searched, side="left")
-        high = np.searchsorted(ordered, searched, side="right")
-        lengths = high - low
+        moved = tuple(moved_word if j == word else w[movable] for j, w in enumerate(self.words))
+        distinct, _, own = group(moved, np.ones(len(movable), dtype=np.int64))  # by hash, in C
+        keys = np.arange(len(distinct[0]))
+        searched = distinct[0] if self.layout.n_words == 1 else _hashed(distinct)
+        low, lengths = self._holders.ranges(searched)
         first = np.repeat(low, lengths)  # every position of every range low..high
         offset = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        staying = holders[first + offset]
+        staying = self._holders.combinations[first + offset]
         is_movable = np.zeros(len(self.rows), dtype=bool)
         is_movable[movable] = True
         staying_group = np.repeat(np.arange(len(keys)), lengths)
         keep = ~is_movable[staying]
         if self.layout.n_words > 1:  # the same hash: the same key only when every word is
             for j, w in enumerate(self.words):
-                written = moved[j][keys[staying_group]]
-                keep &= w[staying] == written
+                keep &= w[staying] == distinct[j][staying_group]
         staying, staying_group = staying[keep], staying_group[keep]
         combinations = np.concatenate([movable, staying])
         groups = np.concatenate([own, staying_group])
         broken = self.judge(combinations, groups, len(keys))
         return combinations, groups, broken, own
 
-    def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
-        """The combinations at risk below the top of ``column`` (positions)."""
-        return np.flatnonzero(at_risk & (self.levels[:, column] < self.space.heights[column]))
+    def _movable(self, at_risk: np.ndarray) -> list[np.ndarray]:
+        """Per column, the combinations at risk below its top (positions)."""
+        at = np.flatnonzero(at_risk)
+        below = self.levels[at] < self.space.heights
+        return [at[below[:, column]] for column in range(below.shape[1])]
 
     def _best_step(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
         """The step (column, combinations it rescues) of least cost per row rescued."""
         best: tuple[float, int, int, np.ndarray] | None = None
+        by_column = self._movable(at_risk)
         for column in self._order():
-            movable = self._movable(at_risk, column)
+            movable = by_column[column]
             if not len(movable):
                 continue
             combinations, groups, broken, own = self._trial(movable, column)
@@ -326,8 +324,9 @@ class _Search:
     def _coarsen(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
         """One step up the cheapest column for every combination at risk below its top,
         except those that would join a safe class and break it; None when none can."""
+        by_column = self._movable(at_risk)
         for column in self._order():
-            movable = self._movable(at_risk, column)
+            movable = by_column[column]
             if not len(movable):
                 continue
             combinations, groups, broken, own = self._trial(movable, column)
@@ -391,16 +390,30 @@ def _hashed(words: tuple[np.ndarray, ...]) -> np.ndarray:
     return mixed.view(np.int64)
 
 
-def _grouped(words: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Keys of several words grouped: each group's hash (sorted), its first key's position,
-    and each key's group. Grouped by hash when no two unequal keys share one (checked word
-    by word), else by the words themselves."""
-    hashes = _hashed(words)
-    searched, first, own = np.unique(hashes, return_index=True, return_inverse=True)
-    own = own.reshape(-1)
-    if all((w == w[first][own]).all() for w in words):
-        return searched, first, own
-    own = run_ids(words)
-    first = np.zeros(int(own.max(initial=-1)) + 1, dtype=np.int64)
-    first[own[::-1]] = np.arange(len(own))[::-1]
-    return hashes[first], first, own
+@dataclass(frozen=True)
+class _Holders:
+    """The kept combinations by key, for the steps to find those written as a key: the
+    distinct keys in a hash table (``index``), and for each the run of ``combinations``
+    holding it (``starts``, ``lengths``)."""
+
+    index: pd.Index
+    starts: np.ndarray
+    lengths: np.ndarray
+    combinations: np.ndarray
+
+    @classmethod
+    def of(cls, kept: np.ndarray, keys: np.ndarray) -> _Holders:
+        """The holders of ``keys`` (one int64 per combination of ``kept``)."""
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        starts = run_starts((ordered,))
+        lengths = np.diff(np.append(starts, len(ordered)))
+        return cls(pd.Index(ordered[starts]), starts, lengths, kept[order])
+
+    def ranges(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where the holders of each of ``keys`` start among :attr:`combinations`, and how
+        many they are (0: no kept combination is written so)."""
+        at = self.index.get_indexer(pd.Index(keys))
+        found = at >= 0
+        at = np.where(found, at, 0)
+        return self.starts[at], np.where(found, self.lengths[at], 0)
