@@ -107,6 +107,12 @@ class Singletons:
         the QID's frequency set."""
         return self._tabulation.frequencies.counts
 
+    @property
+    def combinations(self) -> np.ndarray:
+        """The codes of each class's values, one column per QID column (the frequency
+        set's codes, in the order of :attr:`class_sizes`)."""
+        return self._tabulation.frequencies.codes
+
     @cached_property
     def mask(self) -> pd.Series:
         """Boolean Series aligned to the input: True on singleton rows (False on dropped rows);

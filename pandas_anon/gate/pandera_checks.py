@@ -61,6 +61,9 @@ class Exposure:
     weighted: bool = False  # an aggregated table: every figure counts people, not rows
     #: for a sample of a population (:meth:`Limits.sampled`): its estimated population uniques
     population: PopulationUniqueness | None = field(default=None, compare=False)
+    #: the codes of each class's values (the frequency set's), which the default population
+    #: estimate reads beside the class sizes
+    combinations: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def unit(self, n: int) -> str:
         """``n`` rows, or ``n`` people for an aggregated table."""
@@ -132,6 +135,7 @@ def measure(
         class_sizes=found.class_sizes,
         suppressed=left_out,
         weighted=weights is not None,
+        combinations=found.combinations,
     )
 
 
@@ -151,7 +155,8 @@ class Limits:
     With ``population`` or ``sampling_fraction`` the table is a sample of a population of
     that size, and the singleton limits read the rows estimated unique in the population
     (:meth:`Exposure.population_unique`, by the default estimate of
-    :func:`pandas_anon.detect.population.population_uniqueness`) instead of the rows unique
+    :func:`pandas_anon.detect.population.population_uniqueness` from the sample's
+    combinations, the one :func:`pandas_anon.risk` gives) instead of the rows unique
     in the table: ``max_count`` bounds their number rounded to a whole number, ``max_fraction``
     their share of the rows examined. Where the chosen model has no estimate, the table's
     own singletons are read (they include every population unique sampled: fail closed).
@@ -187,7 +192,8 @@ class Limits:
             return found
         size = population_size(found.examined, self.population, self.sampling_fraction)
         assert size is not None
-        return replace(found, population=population_uniqueness(found.class_sizes, size))
+        estimate = population_uniqueness(found.class_sizes, size, found.combinations)
+        return replace(found, population=estimate)
 
     def describe(self) -> str:
         """``'<= 1 % singletons, k >= 5'`` (a sample: ``'<= 1 % unique in the population'``)."""
@@ -218,7 +224,7 @@ class Limits:
                 singles = (
                     f"an estimated {count:,.1f} of {found.unit(found.examined)} examined "
                     f"({share(part)}) unique in the population of {size} on {qid} "
-                    f"({found.population.model} model, by Dankar et al.'s rule)"
+                    f"(the {found.population.model} model)"
                 )
         problems = []
         if self.max_count is not None and round(count) > self.max_count:

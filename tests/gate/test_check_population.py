@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pandas_anon
 from pandas_anon.cli.main import main
 from pandas_anon.datasets import load_driver_licenses
-from pandas_anon.detect.population import PopulationUniqueness, population_uniqueness
+from pandas_anon.detect.population import PopulationUniqueness
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.gate.pandera_checks import Exposure, Limits
 
@@ -42,8 +43,8 @@ def check(capsys, *argv: str) -> tuple[int, dict, str]:
 
 def test_a_sample_is_judged_by_its_rows_estimated_unique_in_the_population(capsys, sample):
     """1.44 % of the sample's rows are unique in it, more than the 1 % allowed; the
-    population estimate (Pitman's model by Dankar et al.'s rule, on the sample's class
-    sizes counted with pandas) is 0.14 %: with the population's size given, it passes."""
+    population estimate, the one pandas_anon.risk gives (the log-linear model of the
+    sample's combinations), is 0.11 %: with the population's size given, it passes."""
     path, population, sample_share = sample
     options = ["--qid", ",".join(QID), "--max-singletons", "1%", str(path)]
     code, found, _ = check(capsys, *options)
@@ -51,15 +52,19 @@ def test_a_sample_is_judged_by_its_rows_estimated_unique_in_the_population(capsy
     code, found, _ = check(capsys, *options, "--population", str(population))
     assert code == 0, found
     drawn = pd.read_csv(path)
-    sizes = drawn.groupby(QID, dropna=False).size().to_numpy()
-    expected = population_uniqueness(sizes, population)
+    expected = pandas_anon.risk(drawn, QID, dropna=False, population=population)
     assert found["population"] == population
-    assert found["population_uniques"] == pytest.approx(expected.uniques, rel=1e-12)
-    assert found["population_model"] == expected.model == "pitman"
-    assert expected.uniques is not None and expected.uniques < 0.01 < sample_share
-    assert (round(100 * expected.uniques, 2), round(100 * sample_share, 2)) == (0.14, 1.44)
+    assert found["population_uniques"] == expected.population_uniques  # one definition
+    assert found["population_model"] == expected.population_estimate.model == "loglinear"
+    assert expected.population_uniques is not None
+    assert expected.population_uniques < 0.01 < sample_share
+    assert (round(100 * expected.population_uniques, 2), round(100 * sample_share, 2)) == (
+        0.11,
+        1.44,
+    )
     code, found, _ = check(capsys, *options, "--sampling-fraction", "10%")
     assert code == 0 and found["population"] == round(len(drawn) / 0.1)
+    sizes = drawn.groupby(QID, dropna=False).size().to_numpy()
     assert found["singletons"] == int((sizes == 1).sum())  # the sample's, still reported
 
 
@@ -70,7 +75,7 @@ def test_the_default_limit_reads_the_estimated_rows_rounded(capsys, sample):
     code = main(["check", "--qid", ",".join(QID), "--population", str(population), str(path)])
     out = capsys.readouterr().out
     assert code == 1
-    assert "unique in the population of 87,642" in out and "pitman model" in out
+    assert "unique in the population of 87,642" in out and "loglinear model" in out
     assert "<= 0 unique in the population" in out
 
 
