@@ -955,7 +955,7 @@ def attacks(
     InvalidParameterError
         The control shares index labels with the original; a count or level out of range;
         an unknown mode; ``link_columns`` not two disjoint non-empty sets; ``secret`` the
-        only column.
+        only column, or not a number with ``regression=True``.
 
     See Also
     --------
@@ -1074,8 +1074,14 @@ def attacks(
             )
 
     frames, numeric = _frames(columns, [original, released, control])
-    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
     position = {c: i for i, c in enumerate(columns)}
+    if regression and secret is not None and not numeric[position[secret]]:
+        raise InvalidParameterError(
+            f"regression=True needs a numeric secret; secret={secret!r} is not a number in "
+            "all of the original, the release and the control: pass regression=False to "
+            "count equal guesses"
+        )
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
     original_codes, released_codes, control_codes = frames
     singling_out = _SinglingOut(
         original_codes, released_codes, control_codes, numeric, streams[0]

@@ -258,6 +258,7 @@ def test_the_result_prints_and_converts_without_data_values(split):
         ({"link_columns": (["a"], ["a", "b"])}, InvalidParameterError, "link_columns"),
         ({"link_columns": (["a"], ["nope"])}, ColumnNotFoundError, "link_columns"),
         ({"secret": "s", "columns": ["s"]}, InvalidParameterError, "secret"),
+        ({"secret": "c", "regression": True}, InvalidParameterError, "regression"),
     ],
 )
 def test_bad_parameters_are_named(split, options, error, named):
