@@ -484,17 +484,7 @@ class _Predicates:
         return _Predicates(self.cols[rows], self.ops[rows], self.vals[rows])
 
     def concat(self, other: _Predicates) -> _Predicates:
-        width = max(self.cols.shape[1], other.cols.shape[1])
-        parts = [self, other]
-        if self.cols.shape[1] != other.cols.shape[1]:
-            parts = [p._widen(width) for p in parts]
-        return _Predicates(*(np.concatenate([getattr(p, a) for p in parts]) for a in _TERM))
-
-    def _widen(self, width: int) -> _Predicates:
-        pad = width - self.cols.shape[1]
-        return _Predicates(
-            *(np.pad(getattr(self, a), ((0, 0), (0, pad)), constant_values=-2) for a in _TERM)
-        )
+        return _Predicates(*(np.concatenate([getattr(self, a), getattr(other, a)]) for a in _TERM))
 
     def keys(self) -> np.ndarray:
         """One row of integers per predicate, equal for equal predicates."""
@@ -509,10 +499,9 @@ class _Predicates:
         group_of = group_of.ravel()
         for g, cols in enumerate(groups):
             members = np.flatnonzero(group_of == g)
-            terms = np.flatnonzero(cols >= 0)
-            first, inverse, rows = frame.combinations(cols[terms])
+            first, inverse, rows = frame.combinations(cols)
             hit = np.ones((len(members), len(first)), dtype=bool)
-            for term in terms:
+            for term in range(len(cols)):
                 combos = frame.codes[first, cols[term]]
                 hit &= _compare(combos, self.ops[members, term], self.vals[members, term])
             out.append((members, hit, inverse, rows))
