@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import ColumnNotFoundError, InvalidParameterError, NotAFrameError
+from pandas_anon.studies import attacks as attacks_module
 from pandas_anon.studies.attacks import AttackRisk, Rate
 
 Z95 = 1.959963984540054  # the normal quantile of 0.975 (scipy.stats.norm.ppf)
@@ -75,6 +76,26 @@ def test_the_risk_and_its_interval_are_clipped_to_0_1():
     assert below.risk == 0.0 and below.ci[0] == 0.0 and below.ci[1] == 0.0
     above = AttackRisk.measure("linkability", (100, 100, 100), (100, 0, 0.0), 0.95)
     assert above.ci[1] == 1.0 and above.risk < 1.0  # Wilson's estimate of 100/100 is < 1
+
+
+@pytest.mark.parametrize(("n", "w"), [(10, 0.05), (1000, 0.001), (5000, 0.01)])
+def test_the_control_size_model_is_the_integral_of_the_chance_to_single_out(n, w):
+    """Cohen and Nissim's chance that a predicate of weight x singles out one of n records,
+    n x (1 - x)^(n - 1), integrated from 0 to w (anonymeter's closed form)."""
+    from scipy.integrate import quad
+
+    exact, _ = quad(lambda x: n * x * (1 - x) ** (n - 1), 0, w)
+    assert attacks_module._singling_out_integral(n, w) == pytest.approx(exact, rel=1e-9)
+
+
+def test_a_smaller_control_is_rescaled_to_the_originals_size(split):
+    original, control = split
+    result = pandas_anon.attacks(
+        original, original, control=control.iloc[:150], link_columns=(["a"], ["b"]), n_attacks=100
+    )
+    # the predicates' count on 150 control records is rescaled to the original's 400 by the
+    # fitted model (without the fit it would be a whole number)
+    assert result.singling_out.n_control != int(result.singling_out.n_control)
 
 
 @given(
