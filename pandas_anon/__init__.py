@@ -78,7 +78,7 @@ if TYPE_CHECKING:
     from pandas_anon.plugins.hookspecs import hookimpl
     from pandas_anon.plugins.registry import get_hierarchy, hierarchies, plugin_status
     from pandas_anon.privacy.models import KAnonymity, LDiversity, TCloseness
-    from pandas_anon.studies.attacks import Attacks, AttackRisk, attacks
+    from pandas_anon.studies.attacks import AttackRisk, Attacks, attacks
     from pandas_anon.studies.compare import Comparison, compare
     from pandas_anon.studies.handover import RiskReport, report_html, risk_report
     from pandas_anon.studies.strategy import Study, study

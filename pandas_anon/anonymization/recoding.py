@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pandas_anon.engine.columns import Labelled, resolve_columns
-from pandas_anon.engine.encoding import arrow_text, factorize
+from pandas_anon.engine.encoding import arrow_text, factorize, inferred
 from pandas_anon.engine.hashing import one_array, take_text
 from pandas_anon.errors import HierarchyError, InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
@@ -204,7 +204,7 @@ def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashab
         # written rather than from every row (however many rows there are: the same values
         # give the same dtype), then take from them
         used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(values)))
-        array = pd.Series(values.to_numpy()[used]).array
+        array = inferred(values.to_numpy()[used]).array
         compact = np.full(len(values) + 1, -1, dtype=codes.dtype)  # last: missing
         compact[used] = np.arange(len(used))
         codes = compact[codes]

@@ -37,7 +37,7 @@ from pandas_anon.detect.exposure import SUPPRESSED
 from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation
 from pandas_anon.engine.columns import column_array, resolve_columns
-from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.encoding import factorize, inferred
 from pandas_anon.engine.grouping import compress, group_codes
 from pandas_anon.engine.memory import with_pooled_memory
 from pandas_anon.errors import InvalidParameterError
@@ -485,7 +485,7 @@ class Transformation:
         the values. ``check``: refuse the column unless each row examined holds the value
         its combination was decided with (equal as the engine compares values)."""
         row_codes, uniques = factorize(values, where=f"column {column!r}")
-        uniques = pd.Index(uniques)
+        uniques = inferred(uniques, pd.Index)
         if not check:
             return row_codes, uniques
         tabulation, frequencies = self.tabulation, self.tabulation.frequencies

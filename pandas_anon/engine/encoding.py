@@ -278,6 +278,16 @@ def _object_codes(array: np.ndarray) -> np.ndarray:
     return rank[codes]
 
 
+def inferred(values: Any, build: Any = pd.Series) -> Any:
+    """``build(values)`` (``pd.Series`` or ``pd.Index``) with the dtype pandas infers, or as
+    Python objects where that fails on text Arrow cannot hold: pandas 3 infers Arrow text
+    for a list of texts, and one holding a lone surrogate raises UnicodeEncodeError."""
+    try:
+        return build(values)
+    except UnicodeEncodeError:
+        return build(values, dtype=object)
+
+
 def python_text(dtype: Any) -> bool:
     """Whether ``dtype`` holds text as Python strings (``string[python]``): hashed as
     objects are."""

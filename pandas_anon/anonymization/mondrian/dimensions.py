@@ -424,7 +424,8 @@ def dimension(
     elif categories is not None and ordered:
         order = known[np.argsort(categories.get_indexer(values[known]), kind="stable")]
     else:
-        order = known[np.argsort(decoded.iloc[known].astype(str).to_numpy(), kind="stable")]
+        texts = np.array([str(v) for v in decoded.iloc[known]], dtype=object)  # the distinct
+        order = known[np.argsort(texts, kind="stable")]  # (Arrow text holds no lone surrogate)
     if has_missing:
         order = np.append(order, np.flatnonzero(held & missing_code)[:1])
     rank_of = np.full(len(values), len(order) - 1, dtype=np.int64)  # every missing code: last
