@@ -698,6 +698,7 @@ class AnonAccessor(_Exposure):
         target: Hashable | None = None,
         population: int | None = None,
         sampling_fraction: float | None = None,
+        attacks: bool = False,
     ) -> str:
         """``DataFrame.anon.report_html``: the frame's risk report as one HTML page.
 
@@ -710,11 +711,12 @@ class AnonAccessor(_Exposure):
         ----------
         path : str or Path, optional
             Where to write the page. Default None: only returned.
-        qid, k, max_size, title, target, population, sampling_fraction
+        qid, k, max_size, title, target, population, sampling_fraction, attacks
             As :func:`pandas_anon.risk_report` takes them (details there; ``target``: a
             column to predict, each fix then measured by its task utility too;
             ``population`` or ``sampling_fraction``: the frame is a sample, and the summary
-            adds its estimated population uniques).
+            adds its estimated population uniques; ``attacks``: WP29's three risks by
+            attack, of the table and of each fix).
 
         Returns
         -------
@@ -745,6 +747,7 @@ class AnonAccessor(_Exposure):
             target=target,
             population=population,
             sampling_fraction=sampling_fraction,
+            attacks=attacks,
         )
 
     def compare(

@@ -32,6 +32,12 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "classifier's accuracy on its release, beside the original's and the majority "
         "class's (needs pandas-anon[ml])",
     )
+    command.add_argument(
+        "--attacks",
+        action="store_true",
+        help="also measure WP29's three risks by attack (singling out, linkability, and "
+        "inference of --target), on the file and on each fix's release",
+    )
     sample = command.add_mutually_exclusive_group()
     sample.add_argument(
         "--population",
@@ -70,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target,
         population=args.population,
         sampling_fraction=args.sampling_fraction,
+        attacks=args.attacks,
     )
     print(f"wrote {args.output}")
     return 0

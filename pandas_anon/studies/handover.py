@@ -35,6 +35,7 @@ from typing import Any, cast
 import pandas as pd
 
 from pandas_anon import formatting as fmt
+from pandas_anon.anonymization.kanon import kanon
 from pandas_anon.anonymization.task_utility import FOLDS, scikit_learn
 from pandas_anon.detect.exposure import MAX_SIZE, DirectIdentifier, scan
 from pandas_anon.detect.figures import risk
@@ -48,6 +49,8 @@ from pandas_anon.errors import (
     MissingDependencyError,
 )
 from pandas_anon.params import output_file, whole, writing
+from pandas_anon.studies.attacks import Attacks
+from pandas_anon.studies.attacks import attacks as attacks_on
 from pandas_anon.studies.compare import DEFAULT_METHODS, Comparison, compare
 
 #: The share of the rows a fix may suppress and still be suggested.
@@ -86,6 +89,10 @@ class RiskReport:
     target : hashable or None
         The column a classifier predicts to measure each fix's task utility (released as
         read, as a sensitive column is), or None.
+    attacked : dict or None
+        With ``attacks=True``: the attacks' figures on the table as it is (``"table"``) and
+        on each fix's release (by method), each made from the table less a control sample
+        held back (:data:`ATTACK_CONTROL`).
     """
 
     title: str
@@ -100,6 +107,9 @@ class RiskReport:
     notes: tuple[str, ...] = ()  # what the fixes warned about (counts and columns only)
     qid_given: bool = False
     target: Hashable | None = None
+    #: with ``attacks=True``: WP29's three risks of the table and of each fix's release
+    #: (:func:`pandas_anon.attacks`), by release
+    attacked: dict[str, Attacks] | None = None
 
     @property
     def check(self) -> str:
@@ -227,6 +237,13 @@ class RiskReport:
                     + (f"<ul>{notes}</ul>" if notes else ""),
                 )
             )
+        if self.attacked is not None:
+            sections.append(
+                _section(
+                    "Against an attacker: WP29's three risks",
+                    f"<p>{_text(self._attacks_said())}</p>" + _table(self.attack_table()),
+                )
+            )
         sections.append(_section("Next step", f"<p>{_text(self.suggestion())}</p>"))
         return _PAGE.format(title=_text(self.title), body="\n".join(sections))
 
@@ -259,6 +276,37 @@ class RiskReport:
             f"one-hot encoded (on the original table {task['original']:.4f}; always "
             f"answering the majority class {task['majority']:.4f}); margin kept: the share of "
             f"the original's margin over the majority class the release keeps."
+        )
+
+    def attack_table(self) -> pd.DataFrame:
+        """With ``attacks=True``: one row per release (the table as it is, then each fix),
+        each attack's risk and its confidence interval."""
+        assert self.attacked is not None
+        rows = {}
+        for release, found in self.attacked.items():
+            rows["the table as it is" if release == "table" else release] = {
+                r.attack: f"{r.risk:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}]" for r in found.risks
+            }
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+    def _attacks_said(self) -> str:
+        """What the attack table measures."""
+        assert self.attacked is not None
+        first = next(iter(self.attacked.values()))
+        share, most, seed = ATTACK_CONTROL
+        inference = (
+            f", and inference of {self.target!r} from the other columns"
+            if self.target is not None
+            else " (name a target to measure inference too)"
+        )
+        return (
+            f"Each release is attacked as Giomi et al. (2023) define WP29's risks: singling "
+            f"out, linkability{inference}, {first.n_attacks} attacks each. "
+            f"{fmt.percent(share, 0)} of the rows (at most {fmt.count(most)}, seed {seed}) "
+            f"were held back as the control and each method ran on the others; a risk is the "
+            f"attack's success beyond its success on the control, with its "
+            f"{fmt.percent(first.confidence_level, 0)} interval. These attackers read the "
+            f"labels as written; other attackers may do better."
         )
 
     def _costs(self) -> pd.DataFrame:
@@ -319,6 +367,7 @@ def risk_report(
     target: Hashable | None = None,
     population: int | None = None,
     sampling_fraction: float | None = None,
+    attacks: bool = False,
 ) -> RiskReport:
     """Measure a table's re-identification risk for a report to hand on.
 
@@ -347,6 +396,12 @@ def risk_report(
         ``population=``). Not with ``sampling_fraction``.
     sampling_fraction : float, optional
         The table's share of its population, in (0, 1]; as ``population``.
+    attacks : bool, default False
+        Also measure WP29's three risks by attack (:func:`pandas_anon.attacks`: singling
+        out, linkability and, with a ``target``, inference of it), on the table as it is and
+        on each fix's release: a control sample of the rows (:data:`ATTACK_CONTROL`, seeded)
+        is held back, each method runs again on the other rows as it runs for the fixes,
+        and each release is attacked. It costs those runs again.
 
     Returns
     -------
@@ -417,6 +472,9 @@ def risk_report(
                 released, min(k, len(frame)), list(chosen) if qid is not None else None, target
             )
         notes = [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
+    attacked = None
+    if attacks and comparison is not None:
+        attacked = _attacked(released, min(k, len(frame)), list(chosen) if qid is not None else None, target)
     return RiskReport(
         title=title,
         rows=len(frame),
@@ -430,6 +488,7 @@ def risk_report(
         notes=tuple(notes),
         qid_given=qid is not None,
         target=target,
+        attacked=attacked,
     )
 
 
@@ -451,6 +510,31 @@ def _fixes(
     )
 
 
+#: The rows held back as the attacks' control: a share of the table, at most a number of rows
+#: (anonymeter's examples hold back about a thousand), with a fixed seed.
+ATTACK_CONTROL = (0.2, 1000, 0)
+
+
+def _attacked(
+    released: pd.DataFrame, k: int, qid: list[Hashable] | None, target: Hashable | None
+) -> dict[str, Attacks]:
+    """WP29's three risks of the table and of each fix's release, each made from the table
+    less a control sample held back (see :func:`risk_report`)."""
+    share, most, seed = ATTACK_CONTROL
+    control = released.sample(n=min(most, max(1, int(share * len(released)))), random_state=seed)
+    rest = released.drop(index=control.index)
+    options: dict[str, Any] = {"identifiers": "keep", "qid": qid}
+    if target is not None:
+        options["sensitive"] = target
+    found = {"table": attacks_on(rest, rest, control=control, secret=target)}
+    for method in DEFAULT_METHODS:  # each as its fix runs (compare's call)
+        with warnings.catch_warnings():  # the fixes warned once already, on the page
+            warnings.simplefilter("ignore", AnonWarning)
+            out = kanon(rest, min(k, len(rest)), algo=method, **options)
+        found[method] = attacks_on(rest, out, control=control, secret=target)
+    return found
+
+
 def report_html(
     frame: pd.DataFrame,
     path: str | Path | None = None,
@@ -462,6 +546,7 @@ def report_html(
     target: Hashable | None = None,
     population: int | None = None,
     sampling_fraction: float | None = None,
+    attacks: bool = False,
 ) -> str:
     """The risk report of ``frame`` as one self-contained HTML page, written to ``path``
     when given.
@@ -472,7 +557,7 @@ def report_html(
         The table (never modified).
     path : str or Path, optional
         Where to write the page (UTF-8). Default None: only returned.
-    qid, k, max_size, title, target, population, sampling_fraction
+    qid, k, max_size, title, target, population, sampling_fraction, attacks
         As :func:`risk_report` takes them.
 
     Returns
@@ -514,6 +599,7 @@ def report_html(
         target=target,
         population=population,
         sampling_fraction=sampling_fraction,
+        attacks=attacks,
     )
     page = found.to_html()
     if written is not None:

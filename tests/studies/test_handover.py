@@ -297,3 +297,32 @@ def test_a_sample_s_report_gives_its_population_figures(tmp_path, capsys):
     assert "population uniques" in page.read_text(encoding="utf-8")
     assert main([*argv, "1.5"]) == 2
     assert "sampling_fraction" in capsys.readouterr().err
+
+
+def test_when_asked_the_page_gives_each_release_s_three_risks_by_attack(tmp_path):
+    """attacks=True: the table as it is and each fix's release (made from the rows less the
+    control held back) attacked as pandas_anon.attacks does; the raw table singles people
+    out, the fixes far less; the figures are attacks()'s on the same releases, recomputed
+    here; the CLI writes the section too."""
+    from pandas_anon.studies.handover import ATTACK_CONTROL
+
+    adult = pandas_anon.datasets.load_adult().iloc[:3000]
+    found = risk_report(adult, k=5, target="salary-class", attacks=True)
+    table = found.attack_table()
+    assert list(table.index) == ["the table as it is", "ola", "mondrian", "local"]
+    assert list(table.columns) == ["singling out", "linkability", "inference"]
+    share, most, seed = ATTACK_CONTROL
+    control = adult.sample(n=min(most, int(share * len(adult))), random_state=seed)
+    rest = adult.drop(index=control.index)
+    out = pandas_anon.kanon(rest, 5, algo="local", sensitive="salary-class", identifiers="keep")
+    again = pandas_anon.attacks(rest, out, control=control, secret="salary-class")
+    assert found.attacked["local"].to_dict() == again.to_dict()
+    raw = found.attacked["table"].singling_out.risk
+    assert raw > 0.5 and all(found.attacked[m].singling_out.risk < raw / 5 for m in table.index[1:])
+    page = found.to_html()
+    assert "Against an attacker: WP29&#x27;s three risks" in page
+    source, written = tmp_path / "adult.csv", tmp_path / "report.html"
+    adult.to_csv(source, index=False)
+    assert main(["report", str(source), "-o", str(written), "--attacks"]) == 0
+    text = written.read_text(encoding="utf-8")
+    assert "singling out" in text and "name a target to measure inference too" in text
