@@ -785,11 +785,12 @@ def test_zero_configuration_is_k_anonymous_on_every_released_column(data):
     masked = found["masked"].to_numpy()
     if masked.all() and report.suppressed == 0:  # one class of every row, written '*'
         assert len(frame) >= call.k
-    else:  # local recoding may write a class of k rows or more '*' in every column: the
-        # verifier, as the gate, reads its rows as masked
+    else:  # local recoding, and Mondrian along hierarchies (a partition whose values meet
+        # only at the top of every column), may write a class of k rows or more '*' in every
+        # column: the verifier, as the gate, reads its rows as masked
         assert report.suppressed <= limit_of(call.max_suppression, len(frame))
         starred = int(masked.sum()) - report.suppressed
-        assert starred == 0 or (starred >= call.k and report.algorithm == "local")
+        assert starred == 0 or (starred >= call.k and report.algorithm in ("local", "mondrian"))
         assert found["k"] >= call.k or found["classes"] == 0
     assert report.exposure["passes"] or call.k == 1
     for column in released:  # typed as read: dates read back as dates, whole numbers whole
