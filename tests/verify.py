@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -378,9 +379,8 @@ def unreadable_dates(released: pd.Series) -> int:
     of two dates (``[a/b]``, ``a/b`` or ``[a, b]``, each bound read by ``pandas.to_datetime``
     on its own, as an analyst would read it)."""
     bad = 0
-    for value, count in released.astype(object).value_counts(dropna=True).items():
-        if not isinstance(value, str) or value == "*":
-            continue
+    texts = Counter(v for v in released.astype(object) if isinstance(v, str) and v != "*")
+    for value, count in texts.items():
         inner = value[1:-1] if value.startswith("[") and value.endswith("]") else value
         bounds = inner.split(", ") if ", " in inner else inner.split("/")
         try:
