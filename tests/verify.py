@@ -385,10 +385,19 @@ def unreadable_dates(released: pd.Series) -> int:
         bounds = inner.split(", ") if ", " in inner else inner.split("/")
         try:
             for bound in bounds:
-                pd.to_datetime(bound, format="ISO8601")
+                _read_date(bound)
         except (ValueError, TypeError):
             bad += int(count)
     return bad
+
+
+def _read_date(text: str) -> None:
+    """Read ``text`` as a date (ValueError when it is none): by pandas, or, for a year pandas
+    2.2 cannot hold in nanoseconds (a decade ``2260/2269``), by numpy."""
+    try:
+        pd.to_datetime(text, format="ISO8601")
+    except pd.errors.OutOfBoundsDatetime:
+        np.datetime64(text)
 
 
 def whole_numbers_with_decimals(released: pd.Series) -> int:
