@@ -474,7 +474,9 @@ def risk_report(
         notes = [str(w.message) for w in caught if issubclass(w.category, AnonWarning)]
     attacked = None
     if attacks and comparison is not None:
-        attacked = _attacked(released, min(k, len(frame)), list(chosen) if qid is not None else None, target)
+        attacked = _attacked(
+            released, min(k, len(frame)), list(chosen) if qid is not None else None, target
+        )
     return RiskReport(
         title=title,
         rows=len(frame),
