@@ -15,6 +15,16 @@ The frame is cached as parquet in ``benchmarks/.cache/`` (gitignored), one file 
 ``(n_rows, seed, REPLICAS, GENERATOR_VERSION)``: building takes a few seconds, reading it back
 about one. Delete the directory to rebuild; bump ``GENERATOR_VERSION`` when changing the
 generator. Run ``python benchmarks/synthetic.py`` to build it and print its shape.
+
+:func:`licence_like` is another region's whole file: every column of the embedded one but
+``id`` (13 columns), at any size (200,000 rows by default, about the 198,000 licences of a
+mid-sized Italian region). It samples Valle d'Aosta rows (complete or not) with replacement,
+spreads the 79 comuni over Liguria's 234 (``LICENCE_REPLICAS`` per real comune, ISTAT's names
+from the Italy plugin's data, upper case as the licence files write them, each with its real
+province and the region), and moves each row's three dates by the same random number of days
+(-30..30), so that a sampled row is rarely another's exact copy (the dates keep their order;
+points, categories and countries are the real ones). Dates are datetime64 as the loader
+reads them; built in memory each time (about a second).
 """
 
 from __future__ import annotations
@@ -90,6 +100,43 @@ def _build(n_rows: int, seed: int) -> pd.DataFrame:
             "sesso": pd.array(real["sesso"].to_numpy(dtype=object)[rows], dtype="str"),
         }
     )
+
+
+LICENCE_REPLICAS = 3  # 79 * 3 = 237 slots for Liguria's 234 comuni
+LICENCE_REGION = "Liguria"
+LICENCE_DATES = ("data_rilascio", "data_abilitazione_a", "data_scadenza")
+ISTAT_COMUNI = (
+    harness.ROOT
+    / "plugins"
+    / "pandas-anon-italy"
+    / "src"
+    / "pandas_anon_italy"
+    / "data"
+    / "comuni.csv"
+)
+
+
+def licence_like(n_rows: int = 200_000, seed: int = 0) -> pd.DataFrame:
+    """The 13 columns of a licence file (all but ``id``), ``n_rows`` rows resampled from
+    the real ones into Liguria's comuni (see the module's docstring)."""
+    real = pandas_anon.datasets.load_driver_licenses().drop(columns="id")
+    istat = pd.read_csv(ISTAT_COMUNI, dtype=str, keep_default_na=False)
+    region = istat[istat["regione"] == LICENCE_REGION]
+    names = region["comune_italiano"].str.upper().to_numpy(dtype=object)
+    provinces = region["provincia"].str.upper().to_numpy(dtype=object)
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, len(real), n_rows)
+    frame = real.take(rows).reset_index(drop=True)
+    real_code, _ = pd.factorize(frame["comune_residenza"])
+    slot = (real_code * LICENCE_REPLICAS + rng.integers(0, LICENCE_REPLICAS, n_rows)) % len(names)
+    text = real["comune_residenza"].dtype
+    frame["comune_residenza"] = pd.array(names[slot], dtype=text)
+    frame["provincia_residenza"] = pd.array(provinces[slot], dtype=text)
+    frame["regione_residenza"] = pd.array([LICENCE_REGION.upper()] * n_rows, dtype=text)
+    shift = pd.to_timedelta(rng.integers(-30, 31, n_rows), unit="D")
+    for column in LICENCE_DATES:
+        frame[column] = frame[column] + shift
+    return frame
 
 
 def describe(frame: pd.DataFrame) -> str:
