@@ -145,10 +145,15 @@ def measured(
     description: str,
     argv: Sequence[str] | None,
     measure: Callable[[argparse.Namespace], list[Case]],
+    options: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> list[tuple[str, str, str]]:
-    """A script's ``main``: parse the shared options, run ``measure``, print its cases and
-    how long it all took; return the (case, target, verdict) rows for the run_all summary."""
-    args = parser(description).parse_args(argv)
+    """A script's ``main``: parse the shared options (and the script's own, which
+    ``options`` adds to the parser), run ``measure``, print its cases and how long it all
+    took; return the (case, target, verdict) rows for the run_all summary."""
+    shared = parser(description)
+    if options is not None:
+        options(shared)
+    args = shared.parse_args(argv)
     started = time.perf_counter()
     cases = measure(args)
     print(case_table(cases))
