@@ -182,8 +182,7 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
     read = [_read(v) for v in uniques]
     unreadable = [i for i, r in enumerate(read) if r is False]
     if unreadable:
-        if required:
-            raise _unreadable(column, int(np.isin(codes, unreadable).sum()))
+        _refuse_named(codes, unreadable, column, required)
         return None
     ranges = [r if isinstance(r, _Range) else None for r in read]
     if not required and all(r is not None and r.point for r in ranges):
@@ -192,7 +191,13 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
         isinstance(v, pd.Timestamp) or (isinstance(v, str) and _DATE_SHAPED.search(v))
         for v in uniques
     )
-    low, high = _dates(ranges, uniques) if dates else _numbers(ranges)
+    if dates:
+        low, high, unparsed = _dates(ranges, uniques, column)
+        if unparsed.any():
+            _refuse_named(codes, np.flatnonzero(unparsed), column, required)
+            return None
+    else:
+        low, high = _numbers(ranges)
     at = np.where(codes >= 0, codes, len(ranges))  # missing: the last, no bounds
     return (
         pd.Series(low[at], index=series.index, name=f"{column}_low"),
@@ -200,10 +205,18 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
     )
 
 
+def _refuse_named(codes: np.ndarray, unreadable: Any, column: Hashable, required: bool) -> None:
+    """Refuse a column named in ``columns=`` (``required``) holding unreadable distinct
+    values (their codes), counting its cells; a column not named is left as it is."""
+    if required:
+        raise _unreadable(column, int(np.isin(codes, unreadable).sum()))
+
+
 def _unreadable(column: Hashable, cells: int) -> InvalidParameterError:
     return InvalidParameterError(
         f"column {column!r}: {cells:,} cells are neither a number, a date nor a range of them "
-        f"(a set of values, a category, text); name only range columns in columns="
+        f"(a set of values, a category, text, a date no calendar has); name only range "
+        f"columns in columns="
     )
 
 
@@ -217,15 +230,20 @@ def _read(value: Any) -> _Range | None | bool:
     text = str(value).strip()
     if text in (TOP, MISSING) or text.endswith(" or " + MISSING):
         return None
-    if _ONE_NUMBER.match(text) or _ONE_DATE.match(text):
-        return _Range(text, text, period=len(text) == len("1983-10"))
-    found = _OPEN_ENDED.match(text)
-    if found:
+    if text.startswith((">", "<")):  # the one form opening so: open-ended
+        found = _OPEN_ENDED.match(text)
+        if not found:
+            return False
         op, x = found["op"], found["x"]
         if op[0] == ">":
             return _Range(x, None, op == ">=", True)
         return _Range(None, x, True, op == "<=")
-    found = _BRACKETED.match(text) or _DATE_SPAN.match(text)
+    if text.startswith(("[", "(")):  # the one form opening so: bracketed
+        found = _BRACKETED.match(text)
+    elif _ONE_NUMBER.match(text) or _ONE_DATE.match(text):
+        return _Range(text, text, period=len(text) == len("1983-10"))
+    else:
+        found = _DATE_SPAN.match(text)
     if found:
         sides = found.groupdict()
         return _Range(
@@ -265,45 +283,149 @@ def _numbers(ranges: list[_Range | None]) -> tuple[Any, Any]:
     return pd.array(low_f, dtype="Float64"), pd.array(high_f, dtype="Float64")
 
 
-def _dates(ranges: list[_Range | None], uniques: Any) -> tuple[Any, Any]:
-    """Inclusive bounds of date labels (and one missing bound more, last): a bound written
-    to the year, month or day covers that whole period, up to its last day when every date
-    is at midnight, else up to its last instant in the column's unit."""
-    stamps = [v for v in uniques if isinstance(v, pd.Timestamp)]
-    unit = stamps[0].unit if stamps else "s"
+def _dates(ranges: list[_Range | None], uniques: Any, column: Hashable) -> tuple[Any, Any, Any]:
+    """Inclusive bounds of date labels (and one missing bound more, last), and which labels
+    write no calendar date (a month 13, a 30 February, a number): a bound written to the
+    year, month or day covers that whole period, up to its last day when every date is at
+    midnight, else up to its last instant in the column's unit.
+
+    The labels are read by form, each form at once (numpy parses a year, a month or a day
+    in its own unit; a time zone is applied to all of them in one call), not one by one.
+    """
+    at_stamp = [i for i, v in enumerate(uniques) if isinstance(v, pd.Timestamp)]
+    stamps = [uniques[i] for i in at_stamp]
+    unit: Any = stamps[0].unit if stamps else "s"  # Any: numpy's stubs list units as literals
     zone = stamps[0].tz if stamps else None
     texts = [t for r in ranges if r is not None for t in (r.low, r.high) if t is not None]
     timed = any(len(t) > 10 and not t[11:].startswith("00:00:00") for t in texts)
-    step = pd.Timedelta(1, unit=unit) if timed else pd.Timedelta(days=1)
-    low: list = []
-    high: list = []
-    for r in ranges:
-        if r is None or r.low is None or r.high is None:
-            low.append(pd.NaT)
-            high.append(pd.NaT)
-        else:
-            low.append(_period(r.low, zone, step)[0])
-            high.append(_period(r.high, zone, step)[1] - step)
-    dtype: Any = f"datetime64[{unit}]" if zone is None else pd.DatetimeTZDtype(unit, zone)
+    step = np.timedelta64(1, unit) if timed else np.timedelta64(1, "D")
+    low = np.full(len(ranges) + 1, np.datetime64("NaT", unit))  # wall times, UTC when zoned
+    high = low.copy()
+    unparsed = np.zeros(len(ranges) + 1, dtype=bool)
+    stamped = set(at_stamp)
+    at = [
+        i
+        for i, r in enumerate(ranges)
+        if r is not None and r.low is not None and r.high is not None and i not in stamped
+    ]
+    try:
+        for side, out in (("low", low), ("high", high)):
+            read, bad = _read_dates([getattr(ranges[i], side) for i in at], zone, unit, step, side)
+            out[at] = read
+            unparsed[at] |= bad
+        if stamps:
+            low[at_stamp] = high[at_stamp] = _stamps(stamps, zone, unit)
+    except (pd.errors.OutOfBoundsDatetime, OverflowError) as error:
+        raise InvalidParameterError(
+            f"column {column!r}: a date bound lies outside what datetime64[{unit}] (the unit "
+            f"of its dates) can hold; convert the column's dates to datetime64[s] before "
+            f"anonymizing, or read the release from its file (text, read in seconds)"
+        ) from error
+    if zone is None:
+        return pd.array(low), pd.array(high), unparsed
     return (
-        pd.array([*low, pd.NaT], dtype=dtype),
-        pd.array([*high, pd.NaT], dtype=dtype),
+        pd.array(low).tz_localize("UTC").tz_convert(zone),
+        pd.array(high).tz_localize("UTC").tz_convert(zone),
+        unparsed,
     )
 
 
-def _period(text: str, zone: Any, step: pd.Timedelta) -> tuple[pd.Timestamp, pd.Timestamp]:
-    """The first instant of the period ``text`` writes (a year, a month, a day, or one
-    instant) and the first after it."""
-    stamp = pd.Timestamp(text)
-    if zone is not None:
-        stamp = stamp.tz_localize(zone) if stamp.tz is None else stamp.tz_convert(zone)
+#: numpy's unit for the period a date bound writes, by its length: a year, a month, a day.
+_PERIODS = {4: "Y", 7: "M", 10: "D"}
+
+
+def _read_dates(
+    texts: list[str], zone: Any, unit: Any, step: np.timedelta64, side: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The first instant (``side="low"``) or the last (``"high"``: the first after the
+    period less ``step``) of the period each text writes, in ``unit``, UTC when ``zone``,
+    read form by form; and which texts write no date."""
+    out = np.full(len(texts), np.datetime64("NaT", unit))
+    unparsed = np.zeros(len(texts), dtype=bool)
+    forms = np.array([_form(t) for t in texts], dtype=object)
+    for form in set(forms.tolist()):
+        group = np.flatnonzero(forms == form)
+        if form is None:
+            unparsed[group] = True
+            continue
+        start, unparsed[group] = _parse([texts[i] for i in group], form)
+        first = _localized(start, zone)  # refuses an ambiguous or nonexistent start
+        if side == "high" and form:  # a period: its last instant
+            first = _localized(start + np.timedelta64(1, form), zone, calendar=True) - step
+        out[group] = _utc(first, unit)
+    return out, unparsed
+
+
+def _form(text: str) -> str | None:
+    """The form of a date bound: its period's numpy unit (a year, a month, a day), ``""``
+    for an instant, None for no date (a number)."""
     if len(text) == 4:
-        return stamp, stamp + pd.DateOffset(years=1)
-    if len(text) == 7:
-        return stamp, stamp + pd.DateOffset(months=1)
-    if len(text) == 10:
-        return stamp, stamp + pd.DateOffset(days=1)
-    return stamp, stamp + step
+        return "Y" if text.isdigit() else None
+    if text[:4].isdigit() and text[4:5] == "-":  # no number has a "-" there
+        return _PERIODS.get(len(text), "")
+    return None
+
+
+def _parse(texts: list[str], form: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``texts`` of one form read at once by numpy, in the form's unit (an instant in its
+    own), NaT and True where a text writes no calendar date."""
+    try:
+        values = np.asarray(texts, dtype=f"datetime64[{form}]" if form else "datetime64")
+    except ValueError:  # one text at least is no date: find which, one by one
+        values = np.asarray([_parse_one(t, form) for t in texts])
+    if np.datetime_data(values.dtype)[0] == "ns":  # numpy wraps what ns cannot hold
+        days = np.asarray([t[:10] for t in texts], dtype="datetime64[D]")
+        if (values.astype("datetime64[D]") != days).any():
+            raise pd.errors.OutOfBoundsDatetime("a date past what nanoseconds hold")
+    return values, np.isnat(values)
+
+
+def _parse_one(text: str, form: Any) -> np.datetime64:
+    """One text read by numpy, NaT when it writes no calendar date."""
+    try:
+        return np.datetime64(text, form) if form else np.datetime64(text)
+    except ValueError:
+        return np.datetime64("NaT", form or "s")
+
+
+def _localized(values: np.ndarray, zone: Any, *, calendar: bool = False) -> pd.DatetimeIndex:
+    """Wall times as a DatetimeIndex localized to ``zone`` at once: an ambiguous or
+    nonexistent time refused, or, ``calendar`` (the end of a period, as adding a calendar
+    period to a date gives it), the first of an ambiguous time, the end of a gap."""
+    if np.datetime_data(values.dtype)[0] in ("Y", "M", "W", "D", "h", "m", "generic"):
+        values = values.astype("datetime64[s]")  # the coarsest unit pandas holds
+    index = pd.DatetimeIndex(values)
+    if zone is None:
+        return index
+    if calendar:
+        first = np.ones(len(index), dtype=bool)
+        return index.tz_localize(zone, ambiguous=first, nonexistent="shift_forward")
+    return index.tz_localize(zone)
+
+
+def _utc(index: pd.DatetimeIndex, unit: Any) -> np.ndarray:
+    """Dates as numpy values in ``unit`` (floored), UTC when they have a zone."""
+    if index.tz is not None:
+        index = index.tz_convert(None)
+    return index.as_unit(unit).to_numpy()
+
+
+def _stamps(stamps: list[pd.Timestamp], zone: Any, unit: Any) -> np.ndarray:
+    """Dates kept as values (each its own interval) in ``unit``, UTC when ``zone`` (those
+    without a zone localized to it at once, the others converted)."""
+    dtype: Any = f"datetime64[{unit}]"
+    if zone is None:
+        return pd.array(stamps, dtype=dtype).to_numpy()
+    out = np.empty(len(stamps), dtype=dtype)
+    naive = np.array([s.tz is None for s in stamps])
+    if naive.any():
+        local = pd.DatetimeIndex([s for s, n in zip(stamps, naive) if n]).tz_localize(zone)
+        out[naive] = _utc(local, unit)
+    if not naive.all():
+        out[~naive] = _utc(
+            pd.to_datetime([s for s, n in zip(stamps, naive) if not n], utc=True), unit
+        )
+    return out
 
 
 def _interval_side(bounds: pd.Series) -> Any:

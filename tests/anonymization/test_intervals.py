@@ -136,3 +136,116 @@ def test_every_mondrian_range_reads_back_holding_its_values():
     assert all(a <= int(v) <= b for a, v, b in zip(low, frame["n"], high))
     assert (low < high).any()
     assert ((bounds["d_low"] <= frame["d"]) & (frame["d"] <= bounds["d_high"])).all()
+
+
+def _dates_one_by_one(ranges, uniques):
+    """The reading of date labels before they were read by form: a pd.Timestamp and a
+    calendar offset per bound (the reference the reading by form must equal)."""
+    stamps = [v for v in uniques if isinstance(v, pd.Timestamp)]
+    unit = stamps[0].unit if stamps else "s"
+    zone = stamps[0].tz if stamps else None
+    texts = [t for r in ranges if r is not None for t in (r.low, r.high) if t is not None]
+    timed = any(len(t) > 10 and not t[11:].startswith("00:00:00") for t in texts)
+    step = pd.Timedelta(1, unit=unit) if timed else pd.Timedelta(days=1)
+
+    def period(text):
+        stamp = pd.Timestamp(text)
+        if zone is not None:
+            stamp = stamp.tz_localize(zone) if stamp.tz is None else stamp.tz_convert(zone)
+        offset = {4: pd.DateOffset(years=1), 7: pd.DateOffset(months=1)}
+        return stamp, stamp + offset.get(
+            len(text), pd.DateOffset(days=1) if len(text) == 10 else step
+        )
+
+    low = [pd.NaT if r is None else period(r.low)[0] for r in ranges]
+    high = [pd.NaT if r is None else period(r.high)[1] - step for r in ranges]
+    dtype = f"datetime64[{unit}]" if zone is None else pd.DatetimeTZDtype(unit, zone)
+    return pd.array([*low, pd.NaT], dtype=dtype), pd.array([*high, pd.NaT], dtype=dtype)
+
+
+def _random_date_labels(rng, size, since="1700-01-01", hour=0):
+    """Date labels of every form a release writes (years, months, days, instants to the
+    minute, second or nanosecond, from ``hour`` on; spans, bracketed ranges) since
+    ``since``, and cells without bounds."""
+    days = rng.integers(np.datetime64(since, "D").astype(int), 200 * 365, size=size)
+    times = rng.integers(hour * 3600, 86400, size)
+    seconds = days.astype("datetime64[D]").astype("datetime64[s]") + times
+    instants = seconds.astype("datetime64[ns]") + rng.integers(0, 10**9, size)
+
+    def bound(i):
+        unit = rng.choice(["Y", "M", "D", "m", "s", "ms", "us", "ns"])
+        text = np.datetime_as_string(instants[i], unit=unit)
+        return text.replace("T", " ") if rng.random() < 0.5 else text
+
+    labels = []
+    for i in range(size):
+        a, b = sorted([bound(i), bound(rng.integers(size))])
+        form = rng.integers(6)
+        labels.append(
+            [a, f"{a}/{b}", f"[{a}/{b}]", f"[{a}, {b})", "*", f"[{a}/{b}] or missing"][form]
+        )
+    return labels
+
+
+@pytest.mark.parametrize("stamps", ["none", "naive", "nanoseconds", "zoned"])
+def test_date_labels_read_by_form_equal_the_reading_one_by_one(stamps):
+    """Thousands of random date labels (and values kept as dates, naive or in a time zone)
+    read by form give the bounds the one-by-one reading gave, value for value, in the
+    same dtype."""
+    from pandas_anon.anonymization.intervals import _dates, _read
+
+    rng = np.random.default_rng(["none", "naive", "nanoseconds", "zoned"].index(stamps))
+    zoned = stamps == "zoned"  # Rome's clocks change at 2 or 3 am since 1980, at midnight before
+    labels: list = _random_date_labels(
+        rng, 1500, "1980-01-01" if zoned else "1700-01-01", 4 * zoned
+    )
+    if stamps != "none":
+        kept = pd.to_datetime(rng.integers(0, 2 * 10**9, size=50), unit="s")
+        kept = kept + pd.to_timedelta(rng.integers(0, 10**9, size=50), unit="ns")
+        if stamps == "naive":
+            kept = kept.as_unit("us")
+        if zoned:  # half in Rome's time zone, the others in UTC
+            kept = list(kept[:25].tz_localize("UTC").tz_convert("Europe/Rome")) + list(
+                kept[25:].tz_localize("UTC")
+            )
+        labels = list(kept) + labels
+    uniques = pd.factorize(pd.Series(labels, dtype=object))[1]
+    ranges = [r if r else None for r in map(_read, uniques)]
+    assert all(r is not False for r in ranges)
+    low, high, unparsed = _dates(ranges, uniques, "d")
+    expected_low, expected_high = _dates_one_by_one(ranges, uniques)
+    assert not unparsed.any()
+    pd.testing.assert_extension_array_equal(low, expected_low)
+    pd.testing.assert_extension_array_equal(high, expected_high)
+
+
+def test_a_date_past_2262_reads_on_every_pandas():
+    """pandas 2.2 holds no date past 2262-04-11 in nanoseconds; the auto date hierarchy's
+    decade 2260/2269 (and a month of the year 9999) read as the dates they are."""
+    labels = ["2260/2269", "2262-04", "[2262-04-11/2262-04-12]", "9999-12", "1983-10"]
+    found = pandas_anon.intervals(pd.DataFrame({"d": labels}), form="bounds")
+    assert found["d_low"].dt.strftime("%Y-%m-%d").tolist() == [
+        "2260-01-01", "2262-04-01", "2262-04-11", "9999-12-01", "1983-10-01",
+    ]  # fmt: skip
+    assert found["d_high"].dt.strftime("%Y-%m-%d").tolist() == [
+        "2269-12-31", "2262-04-30", "2262-04-12", "9999-12-31", "1983-10-31",
+    ]  # fmt: skip
+
+
+def test_a_bound_the_dates_unit_cannot_hold_is_refused_by_name():
+    """Dates kept in nanoseconds and a decade past 2262 in one column: our error, naming
+    the column and the fix, never a value."""
+    kept = pd.Timestamp("2020-01-01 10:00:00.123456789")
+    frame = pd.DataFrame({"d": [kept, "2260/2269", "1983-10"]}, dtype=object)
+    with pytest.raises(InvalidParameterError, match=r"column 'd': a date bound .* datetime64\[s\]"):
+        pandas_anon.intervals(frame, form="bounds")
+
+
+def test_a_date_no_calendar_has_is_refused_by_name_never_by_value():
+    """A 30 February or a month 13 is no date: the named column is refused (how many cells,
+    not which), the column left as it is when not named."""
+    frame = pd.DataFrame({"d": ["2020-02-30", "[2020-01/2020-13]", "1983-10", "1983-10"]})
+    assert pandas_anon.intervals(frame).equals(frame)
+    with pytest.raises(InvalidParameterError, match="column 'd': 2 cells are neither") as error:
+        pandas_anon.intervals(frame, "d")
+    assert "2020" not in str(error.value)
