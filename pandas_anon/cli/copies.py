@@ -23,6 +23,7 @@ from pandas_anon.errors import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
     from pandas_anon.anonymization.reports import Report
@@ -120,12 +121,11 @@ def read_input(args: argparse.Namespace) -> Input:
 def read_source(path: str, args: argparse.Namespace) -> Input:
     """The file at ``path`` read typed and as text (``--sep``, ``--encoding``), with the
     ``--hierarchy`` options read and their columns checked."""
-    from pandas_anon.gate.io import read_table, text_form
+    from pandas_anon.gate.io import read_typed_and_text, text_form
 
     given = given_hierarchies(args.hierarchy)
     form = text_form(path, sep=args.sep, encoding=args.encoding)
-    text = read_table(path, sep=form.sep, encoding=form.encoding, as_text=True)
-    typed = read_table(path, sep=form.sep, encoding=form.encoding)
+    typed, text = read_typed_and_text(path, sep=form.sep, encoding=form.encoding)
     unknown = [column for column in given if column not in text.columns]
     if unknown:
         raise ColumnNotFoundError(unknown, text.columns)
@@ -256,27 +256,44 @@ def as_written(
 def _spelled_as_input(column: pd.Series, values: pd.Series, written: pd.Series) -> pd.Series:
     """``column`` (generalized from ``values``, which the input spells as ``written``) with
     each value that is one of ``values`` spelled as the input spells it; missing stays
-    missing. One lookup per distinct value (``values`` spells each value one way)."""
+    missing. One lookup per distinct value (``values`` spells each value one way).
+
+    Where ``values`` is ``written`` itself (a column anonymized as text), every value is
+    already spelled as the input spells it: ``column`` as it is."""
     import numpy as np
     import pandas as pd
 
-    from pandas_anon.engine.encoding import factorize_objects
-
+    if values.dtype == written.dtype and values.equals(written):
+        return column
     missing = np.array([None], dtype=object)  # appended to each lookup, for code -1
-
-    def distinct(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-        """Codes of the series' values (pandas' equality, texts whole) and the row of each
-        code's first occurrence."""
-        codes = factorize_objects(series.to_numpy(dtype=object))
-        present, first = np.unique(codes, return_index=True)
-        return codes, first[present >= 0]
-
-    _, first = distinct(values)
-    uniques = values.to_numpy(dtype=object)[first]
-    spelling = np.concatenate([written.to_numpy(dtype=object)[first], missing])
-    out_codes, out_first = distinct(column)
-    out_values = column.to_numpy(dtype=object)[out_first]
+    codes, first = _distinct(values)
+    uniques = values.iloc[first].to_numpy(dtype=object)
+    spelling = np.concatenate([written.iloc[first].to_numpy(dtype=object), missing])
+    out_codes, out_first = _distinct(column)
+    out_values = column.iloc[out_first].to_numpy(dtype=object)
     match = pd.Index(uniques, dtype=object).get_indexer(pd.Index(out_values, dtype=object))
     labels = np.concatenate([np.where(match >= 0, spelling[match], out_values), missing])
     # code -1 (missing, and no match above) takes the last entry: None
     return pd.Series(labels[out_codes], index=column.index, name=column.name)
+
+
+def _distinct(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the series' values (pandas' equality, texts whole), numbered in the order
+    of their first occurrence, and the row of each code's first occurrence: Arrow text
+    hashed from its buffers, numbers, booleans and dates by pandas, anything else as
+    objects (:func:`~pandas_anon.engine.encoding.factorize_objects`)."""
+    import numpy as np
+    import pandas as pd
+
+    from pandas_anon.engine.encoding import arrow_text, factorize_objects
+    from pandas_anon.engine.hashing import factorize_text
+
+    text = arrow_text(series)
+    if text is not None:
+        return factorize_text(text)
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "biufcmM":
+        codes = np.asarray(pd.factorize(series, use_na_sentinel=True)[0], dtype=np.int64)
+    else:
+        codes = factorize_objects(series.to_numpy(dtype=object))
+    present = pd.Series(codes)
+    return codes, present[present >= 0].drop_duplicates().index.to_numpy()

@@ -161,6 +161,94 @@ def read_table(
     return frame if usecols is None else frame[list(dict.fromkeys(usecols))]
 
 
+def read_typed_and_text(
+    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The frames ``read_table(path)`` and ``read_table(path, as_text=True)`` give (same
+    columns, dtypes and values), the file parsed once.
+
+    pyarrow's multi-threaded reader reads every column as text, as pandas does with
+    ``as_text``; each column's type is then inferred by pandas' own parser from the column's
+    distinct values only (:func:`_typed_column`): its inference depends on the set of
+    values, not on their number or order. A file pyarrow rejects (a short or ragged row, a
+    quoting error) or one with an unnamed column is read by :func:`read_table` twice, which
+    then says what is wrong. Errors are those of :func:`read_table`.
+    """
+    layout = _inspect(path, None, sep, encoding)
+    with _io_errors(layout.name, layout.compression, layout.encoding):
+        table = None
+        if all(layout.header):  # pandas names an unnamed column itself ("Unnamed: 2")
+            with suppress(pa.ArrowInvalid):  # its message may quote the row: never shown
+                table = _arrow_columns(
+                    layout, list(layout.header), set(layout.header), pa.large_string()
+                )
+        if table is None or table.num_rows == 0:
+            return _parse(layout, False), _parse(layout, True)
+        names, pending = table.column_names, list(table.columns)
+        del table
+        typed, text = {}, {}
+        for position, name in enumerate(names):
+            column = pending[position]
+            pending[position] = None  # the table's column, freed once converted
+            assert column is not None
+            text[name] = _text_series(column, name)
+            typed[name] = _typed_column(column, text[name], layout.sep)
+    return pd.DataFrame(typed), pd.DataFrame(text)
+
+
+def _text_series(chunked: pa.ChunkedArray, name: str) -> pd.Series:
+    """An Arrow text column as ``pd.read_csv(dtype=str)`` gives it: pandas' text dtype
+    (Arrow-backed ``str`` on pandas 3, objects on older pandas), NaN where missing."""
+    series = chunked.to_pandas()
+    if series.dtype == object:  # pyarrow writes None for a null, pandas' parser NaN
+        series = series.where(series.notna(), np.nan)
+    return series.rename(name)
+
+
+#: Texts that pandas' parser may read as something else than text: only digits, spaces, signs,
+#: points, exponents and the letters of inf, infinity, nan, true and false (a superset of what
+#: it reads as a number or a boolean).
+_MAYBE_TYPED = r"^[\s0-9.+\-eEiInNfFtTyYaArRuUlLsS]*$"
+
+
+def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Series:
+    """The Arrow text ``column`` (``text`` in pandas) as pandas' parser types it reading the
+    whole file: its distinct values written as a one-column file of their own, read back by
+    ``pd.read_csv`` with the options of :func:`_read_csv`, then spread over the rows. A
+    column with a value that cannot be a number or a boolean (:data:`_MAYBE_TYPED`), or
+    that pandas reads as text, is ``text`` itself."""
+    import pyarrow.compute as pc
+
+    for values in (column.chunk(0), column) if column.num_chunks > 1 else (column,):
+        present = pc.unique(values).drop_null()  # the first block's first: text is told there
+        if len(present) and not pc.all(pc.match_substring_regex(present, _MAYBE_TYPED)).as_py():
+            return text
+    missing = [""] if column.null_count else []  # the last row, for code -1
+    rows = io.StringIO()
+    csv.writer(rows, delimiter=sep, lineterminator="\n").writerows(
+        [value] for value in [*present.to_pylist(), *missing]
+    )
+    rows.seek(0)
+    values = pd.read_csv(
+        rows,
+        sep=sep,
+        header=None,
+        engine="c",
+        keep_default_na=False,
+        na_values=[""],
+        index_col=False,
+        low_memory=False,
+        skip_blank_lines=False,
+    ).iloc[:, 0]
+    if values.dtype == text.dtype and pd.api.types.infer_dtype(values, skipna=True) in (
+        "string",
+        "empty",
+    ):
+        return text
+    codes = pc.index_in(column, value_set=present).fill_null(-1).to_numpy()
+    return pd.Series(values.to_numpy().take(codes), index=text.index, name=text.name)
+
+
 def read_columns(
     path: str | os.PathLike[str],
     *,
@@ -731,10 +819,13 @@ def _character_class(character: str) -> str:
     return " " if character.isspace() else character
 
 
-def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.Table:
+def _arrow_columns(
+    layout: _Layout, columns: list[str], plain: set[str], text_type: pa.DataType | None = None
+) -> pa.Table:
     """Read ``columns`` of the file with pyarrow's multi-threaded CSV reader, dictionary-encoded
-    but for those in ``plain``, kept as text."""
-    text = pa.dictionary(pa.int32(), pa.string())
+    but for those in ``plain``, kept as text of ``text_type`` (default ``string``;
+    ``large_string`` is what pandas' ``str`` holds, taken without a copy)."""
+    text, text_type = pa.dictionary(pa.int32(), pa.string()), text_type or pa.string()
     # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
     read_options = pa_csv.ReadOptions(
         block_size=_ARROW_BLOCK,
@@ -745,7 +836,7 @@ def _arrow_columns(layout: _Layout, columns: list[str], plain: set[str]) -> pa.T
     parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True)
     convert_options = pa_csv.ConvertOptions(
         include_columns=columns,
-        column_types={c: pa.string() if c in plain else text for c in columns},
+        column_types={c: text_type if c in plain else text for c in columns},
         strings_can_be_null=True,
         null_values=[""],
     )
@@ -1254,6 +1345,8 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     temporary = _temporary_name(target)
 
     def write(encoding: str) -> None:
+        if compression is None and _write_arrow(frame, temporary, form, encoding):
+            return
         frame.to_csv(
             temporary,
             encoding=encoding,
@@ -1281,6 +1374,56 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike[str], form: TextFor
     finally:
         with suppress(FileNotFoundError):  # gone once it has replaced the target
             os.unlink(temporary)
+
+
+def _write_arrow(frame: pd.DataFrame, path: str, form: TextForm, encoding: str) -> bool:
+    """Write ``frame`` as ``frame.to_csv`` writes it (header, no index, ``form``), with
+    pyarrow's multi-threaded writer; False, having written nothing that counts, where that
+    would not give the same bytes: a column that is not text (numbers are formatted
+    otherwise), an encoding other than UTF-8, a single column (the csv module quotes an
+    empty row), or a value that needs quoting (a delimiter, quote or line break, which
+    pyarrow's writer, told not to quote, refuses)."""
+    if encoding.lower().replace("_", "-") not in ("utf-8", "utf8") or frame.shape[1] < 2:
+        return False
+    columns = []
+    for name in frame.columns:
+        column = _arrow_text(frame[name])
+        if column is None:
+            return False
+        columns.append(column)
+    table = pa.table(columns, names=[str(name) for name in frame.columns])
+    header = io.StringIO()
+    csv.writer(header, delimiter=form.sep, lineterminator=form.lineterminator).writerow(
+        frame.columns
+    )
+    options = pa_csv.WriteOptions(
+        include_header=False, delimiter=form.sep, quoting_style="none", eol=form.lineterminator
+    )
+    with open(path, "wb") as handle:
+        handle.write(header.getvalue().encode(encoding))
+        try:  # its message quotes the value: never shown
+            pa_csv.write_csv(table, handle, write_options=options)
+        except pa.ArrowInvalid:
+            return False
+    return True
+
+
+def _arrow_text(series: pd.Series) -> pa.Array | pa.ChunkedArray | None:
+    """The column as Arrow text (missing values null), or None when it holds anything
+    but text and missing values."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        categories = series.cat.categories
+        if not (len(categories) == 0 or pd.api.types.infer_dtype(categories) == "string"):
+            return None
+        codes = pa.array(series.cat.codes.to_numpy(), mask=series.isna().to_numpy())
+        dictionary = pa.array(categories.to_numpy(dtype=object), type=pa.string())
+        return pa.DictionaryArray.from_arrays(codes, dictionary).dictionary_decode()
+    if not pd.api.types.is_string_dtype(series.dtype):
+        return None
+    try:
+        return pa.array(series, type=pa.large_string(), from_pandas=True)
+    except (pa.ArrowException, UnicodeError):  # another object, or a lone surrogate
+        return None
 
 
 def _temporary_name(target: str) -> str:
