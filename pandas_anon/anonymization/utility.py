@@ -368,18 +368,27 @@ def _two_way(
             label_a * b.n_labels + label_b, rows, a.n_labels * b.n_labels
         )
         label_a, label_b = released // b.n_labels, released % b.n_labels
-    work = (  # spread over b's values then gather over a's labels, or the other way round
-        _work(a, b, label_b, value_a),
+    work = (  # spread over b's values then gather over a's labels, the other way round,
+        _work(a, b, label_b, value_a),  # or gather the label pairs of both values
         _work(b, a, label_a, value_b),
+        int((np.diff(a.value_start)[value_a] * np.diff(b.value_start)[value_b]).sum()),
     )
     if min(work) > QUERY_WORK_CAP:
         return None
-    if work[0] <= work[1]:
+    way = _cheapest(work)
+    if way == 0:
         estimate = _estimate(a, b, label_a, label_b, rows, value_a, value_b)
-    else:
+    elif way == 1:
         estimate = _estimate(b, a, label_b, label_a, rows, value_b, value_a)
+    else:
+        estimate = _gathered(a, b, label_a, label_b, rows, value_a, value_b)
     estimate += n_suppressed / (a.present * b.present)
     return float((np.abs(estimate - truth) / truth).sum()), len(truth)
+
+
+def _cheapest(work: tuple[int, ...]) -> int:
+    """Which of the ways to estimate a pair's queries expands to the fewest entries."""
+    return work.index(min(work))
 
 
 def _multiplied(x: _Spread, y: _Spread) -> np.ndarray | None:
@@ -431,6 +440,35 @@ def _estimate(
         at = pd.Index(spread_keys).get_indexer(wanted)  # -1: no released row spreads there
         found = np.where(at >= 0, spread[at], 0.0)
     return np.bincount(query, weights=found * x.share[labels], minlength=len(value_x))
+
+
+def _gathered(
+    x: _Spread,
+    y: _Spread,
+    label_x: np.ndarray,
+    label_y: np.ndarray,
+    rows: np.ndarray,
+    value_x: np.ndarray,
+    value_y: np.ndarray,
+) -> np.ndarray:
+    """What :func:`_estimate` computes, each queried pair (``value_x``, ``value_y``)
+    gathering the rows of every released pair of labels standing for its two values, each
+    share of them; cheaper when labels stand for many values (wide ranges) but each value
+    for few labels."""
+    released, released_rows = weighted_keys(
+        label_x * y.n_labels + label_y, rows, x.n_labels * y.n_labels
+    )
+    query, position = _expand(x.value_start, value_x)
+    labels_x = x.value_labels[position]
+    pair, position = _expand(y.value_start, value_y[query])
+    labels_x, labels_y = labels_x[pair], y.value_labels[position]
+    wanted = labels_x * y.n_labels + labels_y
+    at = np.minimum(np.searchsorted(released, wanted), max(len(released) - 1, 0))
+    found = np.zeros(len(wanted))
+    if len(released):  # else every row suppressed
+        hit = released[at] == wanted
+        found[hit] = released_rows[at[hit]] * x.share[labels_x[hit]] * y.share[labels_y[hit]]
+    return np.bincount(query[pair], weights=found, minlength=len(value_x))
 
 
 def _precision(transformation: Transformation) -> Fraction | None:

@@ -4,6 +4,7 @@ figures on real data: Valle d'Aosta (the seed paper's QID) and UCI Adult (9 QIs,
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 from fractions import Fraction
 
@@ -26,6 +27,7 @@ from test_properties_algorithms import (
     cases,
     comparable,
     examples,
+    expected_refusal,
     limit_of,
     released,
     same_values,
@@ -241,28 +243,88 @@ def test_suppressed_cells_count_as_changed():
     assert report.suppressed == 1 and report.changed == {"town": 1, "age": 1}
 
 
-def test_keys_of_several_words_are_searched_by_hash_and_compared_word_by_word(monkeypatch):
-    """Valle d'Aosta's 13 released columns (a sample): the keys take several int64 words,
-    searched by their hash. The release is the same when the keys' hashes collide by
-    thousands (8 hashes in all: the combinations found by hash are refused word by word,
-    and the moved keys grouped by their words): the hash only finds candidates, it never
-    decides a class."""
+def _every_kept_combination_searched(search) -> None:
+    """Make a search group each step's moved keys with every kept combination, not only
+    those holding a label above level 0 in the column (the reference of the tests below)."""
+    search.high_ids = [np.ones_like(ids) for ids in search.high_ids]
+    search.high = [np.ones_like(high) for high in search.high]
+
+
+def _release_and_joins(frame, qid, k, search_patch=None, **options):
+    """The written release of ``anonymize(..., algo="local")`` and, per trial, how many kept
+    combinations joined the moved ones."""
     from pandas_anon.anonymization.local import greedy
 
-    frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(800, random_state=7)
-    qid = [c for c in frame.columns if c != "id"]
-    words = []
-    run = greedy._Search.run
-    monkeypatch.setattr(
-        greedy._Search,
-        "run",
-        lambda self, budget: (words.append(self.layout.n_words), run(self, budget)),
+    joined = []
+    trial, init = greedy._Search._trial, greedy._Search.__init__
+
+    def counting(self, movable, column):
+        found = trial(self, movable, column)
+        joined.append(len(found[0]) - len(movable))
+        return found
+
+    def patched(self, *args):
+        init(self, *args)
+        if search_patch is not None:
+            search_patch(self)
+
+    with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # one class, hierarchies by default: said elsewhere
+        patch.setattr(greedy._Search, "_trial", counting)
+        patch.setattr(greedy._Search, "__init__", patched)
+        decided = pandas_anon.anonymize(frame, k, qid=qid, algo="local", **options)
+    return decided.write(frame).frame, joined
+
+
+def test_a_step_finds_kept_combinations_holding_its_label_as_a_value():
+    """X climbs to the label 'Aosta', which ten rows hold as their value (level 0): they
+    join it although they never climbed, as with every kept combination searched."""
+    frame = pd.DataFrame({"town": ["Aosta"] * 10 + ["X", "Y", "W", "W"]})
+    towns = Hierarchy(["Aosta", "X", "Y", "W"], [["Aosta", "Aosta", "Q", "R"]])
+    options = {"hierarchies": {"town": towns}}
+    written, joined = _release_and_joins(frame, ["town"], 2, **options)
+    assert max(joined) == 1  # the ten rows' one combination
+    reference, _ = _release_and_joins(
+        frame, ["town"], 2, _every_kept_combination_searched, **options
     )
-    decided = pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
-    assert words == [2]
-    written = decided.write(frame).frame
-    hashed = greedy._hashed
-    monkeypatch.setattr(greedy, "_hashed", lambda words: hashed(words) & 7)
-    colliding = pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
-    pd.testing.assert_frame_equal(colliding.write(frame).frame, written)
+    pd.testing.assert_frame_equal(written, reference)
+
+
+def test_a_step_over_keys_of_several_words_finds_the_same_classes():
+    """Valle d'Aosta's 13 released columns (keys of two int64 words, grouped word by word):
+    the release is the one with every kept combination searched at each step."""
+    frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(
+        3000, random_state=7
+    )
+    qid = [c for c in frame.columns if c != "id"]
+    written, _ = _release_and_joins(frame, qid, 5)
+    reference, _ = _release_and_joins(frame, qid, 5, _every_kept_combination_searched)
+    pd.testing.assert_frame_equal(written, reference)
     verify_anonymized(written, qid, 5, 0)
+
+
+@pytest.mark.parametrize("goal", list(GOALS))
+@examples
+@given(data=st.data())
+def test_a_step_finds_every_kept_combination_written_as_its_keys(goal, data):
+    """Random frames per goal: each step groups its moved keys with the kept combinations
+    holding a label above level 0 in the column only, and releases what grouping them with
+    every kept combination releases."""
+    case = data.draw(cases(sensitive=goal != "k"), label="case")
+    l, t = data.draw(GOALS[goal], label="model")  # noqa: E741
+    call = replace(data.draw(calls(case), label="call"), l=l, t=t)
+    frame = case.frame()
+    if expected_refusal(frame, case, call) is not None:
+        return  # refused: test_properties_algorithms checks how
+    options = call.options(case, "local")
+    del options["qid"], options["algo"]
+    try:
+        written, joined = _release_and_joins(frame, case.qid, call.k, **options)
+    except pandas_anon.InfeasibleError:
+        event("infeasible")
+        return
+    event("kept combinations joined a step" if any(joined) else "no kept combination joined")
+    reference, _ = _release_and_joins(
+        frame, case.qid, call.k, _every_kept_combination_searched, **options
+    )
+    pd.testing.assert_frame_equal(written, reference)

@@ -35,14 +35,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from pandas_anon.anonymization.algorithms import Problem
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.hashing import group
-from pandas_anon.engine.keys import KeyLayout, run_ids, run_starts
+from pandas_anon.engine.keys import KeyLayout, run_ids
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
@@ -161,12 +160,14 @@ class _Search:
     bit-packed, :mod:`pandas_anon.engine.keys`), which are suppressed, and the statistics
     the report gives.
 
-    A step is judged on the classes it touches only: the combinations it moves (grouped by
-    their new keys in the compiled hash table, :func:`pandas_anon.engine.hashing.group`) and
-    the kept combinations already written as one of those keys, found in a hash table of
-    the kept keys (:class:`_Holders`; a key of several int64 words is found by its hash,
-    :func:`_hashed`, and the combinations found compared word by word, so that two keys of
-    one hash stay apart).
+    A step is judged on the classes it touches only: the combinations it moves and the kept
+    combinations already written as one of their new keys, grouped together by key in one
+    pass of the compiled hash table (:func:`pandas_anon.engine.hashing.group`). A key one
+    step up a column holds one of that column's labels above level 0 there, so only the
+    kept combinations holding such a label in the column (``high``, kept up to date as
+    combinations climb) can share it: those few are grouped with the moved ones, not the
+    whole table. What one step up adds to each combination's key is kept per column
+    (``up``), so that a trial is a gather and an add.
     """
 
     def __init__(self, space: _LabelSpace, judge: GroupJudge, metric: str) -> None:
@@ -181,7 +182,24 @@ class _Search:
         self.steps = 0
         self.promoted = 0
         self.rows_at_risk = 0
-        self._holders = _Holders.of(self.rows[:0], self.rows[:0])
+        everything = np.arange(n)
+        #: per column, what one step up adds to each combination's key word (0 at the top)
+        self.up = [self._up(column, everything) for column in range(len(space.heights))]
+        #: per column, the label ids written above level 0 (a value equal to one included)
+        self.high_ids = [
+            np.isin(np.arange(size), table[1:]) for size, table in zip(space.sizes, space.tables)
+        ]
+        #: per column, whether each combination holds such a label there
+        self.high = [ids[self.ids[:, column]] for column, ids in enumerate(self.high_ids)]
+        #: the trials of the current round, by column (the coarsening reuses them)
+        self._trials: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def _up(self, column: int, at: np.ndarray) -> np.ndarray:
+        """What one step up ``column`` adds to the key word of the combinations ``at``
+        (0 at the top, where they cannot climb)."""
+        level = np.minimum(self.levels[at, column] + 1, self.space.heights[column])
+        new = self.space.tables[column][level, self.space.slots[column][at]]
+        return (new - self.ids[at, column]) << self.layout.fields[column][1]
 
     def run(self, budget: int) -> None:
         """Recode until no kept class breaks a model (see the module)."""
@@ -191,6 +209,7 @@ class _Search:
         self.untouched = ~at_risk
         while at_risk.any():
             safe = ~at_risk & ~self.suppressed  # in classes that hold: never spoiled
+            self._trials = {}
             step = self._best_step(at_risk, safe)
             if step is not None:
                 column, moved = step
@@ -211,6 +230,8 @@ class _Search:
         word, shift = self.layout.fields[column]
         self.words[word][moved] += (new - self.ids[moved, column]) << shift
         self.ids[moved, column] = new
+        self.up[column][moved] = self._up(column, moved)
+        self.high[column][moved] = self.high_ids[column][new]
 
     def _at_risk(self) -> np.ndarray:
         """Per combination, whether it is kept in a class breaking a model."""
@@ -220,15 +241,7 @@ class _Search:
         broken = self.judge(kept, groups, len(distinct[0]))
         at_risk = np.zeros(len(self.rows), dtype=bool)
         at_risk[kept] = broken[groups]
-        self._holders = _Holders.of(kept, self._searched(kept))  # for the steps to search
         return at_risk
-
-    def _searched(self, at: np.ndarray) -> np.ndarray:
-        """The keys of the combinations ``at`` as the steps search them: the key itself when
-        it fits one word, else its hash."""
-        if self.layout.n_words == 1:
-            return self.words[0][at]
-        return _hashed(tuple(w[at] for w in self.words))
 
     def _trial(
         self, movable: np.ndarray, column: int
@@ -236,29 +249,28 @@ class _Search:
         """The classes one step up ``column`` for the combinations ``movable`` (positions)
         touches: the combinations they hold (positions), each one's class among them, which
         classes break a model, and each movable combination's class."""
-        level = self.levels[movable, column] + 1
-        new = self.space.tables[column][level, self.space.slots[column][movable]]
-        word, shift = self.layout.fields[column]
-        moved_word = self.words[word][movable] + ((new - self.ids[movable, column]) << shift)
-        moved = tuple(moved_word if j == word else w[movable] for j, w in enumerate(self.words))
-        distinct, _, own = group(moved, np.ones(len(movable), dtype=np.int64))  # by hash, in C
-        keys = np.arange(len(distinct[0]))
-        searched = distinct[0] if self.layout.n_words == 1 else _hashed(distinct)
-        low, lengths = self._holders.ranges(searched)
-        first = np.repeat(low, lengths)  # every position of every range low..high
-        offset = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        staying = self._holders.combinations[first + offset]
-        is_movable = np.zeros(len(self.rows), dtype=bool)
-        is_movable[movable] = True
-        staying_group = np.repeat(np.arange(len(keys)), lengths)
-        keep = ~is_movable[staying]
-        if self.layout.n_words > 1:  # the same hash: the same key only when every word is
-            for j, w in enumerate(self.words):
-                keep &= w[staying] == distinct[j][staying_group]
-        staying, staying_group = staying[keep], staying_group[keep]
-        combinations = np.concatenate([movable, staying])
-        groups = np.concatenate([own, staying_group])
-        broken = self.judge(combinations, groups, len(keys))
+        found = self._trials.get(column)
+        if found is not None:
+            return found
+        word = self.layout.fields[column][0]
+        up = self.up[column][movable]
+        # the kept combinations that may already be written as a moved key, less the moved
+        staying = self.high[column] & ~self.suppressed
+        staying[movable] = False
+        others = np.flatnonzero(staying)
+        keys = tuple(
+            np.concatenate([w[movable] + up if j == word else w[movable], w[others]])
+            for j, w in enumerate(self.words)
+        )
+        _, _, inverse = group(keys, np.ones(len(keys[0]), dtype=np.int64))  # by hash, in C
+        own, others_group = inverse[: len(movable)], inverse[len(movable) :]
+        # groups are numbered in the order of their first key: the moved keys' come first
+        n_groups = int(own.max(initial=-1)) + 1
+        joining = others_group < n_groups
+        combinations = np.concatenate([movable, others[joining]])
+        groups = np.concatenate([own, others_group[joining]])
+        broken = self.judge(combinations, groups, n_groups)
+        self._trials[column] = combinations, groups, broken, own
         return combinations, groups, broken, own
 
     def _movable(self, at_risk: np.ndarray) -> list[np.ndarray]:
@@ -275,6 +287,12 @@ class _Search:
             movable = by_column[column]
             if not len(movable):
                 continue
+            if (
+                best is not None
+                and self.metric == "precision"
+                and self._level_cost(column) > best[0]
+            ):
+                break  # a step's precision cost is its column's, increasing in this order
             combinations, groups, broken, own = self._trial(movable, column)
             rescued = movable[~broken[own]]
             rows = int(self.rows[rescued].sum())
@@ -299,7 +317,7 @@ class _Search:
         DM, the growth of the squared sizes of the classes the rescued rows join (their
         rows counted in their old classes before)."""
         if self.metric == "precision":
-            return 1.0 / float(self.space.heights[column])
+            return self._level_cost(column)
         weights = self.rows[combinations]
         n_groups = len(broken)
         sizes = np.bincount(groups, weights=weights, minlength=n_groups)
@@ -307,6 +325,10 @@ class _Search:
         growth = float((sizes[~broken] ** 2 - before[~broken] ** 2).sum())
         growth -= float((self.rows[rescued] * self._class_rows()[rescued]).sum())
         return growth / rows
+
+    def _level_cost(self, column: int) -> float:
+        """What one level of ``column`` costs a row in precision: 1 / its height."""
+        return 1.0 / float(self.space.heights[column])
 
     def _class_rows(self) -> np.ndarray:
         """Per combination, the rows of its class as written now (0: suppressed)."""
@@ -376,44 +398,3 @@ class _Search:
         top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
         kept = ~self.suppressed
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
-
-
-def _hashed(words: tuple[np.ndarray, ...]) -> np.ndarray:
-    """One int64 per key of several words (a multiply-xor mix of the words): equal keys
-    hash alike; unequal keys rarely do, and the search compares the words of those it
-    finds."""
-    mixed = np.zeros(len(words[0]), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for w in words:
-            mixed = (mixed ^ w.view(np.uint64)) * np.uint64(0x9E3779B97F4A7C15)
-            mixed ^= mixed >> np.uint64(29)
-    return mixed.view(np.int64)
-
-
-@dataclass(frozen=True)
-class _Holders:
-    """The kept combinations by key, for the steps to find those written as a key: the
-    distinct keys in a hash table (``index``), and for each the run of ``combinations``
-    holding it (``starts``, ``lengths``)."""
-
-    index: pd.Index
-    starts: np.ndarray
-    lengths: np.ndarray
-    combinations: np.ndarray
-
-    @classmethod
-    def of(cls, kept: np.ndarray, keys: np.ndarray) -> _Holders:
-        """The holders of ``keys`` (one int64 per combination of ``kept``)."""
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
-        starts = run_starts((ordered,))
-        lengths = np.diff(np.append(starts, len(ordered)))
-        return cls(pd.Index(ordered[starts]), starts, lengths, kept[order])
-
-    def ranges(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Where the holders of each of ``keys`` start among :attr:`combinations`, and how
-        many they are (0: no kept combination is written so)."""
-        at = self.index.get_indexer(pd.Index(keys))
-        found = at >= 0
-        at = np.where(found, at, 0)
-        return self.starts[at], np.where(found, self.lengths[at], 0)
