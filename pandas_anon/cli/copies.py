@@ -125,7 +125,12 @@ def read_source(path: str, args: argparse.Namespace) -> Input:
 
     given = given_hierarchies(args.hierarchy)
     form = text_form(path, sep=args.sep, encoding=args.encoding)
-    typed, text = read_typed_and_text(path, sep=form.sep, encoding=form.encoding)
+    typed, text = read_typed_and_text(
+        path,
+        sep=form.sep,
+        encoding=form.encoding,
+        joined=args.qid,  # hashed again and again
+    )
     unknown = [column for column in given if column not in text.columns]
     if unknown:
         raise ColumnNotFoundError(unknown, text.columns)

@@ -50,11 +50,11 @@ import warnings
 import zipfile
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -162,10 +162,16 @@ def read_table(
 
 
 def read_typed_and_text(
-    path: str | os.PathLike[str], *, sep: str | None = None, encoding: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    joined: Collection[str] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The frames ``read_table(path)`` and ``read_table(path, as_text=True)`` give (same
-    columns, dtypes and values), the file parsed once.
+    columns, dtypes and values), the file parsed once. The text of the ``joined`` columns
+    (default: all) is held in one Arrow array each, not one per block read: a column
+    hashed or taken from many times (a quasi-identifier) is then never joined again.
 
     pyarrow's multi-threaded reader reads every column as text, as pandas does with
     ``as_text``; each column's type is then inferred by pandas' own parser from the column's
@@ -184,13 +190,16 @@ def read_typed_and_text(
                 )
         if table is None or table.num_rows == 0:
             return _parse(layout, False), _parse(layout, True)
-        names, pending = table.column_names, list(table.columns)
+        names = table.column_names
+        pending: list[pa.ChunkedArray | None] = list(table.columns)
         del table
         typed, text = {}, {}
         for position, name in enumerate(names):
             column = pending[position]
             pending[position] = None  # the table's column, freed once converted
             assert column is not None
+            if column.num_chunks > 1 and (joined is None or name in joined):
+                column = pa.chunked_array([column.combine_chunks()], type=column.type)
             text[name] = _text_series(column, name)
             typed[name] = _typed_column(column, text[name], layout.sep)
     return pd.DataFrame(typed), pd.DataFrame(text)
@@ -219,8 +228,8 @@ def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Seri
     that pandas reads as text, is ``text`` itself."""
     import pyarrow.compute as pc
 
-    for values in (column.chunk(0), column) if column.num_chunks > 1 else (column,):
-        present = pc.unique(values).drop_null()  # the first block's first: text is told there
+    for part in (column.chunk(0), column) if column.num_chunks > 1 else (column,):
+        present = pc.unique(part).drop_null()  # the first block's first: text is told there
         if len(present) and not pc.all(pc.match_substring_regex(present, _MAYBE_TYPED)).as_py():
             return text
     missing = [""] if column.null_count else []  # the last row, for code -1
@@ -1396,9 +1405,13 @@ def _write_arrow(frame: pd.DataFrame, path: str, form: TextForm, encoding: str) 
     csv.writer(header, delimiter=form.sep, lineterminator=form.lineterminator).writerow(
         frame.columns
     )
-    options = pa_csv.WriteOptions(
-        include_header=False, delimiter=form.sep, quoting_style="none", eol=form.lineterminator
-    )
+    ending: dict[str, Any] = {"eol": form.lineterminator} if form.lineterminator != "\n" else {}
+    try:  # eol is not in pyarrow-stubs, nor in every pyarrow
+        options = pa_csv.WriteOptions(
+            include_header=False, delimiter=form.sep, quoting_style="none", **ending
+        )
+    except TypeError:
+        return False
     with open(path, "wb") as handle:
         handle.write(header.getvalue().encode(encoding))
         try:  # its message quotes the value: never shown
