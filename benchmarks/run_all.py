@@ -8,6 +8,7 @@ from __future__ import annotations
 import platform
 import sys
 
+import bench_cli
 import bench_dask
 import bench_default
 import numpy as np
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_kanon.main(forwarded)
         + bench_default.main(forwarded)
         + bench_arx.main(forwarded)
+        + bench_cli.main(forwarded)
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
         + bench_local.main(forwarded)
