@@ -40,6 +40,7 @@ import csv
 import gzip
 import io
 import lzma
+import mmap
 import os
 import re
 import secrets
@@ -186,7 +187,11 @@ def read_typed_and_text(
         if all(layout.header):  # pandas names an unnamed column itself ("Unnamed: 2")
             with suppress(pa.ArrowInvalid):  # its message may quote the row: never shown
                 table = _arrow_columns(
-                    layout, list(layout.header), set(layout.header), pa.large_string()
+                    layout,
+                    list(layout.header),
+                    set(layout.header),
+                    pa.large_string(),
+                    quoted_breaks=_has_quotes(layout),
                 )
         if table is None or table.num_rows == 0:
             return _parse(layout, False), _parse(layout, True)
@@ -205,6 +210,18 @@ def read_typed_and_text(
     return pd.DataFrame(typed), pd.DataFrame(text)
 
 
+def _has_quotes(layout: _Layout) -> bool:
+    """Whether the file may hold a quote character (a compressed file, or one in an
+    encoding pyarrow transcodes, is said to), read at the speed of a memory scan."""
+    if layout.compression is not None or layout.encoding not in ("utf-8", "utf-8-sig"):
+        return True
+    with open(layout.name, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            return False
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as content:
+            return content.find(b'"') >= 0
+
+
 def _text_series(chunked: pa.ChunkedArray, name: str) -> pd.Series:
     """An Arrow text column as ``pd.read_csv(dtype=str)`` gives it: pandas' text dtype
     (Arrow-backed ``str`` on pandas 3, objects on older pandas), NaN where missing."""
@@ -214,10 +231,14 @@ def _text_series(chunked: pa.ChunkedArray, name: str) -> pd.Series:
     return series.rename(name)
 
 
-#: Texts that pandas' parser may read as something else than text: only digits, spaces, signs,
-#: points, exponents and the letters of inf, infinity, nan, true and false (a superset of what
-#: it reads as a number or a boolean).
-_MAYBE_TYPED = r"^[\s0-9.+\-eEiInNfFtTyYaArRuUlLsS]*$"
+#: Texts that pandas' parser may read as something else than text, a superset of what it
+#: reads as a number or a boolean: digits and points with a sign and an exponent, or inf,
+#: infinity, nan, true, false in any case, spaces around (a date such as 2020-01-31 is not).
+_MAYBE_TYPED = r"^\s*[+-]?(?:[0-9.]*(?:[eE][+-]?[0-9]*)?|(?i:inf|infinity|nan|true|false))\s*$"
+
+
+#: Rows whose values are looked at first to tell a column of text.
+_HEAD_ROWS = 1 << 16
 
 
 def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Series:
@@ -228,8 +249,9 @@ def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Seri
     that pandas reads as text, is ``text`` itself."""
     import pyarrow.compute as pc
 
-    for part in (column.chunk(0), column) if column.num_chunks > 1 else (column,):
-        present = pc.unique(part).drop_null()  # the first block's first: text is told there
+    head = column.slice(0, _HEAD_ROWS)  # text is told there, most of the time
+    for part in (head, column) if len(column) > _HEAD_ROWS else (column,):
+        present = pc.unique(part).drop_null()
         if len(present) and not pc.all(pc.match_substring_regex(present, _MAYBE_TYPED)).as_py():
             return text
     missing = [""] if column.null_count else []  # the last row, for code -1
@@ -829,11 +851,18 @@ def _character_class(character: str) -> str:
 
 
 def _arrow_columns(
-    layout: _Layout, columns: list[str], plain: set[str], text_type: pa.DataType | None = None
+    layout: _Layout,
+    columns: list[str],
+    plain: set[str],
+    text_type: pa.DataType | None = None,
+    *,
+    quoted_breaks: bool = True,
 ) -> pa.Table:
     """Read ``columns`` of the file with pyarrow's multi-threaded CSV reader, dictionary-encoded
     but for those in ``plain``, kept as text of ``text_type`` (default ``string``;
-    ``large_string`` is what pandas' ``str`` holds, taken without a copy)."""
+    ``large_string`` is what pandas' ``str`` holds, taken without a copy). Without
+    ``quoted_breaks`` (for a file that has no quote character, so no line break in a value),
+    pyarrow cuts the file into blocks at any line break, which is faster."""
     text, text_type = pa.dictionary(pa.int32(), pa.string()), text_type or pa.string()
     # pyarrow skips a UTF-8 BOM itself; other encodings are transcoded by Python's codecs
     read_options = pa_csv.ReadOptions(
@@ -842,7 +871,7 @@ def _arrow_columns(
         column_names=None if layout.named else layout.header,
         encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
     )
-    parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=True)
+    parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=quoted_breaks)
     convert_options = pa_csv.ConvertOptions(
         include_columns=columns,
         column_types={c: text_type if c in plain else text for c in columns},

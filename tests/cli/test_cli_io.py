@@ -74,6 +74,18 @@ def test_read_once_gives_what_reading_twice_gives(tmp_path, name):
         pd.testing.assert_frame_equal(ours, theirs)
 
 
+def test_a_value_far_down_a_column_decides_its_type(tmp_path):
+    rows = 100_000  # more than the rows looked at first (gate.io._HEAD_ROWS)
+    numbers = [str(i % 97) for i in range(rows)]
+    frame = pd.DataFrame({"late_text": [*numbers[:-1], "x"], "numbers": numbers})
+    frame["late_float"] = [*numbers[:-1], "1.5"]
+    path = tmp_path / "long.csv"
+    frame.to_csv(path, index=False)
+    typed, _ = read_typed_and_text(path)
+    pd.testing.assert_frame_equal(typed, read_table(path))
+    assert typed.dtypes.astype(str).tolist()[1:] == ["int64", "float64"]
+
+
 def test_read_once_parses_the_file_once(tmp_path, monkeypatch):
     path = _write(tmp_path, "leading_zeros.csv")
     calls = []
