@@ -1,7 +1,8 @@
 """What the commands anonymizing a CSV share (``anonymize``, ``ke-anon``, ``compare``):
 their file arguments, the output never written over the input unless ``--force``, the input
-read twice (typed, to anonymize; as text, to write every cell it did not change as the input
-wrote it), ``--hierarchy`` options, and the copy written with its report printed."""
+held typed (to anonymize) and as text (to write every cell it did not change as the input wrote
+it), both from one parse (:func:`~pandas_anon.gate.io.read_typed_and_text`), ``--hierarchy``
+options, and the copy written with its report printed."""
 
 from __future__ import annotations
 
