@@ -41,7 +41,7 @@ from pandas_anon.anonymization.transformation import ColumnRecoding, Transformat
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.hashing import group
-from pandas_anon.engine.keys import KeyLayout, run_ids
+from pandas_anon.engine.keys import KeyLayout, Words, run_ids
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
@@ -183,6 +183,8 @@ class _Search:
         self.promoted = 0
         self.rows_at_risk = 0
         everything = np.arange(n)
+        #: per column, whether each combination is below its top
+        self.below = [self.levels[:, column] < h for column, h in enumerate(space.heights)]
         #: per column, what one step up adds to each combination's key word (0 at the top)
         self.up = [self._up(column, everything) for column in range(len(space.heights))]
         #: per column, the label ids written above level 0 (a value equal to one included)
@@ -231,16 +233,19 @@ class _Search:
         self.words[word][moved] += (new - self.ids[moved, column]) << shift
         self.ids[moved, column] = new
         self.up[column][moved] = self._up(column, moved)
+        self.below[column][moved] = self.levels[moved, column] < self.space.heights[column]
         self.high[column][moved] = self.high_ids[column][new]
 
     def _at_risk(self) -> np.ndarray:
         """Per combination, whether it is kept in a class breaking a model."""
         kept = np.flatnonzero(~self.suppressed)
         words = tuple(w[kept] for w in self.words)
-        distinct, _, groups = group(words, np.ones(len(kept), dtype=np.int64))  # by hash, in C
-        broken = self.judge(kept, groups, len(distinct[0]))
+        small = _small_classes(words, self.rows[kept], self.judge.min_rows)
+        exact = np.flatnonzero(~small)
+        distinct, _, groups = group(tuple(w[exact] for w in words), np.ones(len(exact)))
         at_risk = np.zeros(len(self.rows), dtype=bool)
-        at_risk[kept] = broken[groups]
+        at_risk[kept[small]] = True
+        at_risk[kept[exact]] = self.judge(kept[exact], groups, len(distinct[0]))[groups]
         return at_risk
 
     def _trial(
@@ -248,7 +253,8 @@ class _Search:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The classes one step up ``column`` for the combinations ``movable`` (positions)
         touches: the combinations they hold (positions), each one's class among them, which
-        classes break a model, and each movable combination's class."""
+        classes break a model, and each movable combination's class (the moved keys too
+        few rows in all to hold k-anonymity share one class, broken)."""
         found = self._trials.get(column)
         if found is not None:
             return found
@@ -257,34 +263,39 @@ class _Search:
         # the kept combinations that may already be written as a moved key, less the moved
         staying = self.high[column] & ~self.suppressed
         staying[movable] = False
-        others = np.flatnonzero(staying)
+        entries = np.concatenate([movable, np.flatnonzero(staying)])
         keys = tuple(
-            np.concatenate([w[movable] + up if j == word else w[movable], w[others]])
+            np.concatenate([w[movable] + up, w[entries[len(movable) :]]])
+            if j == word
+            else w[entries]
             for j, w in enumerate(self.words)
         )
-        _, _, inverse = group(keys, np.ones(len(keys[0]), dtype=np.int64))  # by hash, in C
-        own, others_group = inverse[: len(movable)], inverse[len(movable) :]
+        small = _small_classes(keys, self.rows[entries], self.judge.min_rows)
+        small[len(movable) :] = False  # a kept combination's class: judged whole
+        exact = np.flatnonzero(~small)
+        _, _, inverse = group(tuple(k[exact] for k in keys), np.ones(len(exact)))  # in C
         # groups are numbered in the order of their first key: the moved keys' come first
-        n_groups = int(own.max(initial=-1)) + 1
-        joining = others_group < n_groups
-        combinations = np.concatenate([movable, others[joining]])
-        groups = np.concatenate([own, others_group[joining]])
-        broken = self.judge(combinations, groups, n_groups)
+        n_groups = int(inverse[exact < len(movable)].max(initial=-1)) + 1
+        touched = inverse < n_groups  # the moved keys, and the kept combinations they join
+        judged, judged_groups = entries[exact[touched]], inverse[touched]
+        broken = np.append(self.judge(judged, judged_groups, n_groups), True)
+        own = np.full(len(movable), n_groups)
+        own[exact[exact < len(movable)]] = inverse[exact < len(movable)]
+        few = movable[small[: len(movable)]]
+        combinations = np.concatenate([judged, few])
+        groups = np.concatenate([judged_groups, np.full(len(few), n_groups)])
         self._trials[column] = combinations, groups, broken, own
         return combinations, groups, broken, own
 
-    def _movable(self, at_risk: np.ndarray) -> list[np.ndarray]:
-        """Per column, the combinations at risk below its top (positions)."""
-        at = np.flatnonzero(at_risk)
-        below = self.levels[at] < self.space.heights
-        return [at[below[:, column]] for column in range(below.shape[1])]
+    def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
+        """The combinations at risk below the top of ``column`` (positions)."""
+        return np.flatnonzero(at_risk & self.below[column])
 
     def _best_step(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
         """The step (column, combinations it rescues) of least cost per row rescued."""
         best: tuple[float, int, int, np.ndarray] | None = None
-        by_column = self._movable(at_risk)
         for column in self._order():
-            movable = by_column[column]
+            movable = self._movable(at_risk, column)
             if not len(movable):
                 continue
             if (
@@ -293,6 +304,9 @@ class _Search:
                 and self._level_cost(column) > best[0]
             ):
                 break  # a step's precision cost is its column's, increasing in this order
+            movable = self._movable(at_risk, column)
+            if not len(movable):
+                continue
             combinations, groups, broken, own = self._trial(movable, column)
             rescued = movable[~broken[own]]
             rows = int(self.rows[rescued].sum())
@@ -346,9 +360,8 @@ class _Search:
     def _coarsen(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
         """One step up the cheapest column for every combination at risk below its top,
         except those that would join a safe class and break it; None when none can."""
-        by_column = self._movable(at_risk)
         for column in self._order():
-            movable = by_column[column]
+            movable = self._movable(at_risk, column)
             if not len(movable):
                 continue
             combinations, groups, broken, own = self._trial(movable, column)
@@ -398,3 +411,26 @@ class _Search:
         top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
         kept = ~self.suppressed
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
+
+
+def _small_classes(words: Words, rows: np.ndarray, min_rows: int) -> np.ndarray:
+    """Per key (``words``, one int64 array per word), whether the keys of its hash bucket
+    hold fewer than ``min_rows`` rows in all, ``rows`` each: then its own class does too
+    (equal keys share a bucket) and breaks k-anonymity, found without grouping the keys.
+    Buckets are at least twice the keys, so that a bucket is mostly one class."""
+    if min_rows <= 1 or not len(rows):
+        return np.zeros(len(rows), dtype=bool)
+    bits = max(int(2 * len(rows)).bit_length(), 8)
+    mixed = np.zeros(len(rows), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for w, odd in zip(words, _MULTIPLIERS):  # multiplicative hashing: the high bits
+            mixed ^= w.view(np.uint64) * odd
+    bucket = (mixed >> np.uint64(64 - bits)).astype(np.int64)
+    return np.bincount(bucket, weights=rows, minlength=1 << bits)[bucket] < min_rows
+
+
+#: Odd multipliers of :func:`_small_classes`'s hash, one per key word (cycled past 4).
+_MULTIPLIERS = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93] * 16,
+    dtype=np.uint64,
+)
