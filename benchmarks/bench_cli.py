@@ -6,8 +6,9 @@ quasi-identifiers and their hierarchies written as ARX's CSV files: ``anno_nasci
 intervals of 5, 10 and 20 years, ``comune_residenza`` -> ``provincia_residenza``,
 ``categoria_patente`` flat, ``data_abilitazione_a`` and ``data_scadenza`` by month and year;
 k = 5, at most 5 % of the rows suppressed, metric precision. Each tool runs in a fresh
-process (best of ``--repeat``, at most 3; the peak resident memory of the best run, read
-from the kernel's accounting of the child):
+process (best of ``--repeat``, at most 3), started by bench_check's small launcher, which
+reports its wall time and peak resident memory (a child forked from this process would count
+this process's memory, the generated tables, in its peak):
 
 - ARX: a fresh JVM running ``arx/ArxOnce.java`` (read the CSV and the hierarchies, the
   optimal full-domain search, write the CSV), compiled here with javac;
@@ -25,11 +26,10 @@ The data and hierarchies are written to a temporary folder (about 170 MB at 2 M 
 from __future__ import annotations
 
 import argparse
-import os
+import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +42,7 @@ from pandas_anon.hierarchy import Hierarchy, dates, intervals
 
 import harness
 import synthetic
+from bench_check import run_status
 from harness import ARX, Case, arx_server, require_same
 
 QID = [
@@ -95,37 +96,30 @@ class Run:
     peak_mib: float
 
 
-def best_process(command: list[str], environment: dict | None, repeat: int) -> Run:
-    """Run ``command`` ``repeat`` times (at most 3), each a fresh process; the best."""
+def best_process(command: list[str], environment: dict[str, str], repeat: int) -> Run:
+    """Run ``command`` with ``environment`` added ``repeat`` times (at most 3), each a fresh
+    process started by bench_check's small launcher (so that its peak memory is its own, not
+    this process's, which holds the generated tables); the best."""
+    setting = [f"{name}={value}" for name, value in environment.items()]
+    argv = [shutil.which("env") or "/usr/bin/env", *setting, *command]
     best = Run(float("inf"), 0.0)
     for _ in range(max(1, min(repeat, 3))):
-        with tempfile.TemporaryFile() as errors:
-            start = time.perf_counter()
-            process = subprocess.Popen(
-                command, env=environment, stdout=subprocess.DEVNULL, stderr=errors
-            )
-            _, status, usage = os.wait4(process.pid, 0)
-            seconds = time.perf_counter() - start
-            process.returncode = os.waitstatus_to_exitcode(status)
-            if process.returncode:
-                errors.seek(0)
-                raise subprocess.CalledProcessError(
-                    process.returncode, command, stderr=errors.read().decode()
-                )
+        status, seconds, _, peak, _, messages = run_status(argv)
+        if status != 0:
+            raise RuntimeError(f"{command[:3]} exited {status}: {messages[-5:]}")
         if seconds < best.seconds:
-            best = Run(seconds, usage.ru_maxrss / 1024)  # KiB on Linux
+            best = Run(seconds, peak / 2**20)
     return best
 
 
 def measure(args: argparse.Namespace) -> list[Case]:
-    environment = {**os.environ, "PYTHONPATH": str(harness.ROOT), "PANDAS_ANON_PLUGINS": ""}
-    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment = {"PYTHONPATH": str(harness.ROOT), "PANDAS_ANON_PLUGINS": ""}
     cases, table = [], []
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work)
         inputs = write_inputs(folder)
         pattern = str(folder / "h_%s.csv")
-        java = arx_server() is not None
+        java = shutil.which("java") if arx_server() is not None else None
         if java:
             classpath = f"{ARX / 'arx-core.jar'}:{ARX / 'lib' / '*'}:{work}"
             subprocess.run(
@@ -165,8 +159,8 @@ def measure(args: argparse.Namespace) -> list[Case]:
             arx = None
             if java:
                 arx = best_process(
-                    ["java", "-cp", classpath, "ArxOnce", *common, str(outputs["arx"])],
-                    None,
+                    [java, "-cp", classpath, "ArxOnce", *common, str(outputs["arx"])],
+                    {},
                     args.repeat,
                 )
                 require_same(
