@@ -211,13 +211,15 @@ def read_typed_and_text(
 
 
 def _has_quotes(layout: _Layout) -> bool:
-    """Whether the file may hold a quote character (a compressed file, or one in an
-    encoding pyarrow transcodes, is said to), read at the speed of a memory scan."""
+    """Whether the file may hold a quote character (a compressed file, one in an encoding
+    pyarrow transcodes, or one that is not a regular file, is said to), read at the speed of
+    a memory scan."""
     if layout.compression is not None or layout.encoding not in ("utf-8", "utf-8-sig"):
         return True
     with open(layout.name, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size == 0:
-            return False
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode) or status.st_size == 0:  # a pipe: not scanned
+            return True
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as content:
             return content.find(b'"') >= 0
 

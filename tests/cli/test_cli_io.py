@@ -86,6 +86,16 @@ def test_a_value_far_down_a_column_decides_its_type(tmp_path):
     assert typed.dtypes.astype(str).tolist()[1:] == ["int64", "float64"]
 
 
+def test_a_line_break_in_a_value_across_blocks(tmp_path, monkeypatch):
+    # blocks of 8 bytes: pyarrow cutting at any line break would read "y\"" for "x\ny"
+    monkeypatch.setattr(gate_io, "_ARROW_BLOCK", 8)
+    path = tmp_path / "breaks.csv"
+    path.write_text('a,b\npp,0\n"x\ny",1\nz,2\n')
+    typed, text = read_typed_and_text(path)
+    assert text["a"].tolist() == ["pp", "x\ny", "z"]
+    pd.testing.assert_frame_equal(typed, read_table(path))
+
+
 def test_read_once_parses_the_file_once(tmp_path, monkeypatch):
     path = _write(tmp_path, "leading_zeros.csv")
     calls = []
