@@ -59,6 +59,7 @@ import pandas as pd
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
+from pandas_anon.engine.hashing import COMPILED, kernels
 
 if TYPE_CHECKING:  # the transformation's report is measured here: no import at run time
     from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
@@ -419,7 +420,9 @@ def _estimate(
     """The estimated rows of each queried pair (``value_x``, ``value_y``) from the released
     label pairs (``label_x``, ``label_y``, repeated or not) and their ``rows``: each pair's rows
     spread over ``y``'s values of its label (a table of (x label, y value) weights), then
-    each query gathering the weights of the ``x`` labels standing for its ``x`` value."""
+    each query gathering the weights of the ``x`` labels standing for its ``x`` value. By a
+    matrix product when both are small, else in the compiled kernel, else by numpy (where
+    the kernels could not be compiled, and in the tests that check the kernel)."""
     which, position = _expand(y.label_start, label_y)
     keys = label_x[which] * y.n_values + y.label_values[position]
     weights = (rows * y.share[label_y])[which]
@@ -428,6 +431,8 @@ def _estimate(
     if matrix is not None:  # each value's labels gathered by a product
         table = np.bincount(keys, weights=weights, minlength=size).reshape(x.n_labels, -1)
         return (matrix.T @ table)[value_x, value_y]
+    if COMPILED:
+        return _spread_gather(x, y, label_x, label_y, rows, value_x, value_y)
     query, position = _expand(x.value_start, value_x)
     labels = x.value_labels[position]
     wanted = labels * y.n_values + value_y[query]
@@ -440,6 +445,49 @@ def _estimate(
         at = pd.Index(spread_keys).get_indexer(wanted)  # -1: no released row spreads there
         found = np.where(at >= 0, spread[at], 0.0)
     return np.bincount(query, weights=found * x.share[labels], minlength=len(value_x))
+
+
+#: The most cells of the compiled estimate's table of (x label, y value) weights (64 MiB).
+_BLOCK_CELLS = 1 << 23
+
+
+def _spread_gather(
+    x: _Spread,
+    y: _Spread,
+    label_x: np.ndarray,
+    label_y: np.ndarray,
+    rows: np.ndarray,
+    value_x: np.ndarray,
+    value_y: np.ndarray,
+) -> np.ndarray:
+    """:func:`_estimate` in the compiled kernel (``kernels.c``): the released pairs sorted by
+    ``x`` label spread into a table of as many ``x`` labels as :data:`_BLOCK_CELLS` allows at
+    a time, each query gathering from it as its labels come."""
+    assert kernels is not None  # see COMPILED
+    order = np.argsort(label_x, kind="stable")
+    weights = np.ascontiguousarray((rows * y.share[label_y])[order], dtype=np.float64)
+    label_x, label_y = (np.ascontiguousarray(a[order], dtype=np.int64) for a in (label_x, label_y))
+    value_x, value_y = (np.ascontiguousarray(a, dtype=np.int64) for a in (value_x, value_y))
+    out = np.empty(len(value_x))
+    kernels.spread_gather(
+        len(label_x),
+        label_x,
+        label_y,
+        weights,
+        y.label_start,
+        y.label_values,
+        len(value_x),
+        value_x,
+        value_y,
+        x.value_start,
+        x.value_labels,
+        x.share,
+        x.n_labels,
+        y.n_values,
+        max(1, _BLOCK_CELLS // y.n_values),
+        out,
+    )
+    return out
 
 
 def _gathered(

@@ -1,5 +1,6 @@
 /*
- * Grouping bit-packed keys by hashing: the kernels of pandas_anon.engine.hashing.
+ * Grouping bit-packed keys by hashing: the kernels of pandas_anon.engine.hashing (and the
+ * query error's 2-way estimate, spread_gather, of pandas_anon.anonymization.utility).
  *
  * The grouping itself is in _grouping.h, shared with the optimal search's kernel. The Python
  * side allocates every output array and checks the shapes; these functions only read and
@@ -1071,6 +1072,101 @@ done:
     return result;
 }
 
+/*
+ * The 2-way count estimate of the query error (pandas_anon.anonymization.utility): each
+ * released pair of labels (lx[r], ly[r]) spreads its weight w[r] (its rows times ly's share)
+ * over the values of ly (y_start/y_values: CSR, label -> values), into a table of
+ * (x label, y value); each query (qx[q], qy[q]) then gathers, for each label of its x value
+ * (x_start/x_labels: CSR, value -> labels, ascending), that label's share times its cell.
+ * The released pairs come sorted by lx; the table holds `block` x labels at a time, so that
+ * it stays small: a query keeps a cursor into its labels from one block to the next.
+ * Returns 0, or -1 when the table cannot be allocated.
+ */
+static int spread_gather_pairs(Py_ssize_t n_released, const int64_t *lx, const int64_t *ly,
+                               const double *w, const int64_t *y_start, const int64_t *y_values,
+                               Py_ssize_t n_queries, const int64_t *qx, const int64_t *qy,
+                               const int64_t *x_start, const int64_t *x_labels,
+                               const double *x_share, Py_ssize_t n_x_labels, Py_ssize_t n_y_values,
+                               Py_ssize_t block, double *out) {
+    double *table = calloc((size_t)block * (size_t)n_y_values, sizeof(double));
+    int64_t *cursor = malloc(sizeof(int64_t) * (n_queries > 0 ? n_queries : 1));
+    if (table == NULL || cursor == NULL) {
+        free(table);
+        free(cursor);
+        return -1;
+    }
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        cursor[q] = x_start[qx[q]];
+        out[q] = 0.0;
+    }
+    Py_ssize_t r = 0;
+    for (Py_ssize_t low = 0; low < n_x_labels && r < n_released; low += block) {
+        Py_ssize_t high = low + block;
+        Py_ssize_t first = r;
+        for (; r < n_released && lx[r] < high; r++) {
+            double *row = table + (lx[r] - low) * n_y_values;
+            for (int64_t p = y_start[ly[r]]; p < y_start[ly[r] + 1]; p++) {
+                row[y_values[p]] += w[r];
+            }
+        }
+        if (r == first) {
+            continue; /* no released pair in the block: its labels gather nothing */
+        }
+        for (Py_ssize_t q = 0; q < n_queries; q++) {
+            int64_t c = cursor[q], end = x_start[qx[q] + 1];
+            double sum = 0.0;
+            for (; c < end && x_labels[c] < low; c++) {
+            }
+            for (; c < end && x_labels[c] < high; c++) {
+                sum += x_share[x_labels[c]] * table[(x_labels[c] - low) * n_y_values + qy[q]];
+            }
+            cursor[q] = c;
+            out[q] += sum;
+        }
+        for (Py_ssize_t s = first; s < r; s++) { /* the table back to zeros */
+            double *row = table + (lx[s] - low) * n_y_values;
+            for (int64_t p = y_start[ly[s]]; p < y_start[ly[s] + 1]; p++) {
+                row[y_values[p]] = 0.0;
+            }
+        }
+    }
+    free(table);
+    free(cursor);
+    return 0;
+}
+
+static PyObject *spread_gather(PyObject *self, PyObject *args) {
+    Py_buffer lx, ly, w, y_start, y_values, qx, qy, x_start, x_labels, x_share, out;
+    Py_ssize_t n_released, n_queries, n_x_labels, n_y_values, block;
+    if (!PyArg_ParseTuple(args, "ny*y*y*y*y*ny*y*y*y*y*nnnw*", &n_released, &lx, &ly, &w,
+                          &y_start, &y_values, &n_queries, &qx, &qy, &x_start, &x_labels,
+                          &x_share, &n_x_labels, &n_y_values, &block, &out)) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (int64_buffer(&lx, n_released, "lx") && int64_buffer(&ly, n_released, "ly") &&
+        int64_buffer(&w, n_released, "w") && int64_buffer(&qx, n_queries, "qx") &&
+        int64_buffer(&qy, n_queries, "qy") && int64_buffer(&out, n_queries, "out") &&
+        int64_buffer(&x_share, n_x_labels, "x_share") && block > 0) {
+        int failed;
+        Py_BEGIN_ALLOW_THREADS
+        failed = spread_gather_pairs(n_released, lx.buf, ly.buf, w.buf, y_start.buf,
+                                     y_values.buf, n_queries, qx.buf, qy.buf, x_start.buf,
+                                     x_labels.buf, x_share.buf, n_x_labels, n_y_values, block,
+                                     out.buf);
+        Py_END_ALLOW_THREADS
+        result = failed ? PyErr_NoMemory() : (Py_INCREF(Py_None), Py_None);
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "spread_gather: block must be positive");
+    }
+    Py_buffer *views[] = {&lx, &ly, &w, &y_start, &y_values, &qx, &qy, &x_start, &x_labels,
+                          &x_share, &out};
+    for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+        PyBuffer_Release(views[i]);
+    }
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"factorize_strings", factorize_strings, METH_VARARGS,
      "factorize_strings(offsets, data, validity, offset, n, codes, first) -> number of texts"},
@@ -1093,6 +1189,9 @@ static PyMethodDef methods[] = {
     {"release_pool", release_pool, METH_NOARGS, "release_pool() -> the bytes freed"},
     {"pool_state", pool_state, METH_NOARGS, "pool_state() -> (bytes held, limit)"},
     {"set_pool_limit", set_pool_limit, METH_VARARGS, "set_pool_limit(bytes) -> None"},
+    {"spread_gather", spread_gather, METH_VARARGS,
+     "spread_gather(n_released, lx, ly, w, y_start, y_values, n_queries, qx, qy, x_start, "
+     "x_labels, x_share, n_x_labels, n_y_values, block, out) -> None"},
     {NULL, NULL, 0, NULL},
 };
 

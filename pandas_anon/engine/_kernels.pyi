@@ -54,3 +54,22 @@ def set_pool_limit(limit: int, /) -> None: ...
 def tabulate_rows(
     columns: list[tuple], n: int, dense_limit: int, key_limit: int, /
 ) -> tuple | None: ...
+def spread_gather(
+    n_released: int,
+    lx: np.ndarray,
+    ly: np.ndarray,
+    w: np.ndarray,
+    y_start: np.ndarray,
+    y_values: np.ndarray,
+    n_queries: int,
+    qx: np.ndarray,
+    qy: np.ndarray,
+    x_start: np.ndarray,
+    x_labels: np.ndarray,
+    x_share: np.ndarray,
+    n_x_labels: int,
+    n_y_values: int,
+    block: int,
+    out: np.ndarray,
+    /,
+) -> None: ...

@@ -29,8 +29,9 @@ import pyarrow as pa
 from pandas_anon.engine.keys import Words
 
 #: The compiled kernels (``kernels.c``): grouping, text, the tabulation of rows
-#: (:mod:`pandas_anon.engine.backends.pandas`) and numpy's memory pool
-#: (:mod:`pandas_anon.engine.memory`); None where the extension could not be built.
+#: (:mod:`pandas_anon.engine.backends.pandas`), numpy's memory pool
+#: (:mod:`pandas_anon.engine.memory`) and the query error's 2-way estimate
+#: (:mod:`pandas_anon.anonymization.utility`); None where the extension could not be built.
 kernels: ModuleType | None
 try:
     from pandas_anon.engine import _kernels as kernels

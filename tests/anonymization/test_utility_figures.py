@@ -209,18 +209,23 @@ def test_figures_agree_with_the_verifier_on_adult(adult, hierarchies, algo):
     assert report.metrics["query_error"] == pytest.approx(error, rel=1e-9)
 
 
-@pytest.mark.parametrize("way", [0, 1, 2])
+@pytest.mark.parametrize(("way", "compiled"), [(0, True), (0, False), (1, True), (2, True)])
 @pytest.mark.parametrize("algo", ["mondrian", "local"])
 def test_each_way_of_estimating_two_way_queries_agrees_with_the_verifier(
-    adult, monkeypatch, algo, way
+    adult, monkeypatch, algo, way, compiled
 ):
     """Adult, 9 quasi-identifiers, k = 5: every column pair's 2-way queries estimated one
     way (spread over the second column's values then gathered over the first's labels, the
-    other way round, or each query gathering the label pairs of both its values) give the
+    other way round, or each query gathering the label pairs of both its values; spread and
+    gathered by the compiled kernel, in blocks of a few labels, or by numpy) give the
     verifier's query error."""
     from pandas_anon.anonymization import utility
 
     monkeypatch.setattr(utility, "_cheapest", lambda work: way)
+    monkeypatch.setattr(utility, "_MATRIX", 0)  # no pair by a matrix product
+    monkeypatch.setattr(utility, "_BLOCK_CELLS", 1 << 12)  # the kernel's table in blocks
+    if not compiled:
+        monkeypatch.setattr(utility, "COMPILED", False)
     out, masked = release(adult, 5, qid=ADULT_QID, algo=algo)
     report = out.anon.report()
     error, queries = verify_query_error(adult, out, ADULT_QID, masked)
