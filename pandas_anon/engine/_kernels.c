@@ -1073,6 +1073,131 @@ done:
 }
 
 /*
+ * The classes of a step of local recoding (pandas_anon.engine.hashing.step_groups): the keys
+ * of the combinations `entries` (m positions into `words`, n_words x n), the first n_moved
+ * with up[position] added to their word `word` (up NULL: none), grouped; out[i] is entry
+ * i's group, numbered in the order of first occurrence, or -1 for a moved entry set aside:
+ * with min_rows > 1, the moved keys whose hash bucket (at least twice as many buckets as
+ * keys) holds fewer than min_rows rows (rows[position]) in all, whose class holds fewer too.
+ * Returns the number of groups, or -1 when memory runs out.
+ */
+static Py_ssize_t step_group_keys(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
+                                  const int64_t *entries, Py_ssize_t m, Py_ssize_t n_moved,
+                                  Py_ssize_t word, const int64_t *up, const int64_t *rows,
+                                  int64_t min_rows, int64_t *out) {
+    Py_ssize_t size = m > 0 ? m : 1;
+    int64_t *keys = malloc(sizeof(int64_t) * n_words * size);
+    int64_t *bucket = NULL, *bucket_rows = NULL;
+    int bits = table_bits(m);
+    int filter = min_rows > 1 && n_moved > 0;
+    if (filter) {
+        bucket = malloc(sizeof(int64_t) * size);
+        bucket_rows = calloc((size_t)1 << bits, sizeof(int64_t));
+    }
+    if (keys == NULL || (filter && (bucket == NULL || bucket_rows == NULL))) {
+        free(keys);
+        free(bucket);
+        free(bucket_rows);
+        return -1;
+    }
+    for (Py_ssize_t w = 0; w < n_words; w++) {
+        const int64_t *source = words + w * n;
+        int64_t *target = keys + w * m;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            target[i] = source[entries[i]];
+        }
+        if (w == word && up != NULL) {
+            for (Py_ssize_t i = 0; i < n_moved; i++) {
+                target[i] += up[entries[i]];
+            }
+        }
+    }
+    Py_ssize_t kept = m;
+    if (filter) {
+        for (Py_ssize_t i = 0; i < m; i++) {
+            bucket[i] = (int64_t)slot_of(keys, n_words, m, i, bits);
+            bucket_rows[bucket[i]] += rows[entries[i]];
+        }
+        kept = 0; /* the entries grouped, compacted to the front of each word's row */
+        for (Py_ssize_t i = 0; i < m; i++) {
+            if (i < n_moved && bucket_rows[bucket[i]] < min_rows) {
+                out[i] = -1;
+                continue;
+            }
+            for (Py_ssize_t w = 0; w < n_words; w++) {
+                keys[w * m + kept] = keys[w * m + i];
+            }
+            out[i] = kept++;
+        }
+        free(bucket);
+        free(bucket_rows);
+        if (kept < m && n_words > 1) { /* rows of `kept` keys apart: the stride grouping reads */
+            for (Py_ssize_t w = 1; w < n_words; w++) {
+                memmove(keys + w * kept, keys + w * m, sizeof(int64_t) * kept);
+            }
+        }
+    }
+    Py_ssize_t groups = 0;
+    if (kept > 0) {
+        int64_t *first = malloc(sizeof(int64_t) * kept);
+        int64_t *sums = malloc(sizeof(int64_t) * kept);
+        int64_t *inverse = malloc(sizeof(int64_t) * kept);
+        if (first == NULL || sums == NULL || inverse == NULL) {
+            groups = -1;
+        } else {
+            groups = group_keys(keys, n_words, kept, NULL, first, sums, inverse);
+        }
+        if (groups >= 0) {
+            for (Py_ssize_t i = 0; i < m; i++) {
+                if (!filter) {
+                    out[i] = inverse[i];
+                } else if (out[i] >= 0) {
+                    out[i] = inverse[out[i]];
+                }
+            }
+        }
+        free(first);
+        free(sums);
+        free(inverse);
+    }
+    free(keys);
+    return groups;
+}
+
+static PyObject *step_groups(PyObject *self, PyObject *args) {
+    Py_buffer words, entries, up = {0}, rows, out;
+    Py_ssize_t n_words, n, m, n_moved, word;
+    long long min_rows;
+    PyObject *up_object;
+    if (!PyArg_ParseTuple(args, "y*nny*nnnOy*Lw*", &words, &n_words, &n, &entries, &m, &n_moved,
+                          &word, &up_object, &rows, &min_rows, &out)) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int has_up = up_object != Py_None;
+    if (has_up && PyObject_GetBuffer(up_object, &up, PyBUF_SIMPLE) < 0) {
+        up.buf = NULL;
+    } else if (int64_buffer(&words, n_words * n, "words") && int64_buffer(&entries, m, "entries") &&
+               int64_buffer(&rows, n, "rows") && int64_buffer(&out, m, "out") &&
+               (!has_up || int64_buffer(&up, n, "up"))) {
+        Py_ssize_t groups;
+        Py_BEGIN_ALLOW_THREADS
+        groups = step_group_keys(words.buf, n_words, n, entries.buf, m, n_moved, word,
+                                 has_up ? up.buf : NULL, rows.buf, (int64_t)min_rows, out.buf);
+        Py_END_ALLOW_THREADS
+        result = groups < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(groups);
+    }
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&entries);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&out);
+    if (up.buf != NULL) {
+        PyBuffer_Release(&up);
+    }
+    return result;
+}
+
+/*
  * The 2-way count estimate of the query error (pandas_anon.anonymization.utility): each
  * released pair of labels (lx[r], ly[r]) spreads its weight w[r] (its rows times ly's share)
  * over the values of ly (y_start/y_values: CSR, label -> values), into a table of
@@ -1189,6 +1314,9 @@ static PyMethodDef methods[] = {
     {"release_pool", release_pool, METH_NOARGS, "release_pool() -> the bytes freed"},
     {"pool_state", pool_state, METH_NOARGS, "pool_state() -> (bytes held, limit)"},
     {"set_pool_limit", set_pool_limit, METH_VARARGS, "set_pool_limit(bytes) -> None"},
+    {"step_groups", step_groups, METH_VARARGS,
+     "step_groups(words, n_words, n, entries, m, n_moved, word, up, rows, min_rows, out) -> "
+     "number of groups"},
     {"spread_gather", spread_gather, METH_VARARGS,
      "spread_gather(n_released, lx, ly, w, y_start, y_values, n_queries, qx, qy, x_start, "
      "x_labels, x_share, n_x_labels, n_y_values, block, out) -> None"},

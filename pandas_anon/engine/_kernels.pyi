@@ -73,3 +73,17 @@ def spread_gather(
     out: np.ndarray,
     /,
 ) -> None: ...
+def step_groups(
+    words: np.ndarray,
+    n_words: int,
+    n: int,
+    entries: np.ndarray,
+    m: int,
+    n_moved: int,
+    word: int,
+    up: np.ndarray | None,
+    rows: np.ndarray,
+    min_rows: int,
+    out: np.ndarray,
+    /,
+) -> int: ...

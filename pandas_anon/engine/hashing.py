@@ -63,6 +63,63 @@ def group(words: Words, counts: np.ndarray) -> tuple[Words, np.ndarray, np.ndarr
     return tuple(w[first[:groups]] for w in words), sums[:groups], inverse
 
 
+def step_groups(
+    words: np.ndarray,
+    entries: np.ndarray,
+    n_moved: int,
+    word: int,
+    up: np.ndarray | None,
+    rows: np.ndarray,
+    min_rows: int,
+) -> np.ndarray:
+    """The classes of a step of local recoding: the keys of the combinations ``entries``
+    (positions into ``words``, one row of int64 words per key word), the first ``n_moved`` of
+    them with ``up`` (one int64 per combination) added to their word ``word``, grouped; each
+    entry's group, numbered in the order of first occurrence, or -1 for a moved entry the
+    compiled kernel set aside: with ``min_rows`` above 1, a moved key whose hash bucket (at
+    least twice as many buckets as keys) holds fewer than ``min_rows`` rows (``rows``, one
+    whole number per combination) in all, so that its class holds fewer too (and breaks
+    k-anonymity), found without grouping it. Without the kernel nothing is set aside.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> words = np.array([[4, 5, 4, 6]])
+    >>> step_groups(words, np.array([1, 3, 0]), 2, 0, np.array([0, -1, 0, -2]), np.ones(4), 1)
+    array([0, 0, 0])
+    """
+    entries, rows = _int64(entries), _int64(rows)
+    if kernels is None:  # pragma: no cover - see COMPILED
+        return step_groups_reference(words, entries, n_moved, word, up)
+    out = np.empty(len(entries), dtype=np.int64)
+    stacked = _int64(words).reshape(len(words), -1)
+    kernels.step_groups(
+        stacked,
+        stacked.shape[0],
+        stacked.shape[1],
+        entries,
+        len(entries),
+        n_moved,
+        word,
+        None if up is None else _int64(up),
+        rows,
+        int(min_rows),
+        out,
+    )
+    return out
+
+
+def step_groups_reference(
+    words: np.ndarray, entries: np.ndarray, n_moved: int, word: int, up: np.ndarray | None
+) -> np.ndarray:
+    """:func:`step_groups` computed by numpy, nothing set aside."""
+    keys = [w[entries] for w in words]
+    if up is not None:
+        keys[word][:n_moved] += up[entries[:n_moved]]
+    _, _, inverse = group_reference(tuple(keys), np.ones(len(entries), dtype=np.int64))
+    return inverse
+
+
 @dataclass(frozen=True)
 class Rewrite:
     """Fields of a key to rewrite: a row ``(word, shift, mask)`` per field in ``fields``

@@ -328,29 +328,3 @@ def test_a_step_finds_every_kept_combination_written_as_its_keys(goal, data):
         frame, case.qid, call.k, _every_kept_combination_searched, **options
     )
     pd.testing.assert_frame_equal(written, reference)
-
-
-@given(
-    keys=st.lists(
-        st.tuples(st.integers(0, 6), st.integers(-(2**62), 2**62 - 1)), min_size=0, max_size=300
-    ),
-    rows=st.data(),
-    min_rows=st.integers(1, 12),
-)
-def test_a_key_is_set_aside_only_when_its_class_holds_too_few_rows(keys, rows, min_rows):
-    """The filter of the steps' classes: a key set aside (without grouping) has fewer than
-    ``min_rows`` rows in its class, whatever the keys' hashes share; keys of two words."""
-    from pandas_anon.anonymization.local import greedy
-
-    first = np.array([a for a, _ in keys], dtype=np.int64)
-    second = np.array([b for _, b in keys], dtype=np.int64)
-    counts = np.array(
-        rows.draw(st.lists(st.integers(1, 5), min_size=len(keys), max_size=len(keys)))
-    )
-    small = greedy._small_classes((first, second), counts.astype(float), min_rows)
-    frame = pd.DataFrame({"a": first, "b": second, "rows": counts})
-    class_rows = frame.groupby(["a", "b"])["rows"].transform("sum").to_numpy()
-    assert not (small & (class_rows >= min_rows)).any()
-    if min_rows == 1:
-        assert not small.any()
-    event("some keys set aside" if small.any() else "none set aside")

@@ -53,6 +53,32 @@ def test_group_equals_pandas_and_the_reference(case):
         assert inverse.tolist() == expected_inverse.tolist()
 
 
+@settings(max_examples=300, deadline=None)
+@given(keyed(), st.data())
+def test_step_groups_equal_the_reference_but_for_classes_too_small(case, data):
+    """A step's classes (the first entries' keys moved in one word, then the others as they
+    are): the kernel's groups are the reference's, numbered alike, on the entries it keeps;
+    an entry it sets aside is a moved one whose class holds fewer than ``min_rows`` rows."""
+    words, counts = case
+    stacked = np.stack(words) if len(words[0]) else np.zeros((len(words), 0), dtype=np.int64)
+    n = stacked.shape[1]
+    entries = np.asarray(data.draw(st.permutations(range(n))), dtype=np.int64)
+    n_moved = data.draw(st.integers(0, n))
+    word = data.draw(st.integers(0, len(words) - 1))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    up = rng.integers(-3, 4, n) if data.draw(st.booleans()) else None
+    rows = rng.integers(1, 4, n)
+    min_rows = data.draw(st.integers(1, 8))
+    found = hashing.step_groups(stacked, entries, n_moved, word, up, rows, min_rows)
+    expected = hashing.step_groups_reference(stacked, entries, n_moved, word, up)
+    kept = found >= 0
+    assert (found[n_moved:] >= 0).all() and (min_rows > 1 or kept.all())
+    # same partition of the kept entries, numbered in order of first occurrence
+    assert found[kept].tolist() == pd.factorize(expected[kept])[0].tolist()
+    class_rows = np.bincount(expected, weights=rows[entries])[expected]
+    assert (class_rows[~kept] < min_rows).all()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_rollup_equals_recode_then_group(data):

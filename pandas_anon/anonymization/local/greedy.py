@@ -40,8 +40,8 @@ from pandas_anon.anonymization.algorithms import Problem
 from pandas_anon.anonymization.transformation import ColumnRecoding, Transformation
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.hashing import group
-from pandas_anon.engine.keys import KeyLayout, Words, run_ids
+from pandas_anon.engine.hashing import step_groups
+from pandas_anon.engine.keys import KeyLayout, run_ids
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.privacy.groups import GroupJudge
@@ -174,10 +174,11 @@ class _Search:
         self.space, self.judge, self.metric = space, judge, metric
         n = judge.n_qi
         self.rows = judge.counts
+        self.whole_rows = self.rows.astype(np.int64)  # counts: whole numbers
         self.levels = np.zeros((n, len(space.heights)), dtype=np.int64)
         self.ids = np.column_stack(space.ids(self.levels, np.arange(n)))
         self.layout = KeyLayout(space.sizes)
-        self.words = self.layout.encode(list(self.ids.T))
+        self.words = np.stack(self.layout.encode(list(self.ids.T)))  # a row per key word
         self.suppressed = np.zeros(n, dtype=bool)
         self.steps = 0
         self.promoted = 0
@@ -239,13 +240,14 @@ class _Search:
     def _at_risk(self) -> np.ndarray:
         """Per combination, whether it is kept in a class breaking a model."""
         kept = np.flatnonzero(~self.suppressed)
-        words = tuple(w[kept] for w in self.words)
-        small = _small_classes(words, self.rows[kept], self.judge.min_rows)
-        exact = np.flatnonzero(~small)
-        distinct, _, groups = group(tuple(w[exact] for w in words), np.ones(len(exact)))
+        found = step_groups(
+            self.words, kept, len(kept), 0, None, self.whole_rows, self.judge.min_rows
+        )
+        few = found < 0  # in a class of fewer than k rows
         at_risk = np.zeros(len(self.rows), dtype=bool)
-        at_risk[kept[small]] = True
-        at_risk[kept[exact]] = self.judge(kept[exact], groups, len(distinct[0]))[groups]
+        at_risk[kept[few]] = True
+        grouped, groups = kept[~few], found[~few]
+        at_risk[grouped] = self.judge(grouped, groups, int(groups.max(initial=-1)) + 1)[groups]
         return at_risk
 
     def _trial(
@@ -253,37 +255,37 @@ class _Search:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The classes one step up ``column`` for the combinations ``movable`` (positions)
         touches: the combinations they hold (positions), each one's class among them, which
-        classes break a model, and each movable combination's class (the moved keys too
-        few rows in all to hold k-anonymity share one class, broken)."""
+        classes break a model, and each movable combination's class (the moved keys the
+        grouping set aside, too few rows in all to hold k-anonymity, share one class, broken)."""
         found = self._trials.get(column)
         if found is not None:
             return found
-        word = self.layout.fields[column][0]
-        up = self.up[column][movable]
         # the kept combinations that may already be written as a moved key, less the moved
         staying = self.high[column] & ~self.suppressed
         staying[movable] = False
-        entries = np.concatenate([movable, np.flatnonzero(staying)])
-        keys = tuple(
-            np.concatenate([w[movable] + up, w[entries[len(movable) :]]])
-            if j == word
-            else w[entries]
-            for j, w in enumerate(self.words)
+        others = np.flatnonzero(staying)
+        word = self.layout.fields[column][0]
+        entries = np.concatenate([movable, others])
+        grouped = step_groups(
+            self.words,
+            entries,
+            len(movable),
+            word,
+            self.up[column],
+            self.whole_rows,
+            self.judge.min_rows,
         )
-        small = _small_classes(keys, self.rows[entries], self.judge.min_rows)
-        small[len(movable) :] = False  # a kept combination's class: judged whole
-        exact = np.flatnonzero(~small)
-        _, _, inverse = group(tuple(k[exact] for k in keys), np.ones(len(exact)))  # in C
+        own, others_group = grouped[: len(movable)], grouped[len(movable) :]
         # groups are numbered in the order of their first key: the moved keys' come first
-        n_groups = int(inverse[exact < len(movable)].max(initial=-1)) + 1
-        touched = inverse < n_groups  # the moved keys, and the kept combinations they join
-        judged, judged_groups = entries[exact[touched]], inverse[touched]
+        n_groups = int(own.max(initial=-1)) + 1
+        joining = others_group < n_groups  # the kept combinations a moved key joins
+        few = own < 0
+        judged = np.concatenate([movable[~few], others[joining]])
+        judged_groups = np.concatenate([own[~few], others_group[joining]])
         broken = np.append(self.judge(judged, judged_groups, n_groups), True)
-        own = np.full(len(movable), n_groups)
-        own[exact[exact < len(movable)]] = inverse[exact < len(movable)]
-        few = movable[small[: len(movable)]]
-        combinations = np.concatenate([judged, few])
-        groups = np.concatenate([judged_groups, np.full(len(few), n_groups)])
+        own = np.where(few, n_groups, own)
+        combinations = np.concatenate([judged, movable[few]])
+        groups = np.concatenate([judged_groups, np.full(int(few.sum()), n_groups)])
         self._trials[column] = combinations, groups, broken, own
         return combinations, groups, broken, own
 
@@ -411,26 +413,3 @@ class _Search:
         top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
         kept = ~self.suppressed
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
-
-
-def _small_classes(words: Words, rows: np.ndarray, min_rows: int) -> np.ndarray:
-    """Per key (``words``, one int64 array per word), whether the keys of its hash bucket
-    hold fewer than ``min_rows`` rows in all, ``rows`` each: then its own class does too
-    (equal keys share a bucket) and breaks k-anonymity, found without grouping the keys.
-    Buckets are at least twice the keys, so that a bucket is mostly one class."""
-    if min_rows <= 1 or not len(rows):
-        return np.zeros(len(rows), dtype=bool)
-    bits = max(int(2 * len(rows)).bit_length(), 8)
-    mixed = np.zeros(len(rows), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for w, odd in zip(words, _MULTIPLIERS):  # multiplicative hashing: the high bits
-            mixed ^= w.view(np.uint64) * odd
-    bucket = (mixed >> np.uint64(64 - bits)).astype(np.int64)
-    return np.bincount(bucket, weights=rows, minlength=1 << bits)[bucket] < min_rows
-
-
-#: Odd multipliers of :func:`_small_classes`'s hash, one per key word (cycled past 4).
-_MULTIPLIERS = np.array(
-    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93] * 16,
-    dtype=np.uint64,
-)
