@@ -115,8 +115,11 @@ class Timed:
     seconds: float | None
     runs: int
     found: dict
+    error: str = ""  # the tool's own error, where it answered one
 
     def shown(self, timeout: float) -> str:
+        if self.error:
+            return "error"
         if self.seconds is None:
             return f"> {timeout:.0f} s"
         return f"{self.seconds:.2f}" + (" (1 run)" if self.runs == 1 else "")
@@ -220,6 +223,7 @@ def ours(
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=child, args=(send,), daemon=True)
     process.start()
+    send.close()  # the child's end alone: a child that fails ends the wait (EOFError)
     try:
         if not receive.poll(timeout):
             return Timed(None, 0, {})
@@ -227,6 +231,9 @@ def ours(
         if first[0] >= SLOW:
             return Timed(*first)
         return Timed(*receive.recv())
+    except EOFError:  # the child failed, its traceback on stderr
+        process.join()
+        return Timed(None, 0, {}, f"exit code {process.exitcode}")
     finally:
         process.kill()
         process.join()
@@ -256,12 +263,15 @@ class Jvm:
         start = time.perf_counter()
         try:  # the untimed first run, as the timeout's measure
             answer = self.request(table, suppression, metric, 0)
-        except (RuntimeError, ValueError):  # killed: its answer cut short
+        except RuntimeError as error:  # ARX's own error (its message)
+            return Timed(None, 0, {}, str(error))
+        except ValueError:  # killed: its answer cut short
             answer = None
         finally:
             killer.cancel()
         first = time.perf_counter() - start
         if answer is None or arx.process.poll() is not None:
+            arx.process.kill()
             self.restart()
             return Timed(None, 0, {})
         if first >= AGAIN:  # its wall time, the data's loading included
@@ -315,6 +325,9 @@ def grid(repeat: int, timeout: float) -> list[Case]:
                             f"{'-' if theirs is None else theirs.shown(timeout)}",
                             flush=True,
                         )
+                        for who, timed in (("ours", mine), ("ARX", theirs)):
+                            if timed is not None and timed.error:  # ARX's: of its lattice
+                                print(f"   {label}: {who} failed: {timed.error}")
                         if algo == "ola" and mine.found and theirs is not None and theirs.found:
                             explain_ties(label, table, suppression, mine, theirs)
                         rows.append(row(label, algo, mine, theirs, timeout))
@@ -350,7 +363,7 @@ def row(label: str, algo: str, mine: Timed, theirs: Timed | None, timeout: float
         kept = f"{mine.found['classes']:,} classes" if mine.found else "-"
         other = f"{arx['classes']:,} classes" if arx else "-"
     ratio = "-"
-    if mine.seconds is not None and theirs is not None:
+    if mine.seconds is not None and theirs is not None and not theirs.error:
         if theirs.seconds is None:
             ratio = f"> {timeout / mine.seconds:.1f}"
         else:
@@ -370,7 +383,7 @@ def row(label: str, algo: str, mine: Timed, theirs: Timed | None, timeout: float
 def case(label: str, mine: Timed, theirs: Timed | None, timeout: float) -> Case:
     """The configuration's case: ours at least as fast as ARX (a run killed at the timeout
     counts as ``timeout`` seconds, so ours killed fails and ARX killed passes)."""
-    baseline = None if theirs is None else (theirs.seconds or timeout)
+    baseline = None if theirs is None or theirs.error else (theirs.seconds or timeout)
     return Case(label, mine.seconds or timeout, baseline, min_ratio=1.0)
 
 
