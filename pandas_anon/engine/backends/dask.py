@@ -2,10 +2,11 @@
 
 A Dask frame is never collected. Its frequency set is counted where the partitions are:
 each partition counts its own combinations with the pandas backend
-(:func:`partition_frequencies`), and Dask adds up the counts of equal combinations across
-partitions (``groupby(columns, observed=True).sum()``), in the same pass that counts the
-frame's rows. Only the distinct combinations and their counts reach the caller, at most one row per
-combination whatever the number of rows. The pandas backend then reads that table, each
+(:func:`partition_counts`: each column's distinct values, and each combination's codes into
+them), and a tree of tasks adds up the counts of equal combinations across partitions
+(:func:`_add_counts`: integer codes grouped, no shuffle of the values), in the same pass
+that counts the frame's rows. Only the distinct combinations and their counts reach the
+caller, at most one row per combination whatever the number of rows. The pandas backend then reads that table, each
 combination weighing its count (:func:`pandas_anon.engine.backends.pandas.tabulate` with
 ``weights``), so every figure comes from the same code, and equals what pandas gives on the
 same rows. Rows are reached again only lazily: :meth:`DaskTabulation.mask` is a Dask Series,
@@ -50,7 +51,7 @@ from pandas_anon.engine.encoding import (
     python_text,
 )
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import first_occurrence
+from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.progress import distributed_watched
 
@@ -58,12 +59,9 @@ from pandas_anon.progress import distributed_watched
 _NO_ROWS = "the frame has no rows: there is nothing to examine"
 #: The column of the flags joined with each partition's rows (:meth:`DaskTabulation.mask`).
 _FLAG = "__pandas_anon_flag__"
-#: The columns of each partition's counts of its combinations, and of where the first row of
-#: each is (:func:`partition_frequencies`).
-_COUNT = "__pandas_anon_rows__"
-_FIRST = "__pandas_anon_first__"
-#: Bits of a row's position within its partition in :data:`_FIRST` (the partition's number
-#: above them): a partition holds fewer than 2^40 rows.
+#: Bits of a row's position within its partition in where a combination's first row is
+#: (:attr:`_Counts.firsts`, the partition's number above them): a partition holds fewer
+#: than 2^40 rows.
 _POSITION_BITS = 40
 
 
@@ -127,23 +125,45 @@ def digest(frame: dd.DataFrame, columns: Iterable[Hashable] | Hashable) -> Diges
     """The :class:`Digest` of ``columns`` of ``frame`` (a missing value is a value of its
     own): one pass over the frame, which also counts its rows."""
     names = list(resolve_columns(frame, columns))
-    meta = written_keys(make_meta(frame), names).assign(
-        **{_COUNT: np.zeros(0, dtype=np.int64), _FIRST: np.zeros(0, dtype=np.int64)}
-    )
-    counted = frame[names].map_partitions(partition_frequencies, names, meta=meta)
-    grouped = counted.groupby(names, dropna=False, observed=True, sort=False)
-    sizes = grouped.agg({_COUNT: "sum", _FIRST: "min"})
-    table, n_rows = compute(sizes, frame.shape[0])
+    (counted,) = compute(_counted(frame[names], names), about=[frame[names]])
+    n_rows = int(counted.counts.sum())
     if n_rows == 0:
         raise EmptyDataError(_NO_ROWS)
-    table = table.sort_values(_FIRST, kind="stable")
-    combinations = table.index.to_frame(index=False)
+    order = np.argsort(counted.firsts, kind="stable")
+    combinations = pd.DataFrame(
+        {
+            j: keys.take(counted.codes[order, j]).reset_index(drop=True)
+            for j, keys in enumerate(counted.keys)
+        }
+    )
     combinations.columns = names
     for name in names:  # the frame's dtypes, which grouping may change (not unknown categories)
         combinations[name] = values_of(combinations[name], frame[name].dtype)
         if not _unknown_categories(frame[name].dtype):
             combinations[name] = combinations[name].astype(frame[name].dtype)
-    return Digest(combinations, table[_COUNT].to_numpy(dtype=np.int64), int(n_rows))
+    return Digest(combinations, counted.counts[order], n_rows)
+
+
+#: How many partitions' (then groups') counts one task adds up (:func:`_counted`).
+_SPLIT_EVERY = 8
+
+
+def _counted(frame: dd.DataFrame, names: list[Hashable]) -> Any:
+    """The :class:`_Counts` of ``frame`` (its columns ``names``), lazily: each partition
+    counted where it is (:func:`partition_counts`), then the counts added up by a tree of
+    tasks each reading at most :data:`_SPLIT_EVERY` of them (:func:`_add_counts`), so that
+    what moves between workers is codes and each partition's distinct values, never rows,
+    and no shuffle."""
+    counted = [
+        dask.delayed(partition_counts)(part, names, number)
+        for number, part in enumerate(frame.to_delayed())
+    ]
+    while len(counted) > 1:
+        counted = [
+            dask.delayed(_add_counts)(counted[at : at + _SPLIT_EVERY])
+            for at in range(0, len(counted), _SPLIT_EVERY)
+        ]
+    return counted[0]
 
 
 def tabulate(
@@ -172,18 +192,26 @@ def tabulate(
     return DaskTabulation(local.frequencies, combinations, local.row_combination, found.n_rows)
 
 
-def partition_frequencies(
-    partition: pd.DataFrame, names: list[Hashable], partition_info: dict | None = None
-) -> pd.DataFrame:
-    """One partition's combinations of ``names`` (a missing value a value of its own), the
-    rows of each and where its first row is (the partition's number, then the row's position
-    in it, as one integer), in columns of their own, each combination's values as keys
-    (:func:`written_keys`): what Dask then adds up across partitions. Counted by the pandas
-    backend (several times faster than ``groupby().size()`` on millions of rows), or by
-    ``groupby`` on the keys on a partition where a column holds no value (which the backend
-    refuses, rightly, for a whole frame)."""
+@dataclass(frozen=True)
+class _Counts:
+    """Combinations of some partitions, dictionary-encoded: per column, its distinct
+    values as keys (``keys``, :func:`written_keys`), and per combination its codes into
+    them (``codes``, one column each), its rows (``counts``) and where its first row is
+    (``firsts``: the partition's number, then the row's position in it, as one integer)."""
+
+    keys: list[pd.Series]
+    codes: np.ndarray
+    counts: np.ndarray
+    firsts: np.ndarray
+
+
+def partition_counts(partition: pd.DataFrame, names: list[Hashable], number: int) -> _Counts:
+    """The :class:`_Counts` of partition ``number`` on ``names`` (a missing value a value
+    of its own): counted by the pandas backend (several times faster than
+    ``groupby().size()`` on millions of rows), whose frequency set is dictionary-encoded
+    already, or by ``groupby`` on the keys on a partition where a column holds no value
+    (which the backend refuses, rightly, for a whole frame)."""
     part = partition[names]
-    number = 0 if partition_info is None else int(partition_info["number"])
     offset = number << _POSITION_BITS
     if len(part) == 0 or part.isna().all().any():
         positions = pd.Series(np.arange(len(part), dtype=np.int64), index=part.index)
@@ -193,25 +221,66 @@ def partition_frequencies(
         )
         found = grouped.agg(["size", "min"])
         table = found.index.to_frame(index=False)
-        table.columns = names
-        return table.assign(
-            **{
-                _COUNT: found["size"].to_numpy(dtype=np.int64),
-                _FIRST: found["min"].to_numpy(dtype=np.int64) + offset,
-            }
+        coded = [pd.factorize(table[j], use_na_sentinel=False) for j in table.columns]
+        return _Counts(
+            [pd.Series(uniques) for _, uniques in coded],
+            np.column_stack([codes for codes, _ in coded]).astype(np.int64),
+            found["size"].to_numpy(dtype=np.int64),
+            found["min"].to_numpy(dtype=np.int64) + offset,
         )
     tabulation = pandas_backend.tabulate(part, names, dropna=False)
     frequencies = tabulation.frequencies
-    table = pd.DataFrame(
-        {
-            column: frequencies.values[column]
-            .take(frequencies.codes[:, j])
-            .astype(part[column].dtype)
-            for j, column in enumerate(frequencies.columns)
-        }
-    )
     first = first_occurrence(tabulation.row_combination, len(frequencies))
-    return written_keys(table, names).assign(**{_COUNT: frequencies.counts, _FIRST: first + offset})
+    at = [frequencies.columns.index(name) for name in names]
+    return _Counts(
+        [
+            _keys_of(pd.Series(frequencies.values[names[j]]).astype(part[names[j]].dtype))
+            for j in range(len(names))
+        ],
+        np.asarray(frequencies.codes[:, at], dtype=np.int64),
+        np.asarray(frequencies.counts, dtype=np.int64),
+        first + offset,
+    )
+
+
+def _keys_of(values: pd.Series) -> pd.Series:
+    """:func:`written_keys` of one column's values."""
+    return written_keys(values.to_frame(0), [0])[0]
+
+
+def _add_counts(parts: list[_Counts]) -> _Counts:
+    """The :class:`_Counts` of several groups of partitions together: each column's keys
+    put together (categoricals as Dask puts their partitions together) and numbered anew,
+    each combination's codes read through them, and the counts of equal combinations
+    added up (their first rows: the first of them)."""
+    keys: list[pd.Series] = []
+    codes: list[np.ndarray] = []
+    for j in range(len(parts[0].keys)):
+        joined = _joined([p.keys[j] for p in parts])
+        numbered, distinct = pd.factorize(joined, use_na_sentinel=False)
+        starts = np.cumsum([0] + [len(p.keys[j]) for p in parts[:-1]])
+        codes.append(
+            np.concatenate([numbered[start + p.codes[:, j]] for p, start in zip(parts, starts)])
+        )
+        keys.append(pd.Series(distinct))
+    counts = np.concatenate([p.counts for p in parts])
+    firsts = np.concatenate([p.firsts for p in parts])
+    grouping = group_codes(codes, [len(k) for k in keys], n_rows=len(counts))
+    labels, n = compress(grouping)
+    added = np.bincount(labels, weights=counts, minlength=n).astype(np.int64)
+    first = np.full(n, np.iinfo(np.int64).max)
+    np.minimum.at(first, labels, firsts)
+    heads = first_occurrence(labels, n)
+    return _Counts(keys, np.column_stack([c[heads] for c in codes]), added, first)
+
+
+def _joined(keys: list[pd.Series]) -> pd.Series:
+    """One column's keys from several groups of partitions, one after the other:
+    categoricals put together as Dask puts partitions together (their categories in the
+    order met; ordered ones must have the same), others concatenated."""
+    if all(isinstance(k.dtype, pd.CategoricalDtype) for k in keys):
+        return pd.Series(pd.api.types.union_categoricals([k.array for k in keys]))
+    return pd.concat(keys, ignore_index=True)
 
 
 #: The key of every missing float (a NaN of any sign or payload), as pandas groups them.
@@ -260,7 +329,9 @@ def written_keys(frame: pd.DataFrame, names: Iterable[Hashable]) -> pd.DataFrame
             data = column.to_numpy(dtype=np.float64, na_value=np.nan)
             keys[name] = np.where(np.isnan(data), _NAN_KEY, data.view(np.int64))
         elif pd.api.types.is_object_dtype(column.dtype):
-            keys[name] = _object_keys(column.to_numpy())
+            # as objects: pandas 3 would read a column of texts as str, which holds no
+            # lone surrogate
+            keys[name] = pd.Series(_object_keys(column.to_numpy()), index=keys.index, dtype=object)
         elif python_text(column.dtype) and TEXT_MISHASHED:  # in every partition alike
             keys[name] = _text_keys(column.to_numpy(dtype=object))
     return keys
@@ -463,14 +534,15 @@ def sorted_by(
     return ordered.map_partitions(numbered, meta=numbered(make_meta(ordered)))
 
 
-def compute(*collections: Any) -> tuple:
+def compute(*collections: Any, about: Iterable[Any] = ()) -> tuple:
     """Several Dask collections computed in one pass, with Dask's progress bar where the
     call asked for progress (:func:`pandas_anon.progress.distributed_work`): on a
     distributed cluster, ``distributed.progress`` (the scheduler's count of the tasks, a
     text bar in a terminal and a widget in a notebook), else tqdm's callback for Dask's
     local schedulers. An ordered categorical whose categories differ between partitions
-    (which Dask cannot put together) is refused with our error naming its column."""
-    with _ordered_categories_refused(collections):
+    (which Dask cannot put together) is refused with our error naming its column (the
+    column of ``collections``, or of ``about``: the Dask frames they were made from)."""
+    with _ordered_categories_refused([*collections, *about]):
         if not distributed_watched():
             return dask.compute(*collections)
         try:
