@@ -60,6 +60,7 @@ from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
 from pandas_anon.engine.hashing import COMPILED, kernels
+from pandas_anon.engine.parallel import thread_map
 
 if TYPE_CHECKING:  # the transformation's report is measured here: no import at run time
     from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
@@ -257,8 +258,12 @@ def query_error(transformation: Transformation, written: WrittenCodes) -> tuple[
         held = one.truth > 0
         total += float((np.abs(estimate[held] - one.truth[held]) / one.truth[held]).sum())
         queries += int(held.sum())
-    for a, b in combinations(spreads, 2):
-        found = _two_way(a, b, counts, class_rows, n_suppressed)
+    pairs = list(combinations(spreads, 2))
+    for found in thread_map(  # in threads on large tables: the kernels release the GIL
+        lambda pair: _two_way(*pair, counts, class_rows, n_suppressed),
+        pairs,
+        rows=len(counts) * len(pairs),  # the combinations every pair reads
+    ):
         if found is not None:
             total += found[0]
             queries += found[1]
