@@ -51,7 +51,7 @@ from pandas_anon.engine.encoding import (
     python_text,
 )
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
+from pandas_anon.engine.grouping import first_occurrence, mixed_radix
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.progress import distributed_watched
 
@@ -265,8 +265,9 @@ def _add_counts(parts: list[_Counts]) -> _Counts:
         keys.append(pd.Series(distinct))
     counts = np.concatenate([p.counts for p in parts])
     firsts = np.concatenate([p.firsts for p in parts])
-    grouping = group_codes(codes, [len(k) for k in keys], n_rows=len(counts))
-    labels, n = compress(grouping)
+    key, _ = mixed_radix(codes, [len(k) for k in keys], n_rows=len(counts))
+    labels, combined = pd.factorize(key)  # hashed: the key space may dwarf the combinations
+    n = len(combined)
     added = np.bincount(labels, weights=counts, minlength=n).astype(np.int64)
     first = np.full(n, np.iinfo(np.int64).max)
     np.minimum.at(first, labels, firsts)
