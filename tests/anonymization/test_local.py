@@ -4,6 +4,7 @@ figures on real data: Valle d'Aosta (the seed paper's QID) and UCI Adult (9 QIs,
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from dataclasses import replace
 from fractions import Fraction
@@ -283,7 +284,7 @@ def test_a_step_finds_kept_combinations_holding_its_label_as_a_value():
     towns = Hierarchy(["Aosta", "X", "Y", "W"], [["Aosta", "Aosta", "Q", "R"]])
     options = {"hierarchies": {"town": towns}}
     written, joined = _release_and_joins(frame, ["town"], 2, **options)
-    assert max(joined) == 1  # the ten rows' one combination
+    assert max(joined) >= 1  # the ten rows' combination (and X, carried, once it holds)
     reference, _ = _release_and_joins(
         frame, ["town"], 2, _every_kept_combination_searched, **options
     )
@@ -319,7 +320,9 @@ def test_a_step_finds_every_kept_combination_written_as_its_keys(goal, data):
     options = call.options(case, "local")
     del options["qid"], options["algo"]
     try:
-        written, joined = _release_and_joins(frame, case.qid, call.k, **options)
+        with _carries_checked() as checked:
+            written, joined = _release_and_joins(frame, case.qid, call.k, **options)
+        event("trials carried" if checked else "no trial carried")
     except pandas_anon.InfeasibleError:
         event("infeasible")
         return
@@ -328,3 +331,54 @@ def test_a_step_finds_every_kept_combination_written_as_its_keys(goal, data):
         frame, case.qid, call.k, _every_kept_combination_searched, **options
     )
     pd.testing.assert_frame_equal(written, reference)
+
+
+@contextlib.contextmanager
+def _carries_checked():
+    """Check, after each step that rescued rows, that the combinations at risk and every
+    trial carried to the next round are what judging every class and trying every column
+    again give; yields the list of the trials checked."""
+    from pandas_anon.anonymization.local import greedy
+
+    checked = []
+    rescued, carry = greedy._Search._rescued, greedy._Search._carry_trials
+
+    def rescued_checked(self, column, moved, at_risk):
+        found = rescued(self, column, moved, at_risk)
+        np.testing.assert_array_equal(found, self._at_risk())
+        return found
+
+    def carry_checked(self, column, moved, settled):
+        carry(self, column, moved, settled)
+        at_risk = self._at_risk()
+        for j, trial in list(self._trials.items()):
+            movable = self._movable(at_risk, j)
+            np.testing.assert_array_equal(trial.movable, movable)
+            del self._trials[j]
+            _, _, broken, own = self._trial(movable, j)
+            self._trials[j] = trial  # the carried one goes on
+            np.testing.assert_array_equal(trial.broken[trial.own], broken[own])
+            checked.append(j)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(greedy._Search, "_rescued", rescued_checked)
+        patch.setattr(greedy._Search, "_carry_trials", carry_checked)
+        yield checked
+
+
+@pytest.mark.parametrize("dataset", ["licences", "adult"])
+def test_a_step_carries_the_rows_at_risk_and_the_trials_as_recomputing_them(dataset):
+    """Samples of the licences (13 columns) and of Adult (8): after each step that rescued
+    rows, the rows at risk and the trials carried are the ones recomputed."""
+    if dataset == "licences":
+        frame = pandas_anon.datasets.load_driver_licenses(parse_dates=False).sample(
+            4000, random_state=3
+        )
+        qid = [c for c in frame.columns if c != "id"]
+    else:
+        frame = pandas_anon.datasets.load_adult().sample(4000, random_state=3)
+        qid = list(frame.columns[:8])
+    with _carries_checked() as checked, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
+    assert len(checked) > 10

@@ -194,8 +194,9 @@ class _Search:
         ]
         #: per column, whether each combination holds such a label there
         self.high = [ids[self.ids[:, column]] for column, ids in enumerate(self.high_ids)]
-        #: the trials of the current round, by column (the coarsening reuses them)
-        self._trials: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        #: the trials by column: the coarsening reuses a round's, the next round carries
+        #: them over a step (:meth:`_carry_trials`)
+        self._trials: dict[int, _Trial] = {}
 
     def _up(self, column: int, at: np.ndarray) -> np.ndarray:
         """What one step up ``column`` adds to the key word of the combinations ``at``
@@ -212,7 +213,6 @@ class _Search:
         self.untouched = ~at_risk
         while at_risk.any():
             safe = ~at_risk & ~self.suppressed  # in classes that hold: never spoiled
-            self._trials = {}
             step = self._best_step(at_risk, safe)
             if step is not None:
                 column, moved = step
@@ -224,7 +224,13 @@ class _Search:
                 column, moved = coarsened
             self._raise(moved, column)
             self.steps += 1
-            at_risk = self._at_risk()
+            was_at_risk = at_risk
+            if step is None:  # the combinations at risk climbed: every trial changes
+                at_risk = self._at_risk()
+                self._trials = {}
+            else:
+                at_risk = self._rescued(column, moved, was_at_risk)
+                self._carry_trials(column, moved, was_at_risk & ~at_risk)
 
     def _raise(self, moved: np.ndarray, column: int, to: np.ndarray | None = None) -> None:
         """Write the combinations ``moved`` one level higher in ``column`` (or at ``to``)."""
@@ -250,6 +256,22 @@ class _Search:
         at_risk[grouped] = self.judge(grouped, groups, int(groups.max(initial=-1)) + 1)[groups]
         return at_risk
 
+    def _rescued(self, column: int, moved: np.ndarray, at_risk: np.ndarray) -> np.ndarray:
+        """The combinations at risk once ``moved`` climbed ``column`` into the classes its
+        trial found holding: where the models read the rows alone, those moved and the
+        kept combinations already written as they now are leave, and every other class is
+        as it was (a class the moved combinations left held too few rows, and holds fewer);
+        otherwise every class judged again (:meth:`_at_risk`)."""
+        trial = self._trials.get(column)
+        if self.judge.width != 1 or trial is None:
+            return self._at_risk()
+        joined = np.zeros(len(trial.broken), dtype=bool)
+        joined[trial.own[np.searchsorted(trial.movable, moved)]] = True
+        at_risk = at_risk.copy()
+        at_risk[moved] = False
+        at_risk[trial.combinations[joined[trial.groups]]] = False
+        return at_risk
+
     def _trial(
         self, movable: np.ndarray, column: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -258,8 +280,8 @@ class _Search:
         classes break a model, and each movable combination's class (the moved keys the
         grouping set aside, too few rows in all to hold k-anonymity, share one class, broken)."""
         found = self._trials.get(column)
-        if found is not None:
-            return found
+        if found is not None and np.array_equal(found.movable, movable):
+            return found.combinations, found.groups, found.broken, found.own
         # the kept combinations that may already be written as a moved key, less the moved
         staying = self.high[column] & ~self.suppressed
         staying[movable] = False
@@ -286,8 +308,43 @@ class _Search:
         own = np.where(few, n_groups, own)
         combinations = np.concatenate([judged, movable[few]])
         groups = np.concatenate([judged_groups, np.full(int(few.sum()), n_groups)])
-        self._trials[column] = combinations, groups, broken, own
+        self._trials[column] = _Trial(movable, combinations, groups, broken, own)
         return combinations, groups, broken, own
+
+    def _carry_trials(self, column: int, moved: np.ndarray, settled: np.ndarray) -> None:
+        """Carry the trials kept over a step that moved ``moved`` up ``column`` into classes
+        that hold, leaving the combinations ``settled`` (a mask) safe: in each trial, the
+        settled combinations leave the moved ones (those moved up the trial's own column
+        stay in their classes, which they now hold as written) and the classes they leave
+        are judged again. A trial where a settled combination would hold a key as written
+        (a label above level 0 in the column), which a moved key may share, is dropped, to
+        be tried again whole."""
+        moved_now = np.zeros(len(settled), dtype=bool)
+        moved_now[moved] = True
+        for j, trial in list(self._trials.items()):
+            gone = settled[trial.movable]
+            if not gone.any():
+                continue
+            leaving = trial.movable[gone]
+            stays = moved_now[leaving] if j == column else np.zeros(len(leaving), dtype=bool)
+            if (self.high[j][leaving] & ~stays).any():
+                del self._trials[j]
+                continue
+            removed = np.zeros(len(settled), dtype=bool)
+            removed[leaving[~stays]] = True
+            out = removed[trial.combinations]
+            touched = np.unique(trial.groups[out])
+            touched = touched[touched < len(trial.broken) - 1]  # the last: too few rows
+            combinations, groups = trial.combinations[~out], trial.groups[~out]
+            judged = np.isin(groups, touched)
+            again = self.judge(
+                combinations[judged], np.searchsorted(touched, groups[judged]), len(touched)
+            )
+            broken = trial.broken.copy()
+            broken[touched] = again
+            self._trials[j] = _Trial(
+                trial.movable[~gone], combinations, groups, broken, trial.own[~gone]
+            )
 
     def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
         """The combinations at risk below the top of ``column`` (positions)."""
@@ -413,3 +470,17 @@ class _Search:
         top = self.layout.encode([np.array([table[-1, 0]]) for table in self.space.tables])
         kept = ~self.suppressed
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """One step up a column tried (:meth:`_Search._trial`): the combinations that would
+    move (``movable``), the combinations the classes touched hold with each one's class
+    (``combinations``, ``groups``), which classes break a model (``broken``; the last: the
+    moved keys of too few rows set aside) and each movable combination's class (``own``)."""
+
+    movable: np.ndarray
+    combinations: np.ndarray
+    groups: np.ndarray
+    broken: np.ndarray
+    own: np.ndarray
