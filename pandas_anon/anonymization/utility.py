@@ -60,7 +60,7 @@ from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
 from pandas_anon.engine.hashing import COMPILED, kernels
-from pandas_anon.engine.parallel import thread_map
+from pandas_anon.engine.parallel import PARALLEL_MIN_ROWS, thread_map
 
 if TYPE_CHECKING:  # the transformation's report is measured here: no import at run time
     from pandas_anon.anonymization.transformation import Transformation, WrittenCodes
@@ -262,7 +262,7 @@ def query_error(transformation: Transformation, written: WrittenCodes) -> tuple[
     for found in thread_map(  # in threads on large tables: the kernels release the GIL
         lambda pair: _two_way(*pair, counts, class_rows, n_suppressed),
         pairs,
-        rows=len(counts) * len(pairs),  # the combinations every pair reads
+        rows=PARALLEL_MIN_ROWS if len(counts) >= THREADED_PAIRS else 0,
     ):
         if found is not None:
             total += found[0]
@@ -317,6 +317,10 @@ def _spread(
         matrix=matrix,
     )
 
+
+#: The combinations from which a table's column pairs are estimated in threads (below, a
+#: pair's work is too small to pay for a thread's hand-over).
+THREADED_PAIRS = 20_000
 
 #: The most cells of a column's labels-by-values matrix (:func:`_matrix`), and of the
 #: table of labels of one column by values of another it multiplies (:func:`_estimate`);
