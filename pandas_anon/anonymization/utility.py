@@ -456,8 +456,8 @@ def _estimate(
     return np.bincount(query, weights=found * x.share[labels], minlength=len(value_x))
 
 
-#: The most cells of the compiled estimate's table of (x label, y value) weights (64 MiB).
-_BLOCK_CELLS = 1 << 23
+#: The most cells of the compiled estimate's table of (x label, y value) weights (16 MiB).
+_BLOCK_CELLS = 1 << 21
 
 
 def _spread_gather(
