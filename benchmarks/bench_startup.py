@@ -147,6 +147,15 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
         )
     )
     print("(a module's cumulative time includes pandas and pyarrow when it imports them first)")
+    # the same times as cases (against import pandas), for compare_revisions.py to read
+    print(
+        harness.case_table(
+            [
+                harness.Case(f"start-up: {label}", times[label], baseline)
+                for label, _ in COMMANDS[1:]
+            ]
+        )
+    )
     return summary
 
 
