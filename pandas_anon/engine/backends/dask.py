@@ -51,7 +51,7 @@ from pandas_anon.engine.encoding import (
     python_text,
 )
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import first_occurrence, mixed_radix
+from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.progress import distributed_watched
 
@@ -249,10 +249,10 @@ def _keys_of(values: pd.Series) -> pd.Series:
 
 
 def _add_counts(parts: list[_Counts]) -> _Counts:
-    """The :class:`_Counts` of several groups of partitions together: each column's keys
-    put together (categoricals as Dask puts their partitions together) and numbered anew,
-    each combination's codes read through them, and the counts of equal combinations
-    added up (their first rows: the first of them)."""
+    """The :class:`_Counts` of several groups of consecutive partitions together, in the
+    partitions' order: each column's keys put together (categoricals as Dask puts their
+    partitions together) and numbered anew, each combination's codes read through them,
+    and the counts of equal combinations added up (their first rows: the first of them)."""
     keys: list[pd.Series] = []
     codes: list[np.ndarray] = []
     for j in range(len(parts[0].keys)):
@@ -265,14 +265,12 @@ def _add_counts(parts: list[_Counts]) -> _Counts:
         keys.append(pd.Series(distinct))
     counts = np.concatenate([p.counts for p in parts])
     firsts = np.concatenate([p.firsts for p in parts])
-    key, _ = mixed_radix(codes, [len(k) for k in keys], n_rows=len(counts))
-    labels, combined = pd.factorize(key)  # hashed: the key space may dwarf the combinations
-    n = len(combined)
+    labels, n = compress(group_codes(codes, [len(k) for k in keys], n_rows=len(counts)))
     added = np.bincount(labels, weights=counts, minlength=n).astype(np.int64)
-    first = np.full(n, np.iinfo(np.int64).max)
-    np.minimum.at(first, labels, firsts)
+    # each group holds whole partitions, in order, and a combination once: its first
+    # element is its first row
     heads = first_occurrence(labels, n)
-    return _Counts(keys, np.column_stack([c[heads] for c in codes]), added, first)
+    return _Counts(keys, np.column_stack([c[heads] for c in codes]), added, firsts[heads])
 
 
 def _joined(keys: list[pd.Series]) -> pd.Series:
