@@ -70,6 +70,24 @@ def test_the_licence_file_gives_the_pandas_figures(client, licences, how):
     assert ddf.anon.identifiers() == licences.anon.identifiers()
 
 
+def test_the_counts_of_many_partitions_are_added_up_group_by_group(client, licences):
+    """Twenty partitions, whose counts are added up by groups of at most eight partitions
+    and then those groups': the combinations in the order their first rows come (missing
+    values a value), their counts and the singletons are the pandas frame's."""
+    from pandas_anon.engine.backends import dask_backend
+
+    qid = ["anno_nascita", "comune_residenza", "provincia_residenza", "sesso"]
+    ddf = dd.from_pandas(licences, npartitions=20, sort=False)
+    found = dask_backend().digest(ddf, qid)
+    expected = licences[qid].drop_duplicates().reset_index(drop=True)
+    pd.testing.assert_frame_equal(found.frame, expected.astype(ddf[qid].dtypes.to_dict()))
+    sizes = licences.groupby(qid, dropna=False, sort=False).size().to_numpy()
+    assert found.counts.tolist() == sizes.tolist() and found.n_rows == len(licences)
+    assert_same_singletons(
+        ddf.anon.singletons(qid, dropna=False), licences.anon.singletons(qid, dropna=False)
+    )
+
+
 def test_adult_with_missing_counted_as_a_value(client, adult):
     ddf = partitioned(adult, "seven")
     qid = ["age", "sex", "race", "marital-status", "education"]
