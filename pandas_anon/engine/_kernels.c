@@ -1077,8 +1077,9 @@ done:
  * of the combinations `entries` (m positions into `words`, n_words x n), the first n_moved
  * with up[position] added to their word `word` (up NULL: none), grouped; out[i] is entry
  * i's group, numbered in the order of first occurrence, or -1 for a moved entry set aside:
- * with min_rows > 1, the moved keys whose hash bucket (at least twice as many buckets as
- * keys) holds fewer than min_rows rows (rows[position]) in all, whose class holds fewer too.
+ * with min_rows from 2 to 65,535, the moved keys whose hash bucket (at least twice as many
+ * buckets as keys) holds fewer than min_rows rows (rows[position], whole numbers from 0) in
+ * all, whose class holds fewer too.
  * Returns the number of groups, or -1 when memory runs out.
  */
 static Py_ssize_t step_group_keys(const int64_t *words, Py_ssize_t n_words, Py_ssize_t n,
@@ -1087,12 +1088,13 @@ static Py_ssize_t step_group_keys(const int64_t *words, Py_ssize_t n_words, Py_s
                                   int64_t min_rows, int64_t *out) {
     Py_ssize_t size = m > 0 ? m : 1;
     int64_t *keys = malloc(sizeof(int64_t) * n_words * size);
-    int64_t *bucket = NULL, *bucket_rows = NULL;
+    int64_t *bucket = NULL;
+    uint16_t *bucket_rows = NULL; /* rows counted up to min_rows: a small table, in cache */
     int bits = table_bits(m);
-    int filter = min_rows > 1 && n_moved > 0;
+    int filter = min_rows > 1 && min_rows <= UINT16_MAX && n_moved > 0;
     if (filter) {
         bucket = malloc(sizeof(int64_t) * size);
-        bucket_rows = calloc((size_t)1 << bits, sizeof(int64_t));
+        bucket_rows = calloc((size_t)1 << bits, sizeof(uint16_t));
     }
     if (keys == NULL || (filter && (bucket == NULL || bucket_rows == NULL))) {
         free(keys);
@@ -1116,7 +1118,8 @@ static Py_ssize_t step_group_keys(const int64_t *words, Py_ssize_t n_words, Py_s
     if (filter) {
         for (Py_ssize_t i = 0; i < m; i++) {
             bucket[i] = (int64_t)slot_of(keys, n_words, m, i, bits);
-            bucket_rows[bucket[i]] += rows[entries[i]];
+            int64_t sum = bucket_rows[bucket[i]] + rows[entries[i]];
+            bucket_rows[bucket[i]] = (uint16_t)(sum < min_rows ? sum : min_rows);
         }
         kept = 0; /* the entries grouped, compacted to the front of each word's row */
         for (Py_ssize_t i = 0; i < m; i++) {
