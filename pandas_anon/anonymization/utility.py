@@ -59,7 +59,7 @@ import pandas as pd
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.detect import prosecutor
 from pandas_anon.engine.grouping import weighted_keys
-from pandas_anon.engine.hashing import COMPILED, kernels
+from pandas_anon.engine.hashing import COMPILED, group, kernels
 from pandas_anon.engine.parallel import PARALLEL_MIN_ROWS, thread_map
 
 if TYPE_CHECKING:  # the transformation's report is measured here: no import at run time
@@ -260,7 +260,7 @@ def query_error(transformation: Transformation, written: WrittenCodes) -> tuple[
         queries += int(held.sum())
     pairs = list(combinations(spreads, 2))
     for found in thread_map(  # in threads on large tables: the kernels release the GIL
-        lambda pair: _two_way(*pair, counts, class_rows, n_suppressed),
+        lambda pair: _two_way(*pair, frequencies.counts, class_rows, n_suppressed),
         pairs,
         rows=PARALLEL_MIN_ROWS if len(counts) >= THREADED_PAIRS else 0,
     ):
@@ -368,9 +368,11 @@ def _two_way(
 ) -> tuple[float, int] | None:
     """The summed relative errors of the 2-way queries of columns ``a`` and ``b``, and how
     many; None when their estimate would expand past :data:`QUERY_WORK_CAP`. ``counts``:
-    the rows of every combination; ``class_rows``, of each output class."""
-    cells = a.n_values * b.n_values
-    truth_keys, truth = weighted_keys(a.original * b.n_values + b.original, counts, cells)
+    the rows of every combination (whole numbers); ``class_rows``, of each output class."""
+    # the pairs of values the original holds with their rows, in the order of their first
+    # combination (hashed: no sort, no table of every pair of values)
+    (truth_keys,), whole, _ = group((a.original * b.n_values + b.original,), counts)
+    truth = whole.astype(np.float64)
     value_a, value_b = truth_keys // b.n_values, truth_keys % b.n_values
     label_a, label_b, rows = a.written, b.written, class_rows
     if a.n_labels * b.n_labels <= max(8 * len(rows), 1 << 16):  # by a table: label pairs
