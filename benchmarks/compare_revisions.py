@@ -119,7 +119,8 @@ def checkout(rev: str, logs: Path) -> Iterator[Path]:
     """A temporary worktree of ``rev`` with its extensions built; removed on exit.
 
     The worktree's ``benchmarks/.cache`` is this tree's (a link), so that the synthetic
-    tables are not built again.
+    tables are not built again; beside it, ``shared`` links to this tree's ``../shared``
+    (the data and ARX the benchmarks find there, ``harness.ARX`` and ``harness.ADULT_CSV``).
     """
     parent = Path(tempfile.mkdtemp(prefix="compare_revisions_"))
     tree = parent / "tree"
@@ -142,6 +143,8 @@ def checkout(rev: str, logs: Path) -> Iterator[Path]:
                     if name.startswith("pandas_anon/") and name.endswith(".so"):
                         archive.extract(name, tree)
         check_extensions(tree)
+        if (REPO.parent / "shared").is_dir():
+            (parent / "shared").symlink_to(REPO.parent / "shared")
         (REPO / "benchmarks" / ".cache").mkdir(exist_ok=True)
         if cache.parent.is_dir() and not cache.exists():
             cache.symlink_to(REPO / "benchmarks" / ".cache")
