@@ -369,10 +369,14 @@ def _two_way(
     """The summed relative errors of the 2-way queries of columns ``a`` and ``b``, and how
     many; None when their estimate would expand past :data:`QUERY_WORK_CAP`. ``counts``:
     the rows of every combination (whole numbers); ``class_rows``, of each output class."""
-    # the pairs of values the original holds with their rows, in the order of their first
-    # combination (hashed: no sort, no table of every pair of values)
-    (truth_keys,), whole, _ = group((a.original * b.n_values + b.original,), counts)
-    truth = whole.astype(np.float64)
+    # the pairs of values the original holds with their rows: from a table of every pair
+    # where they are few, else hashed in the order of their first combination (no sort)
+    keys, cells = a.original * b.n_values + b.original, a.n_values * b.n_values
+    if cells <= max(8 * len(keys), 1 << 16):
+        truth_keys, truth = weighted_keys(keys, counts, cells)
+    else:
+        (truth_keys,), whole, _ = group((keys,), counts)
+        truth = whole.astype(np.float64)
     value_a, value_b = truth_keys // b.n_values, truth_keys % b.n_values
     label_a, label_b, rows = a.written, b.written, class_rows
     if a.n_labels * b.n_labels <= max(8 * len(rows), 1 << 16):  # by a table: label pairs
