@@ -617,6 +617,24 @@ def whole_number_codes(series: pd.Series | np.ndarray) -> tuple[np.ndarray, pd.I
     return codes, pd.Index(span.astype(series.dtype, copy=False))
 
 
+def nullable_integer_codes(array: Any) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`_arithmetic_codes` of a pandas nullable integer array (``Int64``, ``UInt8``
+    and their kin) with a missing value coded last, after ``min..max``, as
+    :class:`EncodedFrame` codes it without ``dropna``; None for another array, a range that
+    is not compact, or a column of missing values only."""
+    if not isinstance(array, pd.arrays.IntegerArray):
+        return None
+    coded = _arithmetic_codes(pd.Series(array, copy=False))
+    if coded is None:
+        return None
+    codes, values = coded
+    missing = codes < 0
+    if missing.any():
+        codes[missing] = len(values)
+        values = with_missing(values)
+    return codes, values
+
+
 def all_missing(column: Hashable, *, weighted: bool = False) -> AllMissingColumnError:
     """The error of a column holding only missing values (on the rows counting someone,
     ``weighted``): it cannot tell rows apart."""

@@ -338,7 +338,7 @@ def combinations(
             labels = np.array(column_codes, dtype=np.int64)  # a copy: the caller's codes stay
         else:
             if n_labels * cardinality >= KEY_LIMIT:
-                labels, stage_keys = _distinct(labels, n_labels)
+                labels, stage_keys = dense_ids(labels, n_labels)
                 n_labels = len(stage_keys)
                 stages.append((stage_keys, []))
             labels *= cardinality
@@ -409,15 +409,18 @@ def _sorted(labels: np.ndarray, n_labels: int) -> np.ndarray:
     return np.sort(labels)
 
 
-def _distinct(labels: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
-    """Dense ids of the labels, and the label of each id."""
+def dense_ids(labels: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ids of ``labels`` (below ``n_labels``), and the label of each id: in label
+    order, through a table of every label, when the label space is dense; else in the order
+    of first occurrence (hashed)."""
     if not _dense(n_labels, len(labels)):
         return _factorize(labels)
-    used = np.bincount(labels, minlength=n_labels) > 0
-    keys = np.flatnonzero(used)
+    table = np.bincount(labels, minlength=n_labels)
+    keys = np.flatnonzero(table)
     if len(keys) == n_labels:
         return labels, keys
-    return (np.cumsum(used) - 1)[labels], keys
+    table[keys] = np.arange(len(keys))  # the table, reused: each label's id
+    return table[labels], keys
 
 
 def _factorize(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -434,12 +437,17 @@ def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:
 
 
 def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
-    """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
-    used = grouping.label_counts > 0
-    if used.all():
-        return grouping.labels, len(used)
-    new_id = np.cumsum(used) - 1
-    return new_id[grouping.labels], int(new_id[-1]) + 1
+    """Relabel a grouping's rows with dense class ids ``0..distinct-1`` (in label order).
+
+    Only the labels used are given an id, in a table left unwritten elsewhere: a sparse key
+    space costs no pass over its every label (nor, memory not yet touched, its pages)."""
+    used = np.flatnonzero(grouping.label_counts)
+    n_labels = len(grouping.label_counts)
+    if len(used) == n_labels:
+        return grouping.labels, n_labels
+    new_id = np.empty(n_labels, dtype=np.int64)  # read only where a row's label is
+    new_id[used] = np.arange(len(used))
+    return new_id[grouping.labels], len(used)
 
 
 def weighted_keys(key: np.ndarray, weights: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -76,11 +76,17 @@ def frames(draw) -> pd.DataFrame:
         if draw(st.booleans()):
             columns[f"t{j}"] = _text_column(draw, n)
         else:
-            dtype = draw(st.sampled_from(["int8", "int64", "uint8", "uint64"]))
-            info = np.iinfo(dtype)
+            dtype = draw(
+                st.sampled_from(["int8", "int64", "uint8", "uint64", "Int8", "Int64", "UInt64"])
+            )
+            info = np.iinfo(dtype.lower())
             low = draw(st.integers(int(info.min), int(info.max)))
             high = min(int(info.max), low + draw(st.integers(0, 2 * n)))
-            values = draw(st.lists(st.integers(low, high), min_size=n, max_size=n))
+            nullable = dtype[0].isupper()  # pandas' nullable integers: missing values too
+            cells = st.integers(low, high) | (st.none() if nullable else st.nothing())
+            values = draw(st.lists(cells, min_size=n, max_size=n))
+            if all(v is None for v in values):
+                values[0] = low
             columns[f"n{j}"] = pd.Series(values, dtype=dtype)
     return pd.DataFrame(columns)
 
@@ -121,6 +127,8 @@ def test_other_columns_and_wide_keys_take_the_general_path():
     frame = pd.DataFrame({"x": [1.5, 2.5], "t": pd.Series(["a", "b"], dtype=ARROW_TEXT)})
     assert backend._compiled_tabulation(frame, ["x", "t"]) is None  # floats
     assert backend._compiled_tabulation(frame, ["t"]) is not None
+    missing = pd.DataFrame({"m": pd.Series([None, None], dtype="Int64")})
+    assert backend._compiled_tabulation(missing, ["m"]) is None  # refused by the general path
     objects = pd.DataFrame({"o": pd.Series(["a", 1], dtype=object)})
     assert backend._compiled_tabulation(objects, ["o"]) is None
     wide = pd.DataFrame({f"c{j}": pd.Series(np.arange(40_000)) for j in range(5)})

@@ -51,7 +51,8 @@ from pandas_anon.engine.encoding import (
     python_text,
 )
 from pandas_anon.engine.frequency import FrequencySet
-from pandas_anon.engine.grouping import compress, first_occurrence, group_codes
+from pandas_anon.engine.grouping import dense_ids, first_occurrence, mixed_radix
+from pandas_anon.engine.memory import with_pooled_memory
 from pandas_anon.errors import EmptyDataError, InvalidParameterError
 from pandas_anon.progress import distributed_watched
 
@@ -205,6 +206,7 @@ class _Counts:
     firsts: np.ndarray
 
 
+@with_pooled_memory
 def partition_counts(partition: pd.DataFrame, names: list[Hashable], number: int) -> _Counts:
     """The :class:`_Counts` of partition ``number`` on ``names`` (a missing value a value
     of its own): counted by the pandas backend (several times faster than
@@ -248,28 +250,37 @@ def _keys_of(values: pd.Series) -> pd.Series:
     return written_keys(values.to_frame(0), [0])[0]
 
 
+@with_pooled_memory
 def _add_counts(parts: list[_Counts]) -> _Counts:
     """The :class:`_Counts` of several groups of consecutive partitions together, in the
     partitions' order: each column's keys put together (categoricals as Dask puts their
     partitions together) and numbered anew, each combination's codes read through them,
     and the counts of equal combinations added up (their first rows: the first of them)."""
+    n = sum(len(p.counts) for p in parts)
     keys: list[pd.Series] = []
     codes: list[np.ndarray] = []
     for j in range(len(parts[0].keys)):
         joined = _joined([p.keys[j] for p in parts])
         numbered, distinct = pd.factorize(joined, use_na_sentinel=False)
-        starts = np.cumsum([0] + [len(p.keys[j]) for p in parts[:-1]])
-        codes.append(
-            np.concatenate([numbered[start + p.codes[:, j]] for p, start in zip(parts, starts)])
-        )
+        # read through the new numbers part by part, into one column (32 bits when they fit)
+        numbered = numbered.astype(np.int32 if len(distinct) < 2**31 else np.int64)
+        column = np.empty(n, dtype=numbered.dtype)
+        key_at = row_at = 0
+        for p in parts:
+            part_numbers = numbered[key_at : key_at + len(p.keys[j])]
+            part_numbers.take(p.codes[:, j], out=column[row_at : row_at + len(p.counts)])
+            key_at, row_at = key_at + len(p.keys[j]), row_at + len(p.counts)
+        codes.append(column)
         keys.append(pd.Series(distinct))
     counts = np.concatenate([p.counts for p in parts])
     firsts = np.concatenate([p.firsts for p in parts])
-    labels, n = compress(group_codes(codes, [len(k) for k in keys], n_rows=len(counts)))
-    added = np.bincount(labels, weights=counts, minlength=n).astype(np.int64)
+    combined, n_labels = mixed_radix(codes, [len(k) for k in keys], n_rows=n)
+    labels, found = dense_ids(combined, n_labels)
+    del combined
+    added = np.bincount(labels, weights=counts, minlength=len(found)).astype(np.int64)
     # each group holds whole partitions, in order, and a combination once: its first
     # element is its first row
-    heads = first_occurrence(labels, n)
+    heads = first_occurrence(labels, len(found))
     return _Counts(keys, np.column_stack([c[heads] for c in codes]), added, firsts[heads])
 
 

@@ -18,6 +18,7 @@ from pandas_anon.engine.encoding import (
     all_missing,
     arrow_source,
     arrow_text,
+    nullable_integer_codes,
     same_source,
     whole_number_codes,
     with_missing,
@@ -202,7 +203,8 @@ def _compiled_tabulation(
 ) -> Tabulation | None:
     """:func:`tabulate` of every row, a missing value counted as a value, in one call of
     the compiled kernels (``tabulate_rows``): each column of Arrow text factorized from
-    Arrow's buffers, each column of numpy integers coded ``value - min``, the rows' keys
+    Arrow's buffers, each column of integers (numpy's, or pandas' nullable ones, a missing
+    value coded last) coded ``value - min``, the rows' keys
     folded and grouped without an array per step; the same frequency set, combinations and
     rows as :class:`EncodedFrame` then :func:`combinations` give (the tests compare them).
     None (that path, then) for any other column, a frame of more than ``HASHED_ROWS``
@@ -238,7 +240,7 @@ def _compiled_tabulation(
         coded = (
             whole_number_codes(array)
             if isinstance(array.dtype, np.dtype) and array.dtype.kind in "iu"
-            else None
+            else nullable_integer_codes(array)
         )
         if coded is None:
             return None
