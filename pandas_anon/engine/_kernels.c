@@ -489,7 +489,8 @@ static PyObject *take_texts(PyObject *self, PyObject *args) {
  * they are freed: an anonymization allocates and frees the same arrays of a few hundred KiB
  * call after call, and paid more in page faults than in arithmetic. The pool keeps freed
  * blocks of POOL_MIN to POOL_MAX bytes, by size class (four per doubling), for the next
- * arrays of that class, up to `pool_limit` bytes in all; smaller and larger blocks go to the
+ * arrays of that class, up to `pool_limit` bytes in all (beyond, the spare blocks of the
+ * classes least recently used are given back first); smaller and larger blocks go to the
  * system as before. numpy allocates through it inside `pooled()` (pandas_anon.engine.memory):
  * the handler is numpy's per-context allocation policy, so other code is never affected,
  * and an array keeps the handler that allocated it for its whole life.
@@ -508,6 +509,8 @@ typedef struct spare_block {
 } spare_block;
 
 static spare_block *pool_spares[POOL_CLASSES];
+static uint64_t pool_touched[POOL_CLASSES]; /* when each class was last allocated or freed */
+static uint64_t pool_clock = 0;
 static size_t pool_held = 0;               /* bytes kept in pool_spares */
 static size_t pool_limit = (size_t)128 << 20;
 static PyThread_type_lock pool_lock = NULL;
@@ -545,6 +548,7 @@ static void *pool_malloc(void *ctx, size_t size) {
     if (size > POOL_MIN && size <= POOL_MAX) {
         const int c = pool_class(size);
         PyThread_acquire_lock(pool_lock, WAIT_LOCK);
+        pool_touched[c] = ++pool_clock;
         spare_block *found = pool_spares[c];
         if (found != NULL) {
             pool_spares[c] = found->next;
@@ -575,6 +579,30 @@ static void *pool_calloc(void *ctx, size_t n, size_t size) {
     return with_header(calloc(1, n * size + HEADER), -1);
 }
 
+/* Make room for `bytes` more in the pool, under pool_lock: the spare blocks of the classes
+ * least recently used (other than `keep`) given back to the system, so that the pool holds
+ * the blocks of the work at hand rather than those of earlier, different work (a worker
+ * that counts partitions, then adds up their counts). 1 when there is room. */
+static int pool_room(size_t bytes, int keep) {
+    while (pool_held + bytes > pool_limit) {
+        int oldest = -1;
+        for (int c = 0; c < POOL_CLASSES; c++) {
+            if (c != keep && pool_spares[c] != NULL &&
+                (oldest < 0 || pool_touched[c] < pool_touched[oldest])) {
+                oldest = c;
+            }
+        }
+        if (oldest < 0) {
+            return 0;
+        }
+        spare_block *spare = pool_spares[oldest];
+        pool_spares[oldest] = spare->next;
+        pool_held -= pool_class_bytes(oldest) + HEADER;
+        free(spare);
+    }
+    return 1;
+}
+
 static void pool_free(void *ctx, void *data, size_t size) {
     if (data == NULL) {
         return;
@@ -585,7 +613,8 @@ static void pool_free(void *ctx, void *data, size_t size) {
     if (c >= 0) {
         const size_t bytes = pool_class_bytes((int)c) + HEADER;
         PyThread_acquire_lock(pool_lock, WAIT_LOCK);
-        if (pool_held + bytes <= pool_limit) {
+        pool_touched[c] = ++pool_clock;
+        if (bytes <= pool_limit && pool_room(bytes, (int)c)) {
             spare_block *kept = (spare_block *)block;
             kept->next = pool_spares[c];
             pool_spares[c] = kept;
@@ -697,6 +726,11 @@ static PyObject *set_pool_limit(PyObject *self, PyObject *args) {
 /* -- a frame's rows grouped into their combinations ----------------------------------------- */
 
 static void *scratch(size_t bytes) { return pool_malloc(NULL, bytes > 0 ? bytes : 1); }
+
+/* Scratch sized for the worst case and mostly left untouched (a slot per row where there is
+ * one per distinct value or combination): the system's, whose pages cost nothing until
+ * written, rather than the pool's, which would hold all of it. Freed by scratch_free. */
+static void *sparse_scratch(size_t bytes) { return with_header(malloc(bytes + HEADER), -1); }
 
 static void scratch_free(void *data) { pool_free(NULL, data, 0); }
 
@@ -877,13 +911,13 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
             continue;
         }
         if (own_codes) { /* each column frees its own (release_column) */
-            c->first = scratch(sizeof(int64_t) * (size_t)n);
+            c->first = sparse_scratch(sizeof(int64_t) * (size_t)n);
             if (c->out.obj == NULL) {
                 c->codes = scratch(sizeof(int64_t) * (size_t)n);
             }
         } else {
             if (shared_first == NULL) {
-                shared_first = scratch(sizeof(int64_t) * (size_t)n);
+                shared_first = sparse_scratch(sizeof(int64_t) * (size_t)n);
             }
             if (c->out.obj == NULL && shared_codes == NULL) {
                 shared_codes = scratch(sizeof(int64_t) * (size_t)n);
@@ -968,12 +1002,12 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
         }
     }
     labels = int64_array(n);
-    sums = scratch(sizeof(int64_t) * (size_t)(n + 1));
+    sums = sparse_scratch(sizeof(int64_t) * (size_t)(n + 1));
     const int dense = n_labels <= dense_limit;
     /* dense: a count per key, the keys present numbered in key order (what counting every
      * key gives); else the hash table's numbers, in the order of first occurrence */
     int64_t *table = scratch(sizeof(int64_t) * (dense ? (size_t)n_labels : (size_t)1 << table_bits(n)));
-    int64_t *group_key = scratch(sizeof(int64_t) * (size_t)(n + 1));
+    int64_t *group_key = sparse_scratch(sizeof(int64_t) * (size_t)(n + 1));
     if (labels == NULL || sums == NULL || table == NULL || group_key == NULL) {
         scratch_free(table);
         scratch_free(group_key);

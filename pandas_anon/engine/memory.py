@@ -7,7 +7,9 @@ next call pays a page fault for each 4 KiB it touches again: hundreds of faults 
 of Adult's nine quasi-identifiers, 2.5 µs each (``benchmarks/bench_kanon.py``, case g).
 Inside :func:`pooled`, numpy allocates arrays of 64 KiB to 64 MiB from a pool
 (``kernels.c``) that keeps freed blocks, by size class, for the next arrays of their size,
-up to :func:`limit` bytes in all (128 MiB unless set); smaller and larger arrays are the
+up to :func:`limit` bytes in all (128 MiB unless set; beyond, the blocks of the sizes
+least recently used go back to the system first, so the pool follows the work at hand);
+smaller and larger arrays are the
 system's, as everywhere else. The pool is numpy's own per-context allocation policy
 (numpy's ``PyDataMem_SetHandler``): code outside :func:`pooled` (and other threads) is
 never affected, and an array keeps the allocator that made it for its whole life, so it is

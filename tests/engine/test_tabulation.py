@@ -201,6 +201,33 @@ def test_the_pool_keeps_freed_blocks_up_to_its_limit_and_releases_them():
         gc.enable()
 
 
+def test_the_pool_gives_back_the_sizes_least_recently_used_first():
+    """A pool full of one size's blocks (earlier work) makes room for the blocks of the
+    work at hand, rather than sending them back to the system."""
+    gc.collect()
+    gc.disable()
+    memory.release()
+    limit = memory.limit()
+    try:
+        memory.limit(10_000_000)
+        with memory.pooled():
+            earlier = [np.ones(200_000) for _ in range(5)]  # 1.6 MB each: 4 fit
+        del earlier
+        full = memory.held()
+        assert full > 8_000_000
+        with memory.pooled():
+            now = np.ones(400_000)  # 3.2 MB: a larger size
+        del now  # kept, the earlier blocks given back to make room
+        assert 0 < memory.held() <= 10_000_000
+        with memory.pooled():
+            again = np.full(400_000, 2.0)  # from the pool: what it holds goes down
+        assert memory.held() < full - 3_200_000
+        assert (again == 2).all()
+    finally:
+        memory.limit(limit)
+        gc.enable()
+
+
 def test_blocks_of_the_pool_are_freed_from_any_thread():
     with memory.pooled():
         arrays = [np.full(100_000, i, dtype=np.int64) for i in range(16)]
