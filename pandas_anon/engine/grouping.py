@@ -437,17 +437,12 @@ def first_occurrence(labels: np.ndarray, n: int) -> np.ndarray:
 
 
 def compress(grouping: Grouping) -> tuple[np.ndarray, int]:
-    """Relabel a grouping's rows with dense class ids ``0..distinct-1`` (in label order).
-
-    Only the labels used are given an id, in a table left unwritten elsewhere: a sparse key
-    space costs no pass over its every label (nor, memory not yet touched, its pages)."""
-    used = np.flatnonzero(grouping.label_counts)
-    n_labels = len(grouping.label_counts)
-    if len(used) == n_labels:
-        return grouping.labels, n_labels
-    new_id = np.empty(n_labels, dtype=np.int64)  # read only where a row's label is
-    new_id[used] = np.arange(len(used))
-    return new_id[grouping.labels], len(used)
+    """Relabel a grouping's rows with dense class ids ``0..distinct-1``."""
+    used = grouping.label_counts > 0
+    if used.all():
+        return grouping.labels, len(used)
+    new_id = np.cumsum(used) - 1
+    return new_id[grouping.labels], int(new_id[-1]) + 1
 
 
 def weighted_keys(key: np.ndarray, weights: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

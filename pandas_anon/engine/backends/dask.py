@@ -212,7 +212,12 @@ def partition_counts(partition: pd.DataFrame, names: list[Hashable], number: int
     of its own): counted by the pandas backend (several times faster than
     ``groupby().size()`` on millions of rows), whose frequency set is dictionary-encoded
     already, or by ``groupby`` on the keys on a partition where a column holds no value
-    (which the backend refuses, rightly, for a whole frame)."""
+    (which the backend refuses, rightly, for a whole frame).
+
+    Run on the pool of :mod:`pandas_anon.engine.memory`, as :func:`_add_counts` is: Dask
+    starts its workers with ``MALLOC_TRIM_THRESHOLD_`` set, so the system's allocator hands
+    every large block back when it is freed, and each task would pay a page fault per 4 KiB
+    of its arrays again."""
     part = partition[names]
     offset = number << _POSITION_BITS
     if len(part) == 0 or part.isna().all().any():
