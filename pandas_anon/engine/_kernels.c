@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 /* numpy's allocation handlers (numpy 1.22 and later); built against any numpy, the module
  * loads in every numpy the package supports */
@@ -495,14 +498,15 @@ static PyObject *take_texts(PyObject *self, PyObject *args) {
  * the handler is numpy's per-context allocation policy, so other code is never affected,
  * and an array keeps the handler that allocated it for its whole life.
  *
- * Each block starts with a header (its class, -1 for a block of the system's, -2 - size for a
- * small one) so that a block is given back to where it came from whatever size numpy says it
- * frees.
+ * Each block starts with a header (its class, -1 for a block of the system's, -3 for the
+ * kernels' sparse scratch, -4 - size for a small one) so that a block is given back to where
+ * it came from whatever size numpy says it frees.
  */
 #define POOL_MIN ((size_t)64 << 10)
 #define POOL_MAX ((size_t)64 << 20)
 #define POOL_CLASSES 128
 #define HEADER 16 /* keeps the alignment of malloc (16 bytes) */
+#define SPARSE_CLASS (-3) /* the header's class of the kernels' sparse scratch */
 
 typedef struct spare_block {
     struct spare_block *next;
@@ -565,7 +569,7 @@ static void *pool_malloc(void *ctx, size_t size) {
         if (small_kept[size] > 0 && PyGILState_Check()) {
             block = small_blocks[size][--small_kept[size]];
         }
-        return with_header(block != NULL ? block : malloc(size + HEADER), -2 - (int64_t)size);
+        return with_header(block != NULL ? block : malloc(size + HEADER), -4 - (int64_t)size);
     }
     return with_header(malloc(size + HEADER), -1);
 }
@@ -622,8 +626,15 @@ static void pool_free(void *ctx, void *data, size_t size) {
             block = NULL;
         }
         PyThread_release_lock(pool_lock);
-    } else if (c <= -2) {
-        const int64_t small = -2 - c;
+#ifndef _WIN32
+    } else if (c == SPARSE_CLASS) {
+        size_t mapped;
+        memcpy(&mapped, block + sizeof(int64_t), sizeof(mapped));
+        munmap(block, mapped);
+        return;
+#endif
+    } else if (c <= -4) {
+        const int64_t small = -4 - c;
         if (small_kept[small] < SMALL_KEEP && PyGILState_Check()) {
             small_blocks[small][small_kept[small]++] = block;
             block = NULL;
@@ -728,9 +739,28 @@ static PyObject *set_pool_limit(PyObject *self, PyObject *args) {
 static void *scratch(size_t bytes) { return pool_malloc(NULL, bytes > 0 ? bytes : 1); }
 
 /* Scratch sized for the worst case and mostly left untouched (a slot per row where there is
- * one per distinct value or combination): the system's, whose pages cost nothing until
- * written, rather than the pool's, which would hold all of it. Freed by scratch_free. */
-static void *sparse_scratch(size_t bytes) { return with_header(malloc(bytes + HEADER), -1); }
+ * one per distinct value or combination): pages of their own from the system, which cost
+ * nothing until written and all go back when freed (class SPARSE, the mapping's size after
+ * it in the header), rather than the pool's blocks, which it would hold whole, or malloc's,
+ * which may keep a large block's pages once written. Small ones, and where there is no
+ * mmap, are the pool's. Freed by scratch_free. */
+#define SPARSE_MIN ((size_t)1 << 20)
+static void *sparse_scratch(size_t bytes) {
+#ifdef _WIN32
+    return scratch(bytes);
+#else
+    if (bytes < SPARSE_MIN) {
+        return scratch(bytes);
+    }
+    const size_t mapped = bytes + HEADER;
+    char *block = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED) {
+        return NULL;
+    }
+    memcpy(block + sizeof(int64_t), &mapped, sizeof(mapped));
+    return with_header(block, SPARSE_CLASS);
+#endif
+}
 
 static void scratch_free(void *data) { pool_free(NULL, data, 0); }
 
