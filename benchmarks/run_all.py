@@ -9,6 +9,7 @@ import platform
 import sys
 
 import bench_cli
+import bench_columns
 import bench_dask
 import bench_default
 import numpy as np
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         + bench_mondrian.main(forwarded)
         + bench_ke.main(forwarded)
         + bench_local.main(forwarded)
+        + bench_columns.main(forwarded)
         + bench_reinforce.main(forwarded)
         + bench_check.main(forwarded)
         + bench_precommit.main(forwarded)

@@ -24,7 +24,8 @@ from the Italy plugin's data, upper case as the licence files write them, each w
 province and the region), and moves each row's three dates by the same random number of days
 (-30..30), so that a sampled row is rarely another's exact copy (the dates keep their order;
 points, categories and countries are the real ones). Dates are datetime64 as the loader
-reads them; built in memory each time (about a second).
+reads them; built in memory each time (about a second). :func:`twenty_columns` adds seven
+of UCI Adult's columns to it, drawn by whole Adult rows: a table of 20 quasi-identifiers.
 """
 
 from __future__ import annotations
@@ -137,6 +138,29 @@ def licence_like(n_rows: int = 200_000, seed: int = 0) -> pd.DataFrame:
     for column in LICENCE_DATES:
         frame[column] = frame[column] + shift
     return frame
+
+
+#: UCI Adult's columns :func:`twenty_columns` adds to a licence file's 13 (its ``sex`` is the
+#: licence's ``sesso`` already, and ``salary-class`` is its usual sensitive column).
+ADULT_COLUMNS = (
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+)
+
+
+def twenty_columns(n_rows: int = 100_000, seed: int = 0) -> pd.DataFrame:
+    """20 quasi-identifiers: :func:`licence_like`'s 13 columns, then 7 of UCI Adult's
+    (:data:`ADULT_COLUMNS`), each row joined with a whole Adult row drawn with replacement
+    (Adult's columns keep their joint distribution, independent of the licence's)."""
+    adult = pandas_anon.datasets.load_adult()[list(ADULT_COLUMNS)]
+    rows = np.random.default_rng(seed + 1).integers(0, len(adult), n_rows)
+    drawn = adult.take(rows).reset_index(drop=True)
+    return pd.concat([licence_like(n_rows, seed), drawn], axis=1)
 
 
 def describe(frame: pd.DataFrame) -> str:
