@@ -261,7 +261,7 @@ def _release_and_joins(frame, qid, k, search_patch=None, **options):
 
     def counting(self, movable, column):
         found = trial(self, movable, column)
-        joined.append(len(found[0]) - len(movable))
+        joined.append(int(found.present[len(movable) :].sum()))
         return found
 
     def patched(self, *args):
@@ -353,11 +353,17 @@ def _carries_checked():
         at_risk = self._at_risk()
         for j, trial in list(self._trials.items()):
             movable = self._movable(at_risk, j)
-            np.testing.assert_array_equal(trial.movable, movable)
-            del self._trials[j]
-            _, _, broken, own = self._trial(movable, j)
+            np.testing.assert_array_equal(trial.movable[trial.moving], movable)
+            fresh = self._trial(movable, j)
             self._trials[j] = trial  # the carried one goes on
-            np.testing.assert_array_equal(trial.broken[trial.own], broken[own])
+            own = trial.own[trial.moving]
+            np.testing.assert_array_equal(trial.broken[own], fresh.broken[fresh.own])
+            assert trial.rescued_rows == fresh.rescued_rows
+            np.testing.assert_array_equal(trial.rescued(), fresh.rescued())
+            # the rows of each moved key's class, where neither grouping set it aside
+            grouped = (own < len(trial.broken) - 1) & (fresh.own < len(fresh.broken) - 1)
+            rows = trial.class_rows[own[grouped]]
+            np.testing.assert_array_equal(rows, fresh.class_rows[fresh.own[grouped]])
             checked.append(j)
 
     with pytest.MonkeyPatch.context() as patch:

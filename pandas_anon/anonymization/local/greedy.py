@@ -197,6 +197,7 @@ class _Search:
         #: the trials by column: the coarsening reuses a round's, the next round carries
         #: them over a step (:meth:`_carry_trials`)
         self._trials: dict[int, _Trial] = {}
+        self._written_class_rows: np.ndarray | None = None  # :meth:`_class_rows`
 
     def _up(self, column: int, at: np.ndarray) -> np.ndarray:
         """What one step up ``column`` adds to the key word of the combinations ``at``
@@ -230,7 +231,7 @@ class _Search:
                 self._trials = {}
             else:
                 at_risk = self._rescued(column, moved, was_at_risk)
-                self._carry_trials(column, moved, was_at_risk & ~at_risk)
+                self._carry_trials(column, moved, np.flatnonzero(was_at_risk & ~at_risk))
 
     def _raise(self, moved: np.ndarray, column: int, to: np.ndarray | None = None) -> None:
         """Write the combinations ``moved`` one level higher in ``column`` (or at ``to``)."""
@@ -242,6 +243,7 @@ class _Search:
         self.up[column][moved] = self._up(column, moved)
         self.below[column][moved] = self.levels[moved, column] < self.space.heights[column]
         self.high[column][moved] = self.high_ids[column][new]
+        self._written_class_rows = None
 
     def _at_risk(self) -> np.ndarray:
         """Per combination, whether it is kept in a class breaking a model."""
@@ -269,19 +271,26 @@ class _Search:
         joined[trial.own[np.searchsorted(trial.movable, moved)]] = True
         at_risk = at_risk.copy()
         at_risk[moved] = False
-        at_risk[trial.combinations[joined[trial.groups]]] = False
+        at_risk[trial.combinations[joined[trial.groups] & trial.present]] = False
         return at_risk
 
-    def _trial(
-        self, movable: np.ndarray, column: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The classes one step up ``column`` for the combinations ``movable`` (positions)
-        touches: the combinations they hold (positions), each one's class among them, which
-        classes break a model, and each movable combination's class (the moved keys the
-        grouping set aside, too few rows in all to hold k-anonymity, share one class, broken)."""
+    def _tried(self, at_risk: np.ndarray, column: int) -> _Trial | None:
+        """The trial of one step up ``column`` for the combinations at risk below its top:
+        the one kept (carried over the steps since it was made, :meth:`_carry_trials`),
+        else a new one (:meth:`_trial`); None when every combination at risk is at the top
+        of ``column``."""
         found = self._trials.get(column)
-        if found is not None and np.array_equal(found.movable, movable):
-            return found.combinations, found.groups, found.broken, found.own
+        if found is not None:
+            return found
+        movable = self._movable(at_risk, column)
+        return self._trial(movable, column) if len(movable) else None
+
+    def _trial(self, movable: np.ndarray, column: int) -> _Trial:
+        """A new trial of one step up ``column`` for the combinations ``movable``
+        (positions): the classes it touches, the combinations they hold (positions), each
+        one's class among them, which classes break a model, and each movable combination's
+        class (the moved keys the grouping set aside, too few rows in all to hold
+        k-anonymity, share one class, broken)."""
         # the kept combinations that may already be written as a moved key, less the moved
         staying = self.high[column] & ~self.suppressed
         staying[movable] = False
@@ -297,54 +306,31 @@ class _Search:
             self.whole_rows,
             self.judge.min_rows,
         )
-        own, others_group = grouped[: len(movable)], grouped[len(movable) :]
-        # groups are numbered in the order of their first key: the moved keys' come first
-        n_groups = int(own.max(initial=-1)) + 1
-        joining = others_group < n_groups  # the kept combinations a moved key joins
-        few = own < 0
-        judged = np.concatenate([movable[~few], others[joining]])
-        judged_groups = np.concatenate([own[~few], others_group[joining]])
-        broken = np.append(self.judge(judged, judged_groups, n_groups), True)
-        own = np.where(few, n_groups, own)
-        combinations = np.concatenate([judged, movable[few]])
-        groups = np.concatenate([judged_groups, np.full(int(few.sum()), n_groups)])
-        self._trials[column] = _Trial(movable, combinations, groups, broken, own)
-        return combinations, groups, broken, own
+        trial = _Trial(entries, len(movable), grouped, self.whole_rows, self.judge)
+        self._trials[column] = trial
+        return trial
 
     def _carry_trials(self, column: int, moved: np.ndarray, settled: np.ndarray) -> None:
         """Carry the trials kept over a step that moved ``moved`` up ``column`` into classes
-        that hold, leaving the combinations ``settled`` (a mask) safe: in each trial, the
-        settled combinations leave the moved ones (those moved up the trial's own column
-        stay in their classes, which they now hold as written) and the classes they leave
-        are judged again. A trial where a settled combination would hold a key as written
-        (a label above level 0 in the column), which a moved key may share, is dropped, to
-        be tried again whole."""
-        moved_now = np.zeros(len(settled), dtype=bool)
+        that hold, leaving the combinations ``settled`` (positions, ascending) safe: in each
+        trial, the settled combinations leave the moved ones (those moved up the trial's own
+        column stay in their classes, which they now hold as written) and the classes they
+        leave are judged again (:meth:`_Trial.leave`). A trial where a settled combination
+        would hold a key as written (a label above level 0 in the column), which a moved key
+        may share, is dropped, to be tried again whole. The work is the settled
+        combinations' and their classes', not the trials'."""
+        moved_now = np.zeros(len(self.rows), dtype=bool)
         moved_now[moved] = True
         for j, trial in list(self._trials.items()):
-            gone = settled[trial.movable]
-            if not gone.any():
+            at = trial.entries(settled)
+            if not len(at):
                 continue
-            leaving = trial.movable[gone]
+            leaving = trial.movable[at]
             stays = moved_now[leaving] if j == column else np.zeros(len(leaving), dtype=bool)
             if (self.high[j][leaving] & ~stays).any():
                 del self._trials[j]
                 continue
-            removed = np.zeros(len(settled), dtype=bool)
-            removed[leaving[~stays]] = True
-            out = removed[trial.combinations]
-            touched = np.unique(trial.groups[out])
-            touched = touched[touched < len(trial.broken) - 1]  # the last: too few rows
-            combinations, groups = trial.combinations[~out], trial.groups[~out]
-            judged = np.isin(groups, touched)
-            again = self.judge(
-                combinations[judged], np.searchsorted(touched, groups[judged]), len(touched)
-            )
-            broken = trial.broken.copy()
-            broken[touched] = again
-            self._trials[j] = _Trial(
-                trial.movable[~gone], combinations, groups, broken, trial.own[~gone]
-            )
+            trial.leave(at, stays)
 
     def _movable(self, at_risk: np.ndarray, column: int) -> np.ndarray:
         """The combinations at risk below the top of ``column`` (positions)."""
@@ -352,65 +338,57 @@ class _Search:
 
     def _best_step(self, at_risk: np.ndarray, safe: np.ndarray) -> tuple[int, np.ndarray] | None:
         """The step (column, combinations it rescues) of least cost per row rescued."""
-        best: tuple[float, int, int, np.ndarray] | None = None
+        best: tuple[float, int, int, _Trial] | None = None
         for column in self._order():
-            movable = self._movable(at_risk, column)
-            if not len(movable):
-                continue
             if (
                 best is not None
                 and self.metric == "precision"
                 and self._level_cost(column) > best[0]
             ):
                 break  # a step's precision cost is its column's, increasing in this order
-            movable = self._movable(at_risk, column)
-            if not len(movable):
+            trial = self._tried(at_risk, column)
+            if trial is None or trial.rescued_rows == 0:
                 continue
-            combinations, groups, broken, own = self._trial(movable, column)
-            rescued = movable[~broken[own]]
-            rows = int(self.rows[rescued].sum())
-            if rows == 0:
-                continue
-            cost = self._cost(column, rescued, rows, combinations, groups, broken, safe)
+            rows = trial.rescued_rows
+            cost = self._cost(column, trial, safe)
             if best is None or (cost, -rows) < (best[0], -best[1]):
-                best = (cost, rows, int(column), rescued)
-        return None if best is None else (best[2], best[3])
+                best = (cost, rows, int(column), trial)
+        return None if best is None else (best[2], best[3].rescued())
 
-    def _cost(
-        self,
-        column: int,
-        rescued: np.ndarray,
-        rows: int,
-        combinations: np.ndarray,
-        groups: np.ndarray,
-        broken: np.ndarray,
-        safe: np.ndarray,
-    ) -> float:
+    def _cost(self, column: int, trial: _Trial, safe: np.ndarray) -> float:
         """What a step costs per row it rescues: precision, one level of ``column`` per row;
         DM, the growth of the squared sizes of the classes the rescued rows join (their
         rows counted in their old classes before)."""
         if self.metric == "precision":
             return self._level_cost(column)
-        weights = self.rows[combinations]
-        n_groups = len(broken)
-        sizes = np.bincount(groups, weights=weights, minlength=n_groups)
-        before = np.bincount(groups, weights=weights * safe[combinations], minlength=n_groups)
-        growth = float((sizes[~broken] ** 2 - before[~broken] ** 2).sum())
+        # a movable combination is at risk: the safe ones are among the others
+        staying = trial.staying()
+        safe_at = staying[safe[trial.combinations[staying]]]
+        before = np.bincount(
+            trial.groups[safe_at],
+            weights=self.rows[trial.combinations[safe_at]],
+            minlength=len(trial.broken),
+        )
+        holding = ~trial.broken
+        growth = float((trial.class_rows[holding] ** 2 - before[holding] ** 2).sum())
+        rescued = trial.rescued()
         growth -= float((self.rows[rescued] * self._class_rows()[rescued]).sum())
-        return growth / rows
+        return growth / trial.rescued_rows
 
     def _level_cost(self, column: int) -> float:
         """What one level of ``column`` costs a row in precision: 1 / its height."""
         return 1.0 / float(self.space.heights[column])
 
     def _class_rows(self) -> np.ndarray:
-        """Per combination, the rows of its class as written now (0: suppressed)."""
-        kept = np.flatnonzero(~self.suppressed)
-        groups = run_ids(tuple(w[kept] for w in self.words))
-        sizes = np.bincount(groups, weights=self.rows[kept])
-        found = np.zeros(len(self.rows))
-        found[kept] = sizes[groups]
-        return found
+        """Per combination, the rows of its class as written now (0: suppressed), found
+        once per state of the search (:meth:`_raise` and suppression forget it)."""
+        if self._written_class_rows is None:
+            kept = np.flatnonzero(~self.suppressed)
+            groups = step_groups(self.words, kept, len(kept), 0, None, self.whole_rows, 1)
+            sizes = np.bincount(groups, weights=self.rows[kept])
+            self._written_class_rows = np.zeros(len(self.rows))
+            self._written_class_rows[kept] = sizes[groups]
+        return self._written_class_rows
 
     def _order(self) -> np.ndarray:
         """The columns, cheapest step first (precision: the tallest hierarchies)."""
@@ -420,13 +398,13 @@ class _Search:
         """One step up the cheapest column for every combination at risk below its top,
         except those that would join a safe class and break it; None when none can."""
         for column in self._order():
-            movable = self._movable(at_risk, column)
-            if not len(movable):
+            trial = self._tried(at_risk, column)
+            if trial is None:
                 continue
-            combinations, groups, broken, own = self._trial(movable, column)
-            holds_safe = np.zeros(len(broken), dtype=bool)
-            holds_safe[groups[safe[combinations]]] = True
-            moved = movable[~(holds_safe & broken)[own]]
+            holds_safe = np.zeros(len(trial.broken), dtype=bool)
+            holds_safe[trial.groups[safe[trial.combinations] & trial.present]] = True
+            movable, own = trial.movable[trial.moving], trial.own[trial.moving]
+            moved = movable[~(holds_safe & trial.broken)[own]]
             if len(moved):
                 return int(column), moved
         return None
@@ -446,6 +424,7 @@ class _Search:
         starred = self._starred()
         if self.rows[starred | self.suppressed].sum() <= budget:
             self.suppressed |= starred
+            self._written_class_rows = None
             return
         kept = np.flatnonzero(~self.suppressed)
         group_of = np.full(len(self.rows), -1, dtype=np.int64)
@@ -472,15 +451,122 @@ class _Search:
         return kept & np.logical_and.reduce([w == t[0] for w, t in zip(self.words, top)])
 
 
-@dataclass(frozen=True)
 class _Trial:
-    """One step up a column tried (:meth:`_Search._trial`): the combinations that would
-    move (``movable``), the combinations the classes touched hold with each one's class
-    (``combinations``, ``groups``), which classes break a model (``broken``; the last: the
-    moved keys of too few rows set aside) and each movable combination's class (``own``)."""
+    """One step up a column tried (:meth:`_Search._trial`), carried over the steps that
+    follow (:meth:`_Search._carry_trials`).
 
-    movable: np.ndarray
-    combinations: np.ndarray
-    groups: np.ndarray
-    broken: np.ndarray
-    own: np.ndarray
+    ``movable``: the combinations that would move (positions, ascending); ``combinations``:
+    the combinations grouped, the movable ones first, with each one's class (``groups``;
+    ``own``, the movable ones'); ``broken``: which classes break a model (the last: the
+    moved keys the grouping set aside, too few rows in all to hold k-anonymity, and no
+    other); ``rescued_rows``: the rows of the movable combinations in classes that hold.
+
+    A combination that settles leaves in place: ``moving`` and ``present`` mark the entries
+    still in the trial, and the arrays are compacted once a quarter of the movable ones have
+    left, so that a step costs what its settled combinations and their classes hold, not
+    what the trial does. Each class's rows (``class_rows``) and the rows of its movable
+    combinations (``moving_rows``) are kept up to date as they leave (not the last's).
+    """
+
+    def __init__(
+        self,
+        entries: np.ndarray,
+        n_moved: int,
+        grouped: np.ndarray,
+        rows: np.ndarray,
+        judge: GroupJudge,
+    ) -> None:
+        """The trial of the first ``n_moved`` of ``entries`` (positions) moved and grouped
+        with the kept combinations that follow (``grouped``, by
+        :func:`~pandas_anon.engine.hashing.step_groups`, which it takes over: -1 for a moved
+        key set aside); ``rows``: each combination's rows; ``judge``: the privacy models."""
+        # groups are numbered in the order of their first key: the moved keys' come first
+        n_groups = int(grouped[:n_moved].max(initial=-1)) + 1
+        inside = (grouped >= 0) & (grouped < n_groups)  # in a class a moved key is in
+        self.movable, self.combinations = entries[:n_moved], entries
+        self.present = inside.copy()  # a kept combination no moved key joins is not
+        self.present[:n_moved] = True
+        grouped[~inside] = n_groups  # the moved keys set aside share the last class
+        self.groups, self.rows, self.judge = grouped, rows, judge
+        self.moving = np.ones(n_moved, dtype=bool)
+        self.left = 0  # movable entries that left since the last compaction
+        # rows counted in the classes judged only (most moved keys are set aside)
+        counted = np.flatnonzero(inside)
+        weights = rows[entries[counted]]
+        moving = int(np.searchsorted(counted, n_moved))
+        size = n_groups + 1
+        self.class_rows = np.bincount(grouped[counted], weights=weights, minlength=size)
+        self.moving_rows = np.bincount(
+            grouped[counted[:moving]], weights=weights[:moving], minlength=size
+        )
+        self.broken = np.ones(size, dtype=bool)
+        self.broken[:n_groups] = self._judged(np.arange(n_groups))
+        self.rescued_rows = int(self.moving_rows[~self.broken].sum())
+
+    @property
+    def own(self) -> np.ndarray:
+        """Each movable combination's class."""
+        return self.groups[: len(self.movable)]
+
+    def entries(self, positions: np.ndarray) -> np.ndarray:
+        """The indices into ``movable`` of the combinations ``positions`` (ascending) still
+        moving in this trial."""
+        at = np.searchsorted(self.movable, positions)
+        inside = at < len(self.movable)
+        at, positions = at[inside], positions[inside]
+        at = at[self.movable[at] == positions]
+        return at[self.moving[at]]
+
+    def staying(self) -> np.ndarray:
+        """The entries in the trial that do not move (indices into ``combinations``)."""
+        m = len(self.movable)
+        return np.concatenate(
+            [np.flatnonzero(self.present[:m] & ~self.moving), m + np.flatnonzero(self.present[m:])]
+        )
+
+    def rescued(self) -> np.ndarray:
+        """The movable combinations whose class holds: the step's rescued (positions)."""
+        return self.movable[self.moving & ~self.broken[self.own]]
+
+    def leave(self, at: np.ndarray, stays: np.ndarray) -> None:
+        """The movable combinations ``at`` (indices into ``movable``) settled: they no longer
+        move; those where ``stays`` is false leave their classes too, which are judged
+        again."""
+        self.moving[at] = False
+        classes, rows = self.groups[at], self.rows[self.movable[at]]
+        self.rescued_rows -= int(rows[~self.broken[classes]].sum())
+        np.subtract.at(self.moving_rows, classes, rows)
+        out = at[~stays]
+        self.present[out] = False
+        np.subtract.at(self.class_rows, self.groups[out], rows[~stays])
+        touched = np.unique(self.groups[out])
+        touched = touched[touched < len(self.broken) - 1]  # the last: too few rows
+        again = self._judged(touched)
+        changed = again != self.broken[touched]
+        gained = self.moving_rows[touched[changed]]
+        self.rescued_rows += int(gained[~again[changed]].sum() - gained[again[changed]].sum())
+        self.broken[touched] = again
+        self.left += len(at)
+        if 4 * self.left > len(self.movable):
+            self._compact()
+
+    def _judged(self, classes: np.ndarray) -> np.ndarray:
+        """Whether each of ``classes`` (ascending) breaks a model: from its rows where the
+        models read the rows alone, else from the combinations it holds."""
+        if self.judge.width == 1:
+            return self.judge.broken_histograms(self.class_rows[classes, None])
+        inside = np.zeros(len(self.broken), dtype=bool)
+        inside[classes] = True
+        judged = inside[self.groups] & self.present
+        return self.judge(
+            self.combinations[judged], np.searchsorted(classes, self.groups[judged]), len(classes)
+        )
+
+    def _compact(self) -> None:
+        """Drop the entries that left, the movable ones still first."""
+        keep = np.concatenate([np.flatnonzero(self.moving), self.staying()])
+        self.movable = self.movable[self.moving]
+        self.combinations, self.groups = self.combinations[keep], self.groups[keep]
+        self.moving = np.ones(len(self.movable), dtype=bool)
+        self.present = np.ones(len(self.combinations), dtype=bool)
+        self.left = 0
