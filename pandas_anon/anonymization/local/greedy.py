@@ -175,19 +175,22 @@ class _Search:
         n = judge.n_qi
         self.rows = judge.counts
         self.whole_rows = self.rows.astype(np.int64)  # counts: whole numbers
-        self.levels = np.zeros((n, len(space.heights)), dtype=np.int64)
-        self.ids = np.column_stack(space.ids(self.levels, np.arange(n)))
+        # a column's levels and ids side by side in memory: the steps read them by column
+        self.levels = np.zeros((n, len(space.heights)), dtype=np.int64, order="F")
+        self.ids = np.asfortranarray(np.column_stack(space.ids(self.levels, np.arange(n))))
         self.layout = KeyLayout(space.sizes)
         self.words = np.stack(self.layout.encode(list(self.ids.T)))  # a row per key word
         self.suppressed = np.zeros(n, dtype=bool)
         self.steps = 0
         self.promoted = 0
         self.rows_at_risk = 0
-        everything = np.arange(n)
         #: per column, whether each combination is below its top
         self.below = [self.levels[:, column] < h for column, h in enumerate(space.heights)]
         #: per column, what one step up adds to each combination's key word (0 at the top)
-        self.up = [self._up(column, everything) for column in range(len(space.heights))]
+        self.up = [
+            self._up(column, self.levels[:, column], space.slots[column], self.ids[:, column])
+            for column in range(len(space.heights))
+        ]
         #: per column, the label ids written above level 0 (a value equal to one included)
         self.high_ids = [
             np.isin(np.arange(size), table[1:]) for size, table in zip(space.sizes, space.tables)
@@ -199,12 +202,12 @@ class _Search:
         self._trials: dict[int, _Trial] = {}
         self._written_class_rows: np.ndarray | None = None  # :meth:`_class_rows`
 
-    def _up(self, column: int, at: np.ndarray) -> np.ndarray:
-        """What one step up ``column`` adds to the key word of the combinations ``at``
-        (0 at the top, where they cannot climb)."""
-        level = np.minimum(self.levels[at, column] + 1, self.space.heights[column])
-        new = self.space.tables[column][level, self.space.slots[column][at]]
-        return (new - self.ids[at, column]) << self.layout.fields[column][1]
+    def _up(self, column: int, level: np.ndarray, slots: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """What one step up ``column`` adds to the key word of combinations at ``level``
+        there, holding the values ``slots`` written as ``ids`` (0 at the top, where they
+        cannot climb)."""
+        above = np.minimum(level + 1, self.space.heights[column])
+        return (self.space.tables[column][above, slots] - ids) << self.layout.fields[column][1]
 
     def run(self, budget: int) -> None:
         """Recode until no kept class breaks a model (see the module)."""
@@ -235,13 +238,15 @@ class _Search:
 
     def _raise(self, moved: np.ndarray, column: int, to: np.ndarray | None = None) -> None:
         """Write the combinations ``moved`` one level higher in ``column`` (or at ``to``)."""
-        self.levels[moved, column] = self.levels[moved, column] + 1 if to is None else to
-        new = self.space.tables[column][self.levels[moved, column], self.space.slots[column][moved]]
+        level = self.levels[moved, column] + 1 if to is None else to
+        self.levels[moved, column] = level
+        slots = self.space.slots[column][moved]
+        new = self.space.tables[column][level, slots]
         word, shift = self.layout.fields[column]
         self.words[word][moved] += (new - self.ids[moved, column]) << shift
         self.ids[moved, column] = new
-        self.up[column][moved] = self._up(column, moved)
-        self.below[column][moved] = self.levels[moved, column] < self.space.heights[column]
+        self.up[column][moved] = self._up(column, level, slots, new)
+        self.below[column][moved] = level < self.space.heights[column]
         self.high[column][moved] = self.high_ids[column][new]
         self._written_class_rows = None
 
