@@ -364,12 +364,37 @@ def _carries_checked():
             grouped = (own < len(trial.broken) - 1) & (fresh.own < len(fresh.broken) - 1)
             rows = trial.class_rows[own[grouped]]
             np.testing.assert_array_equal(rows, fresh.class_rows[fresh.own[grouped]])
+            # and the safe rows in it (what coarsening and DM read)
+            safe = ~at_risk & ~self.suppressed
+            np.testing.assert_array_equal(
+                _safe_rows(self, trial, safe)[own[grouped]],
+                _safe_rows(self, fresh, safe)[fresh.own[grouped]],
+            )
+            assert _growth(self, trial, safe) == _growth(self, fresh, safe)
             checked.append(j)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(greedy._Search, "_rescued", rescued_checked)
         patch.setattr(greedy._Search, "_carry_trials", carry_checked)
         yield checked
+
+
+def _safe_rows(search, trial, safe):
+    """Per class of a trial, the rows of the safe combinations still in it."""
+    held = trial.combinations[trial.present]
+    return np.bincount(
+        trial.groups[trial.present],
+        weights=search.rows[held] * safe[held],
+        minlength=len(trial.broken),
+    )
+
+
+def _growth(search, trial, safe):
+    """DM's growth of the classes of a trial that hold: their squared rows less their safe
+    rows' (a class the step would leave as it is adds nothing)."""
+    holding = ~trial.broken
+    rows, safe_rows = trial.class_rows[holding], _safe_rows(search, trial, safe)[holding]
+    return float((rows**2 - safe_rows**2).sum())
 
 
 @pytest.mark.parametrize("dataset", ["licences", "adult"])
@@ -388,3 +413,20 @@ def test_a_step_carries_the_rows_at_risk_and_the_trials_as_recomputing_them(data
         warnings.simplefilter("ignore")
         pandas_anon.anonymize(frame, 5, qid=qid, algo="local")
     assert len(checked) > 10
+
+
+def test_a_step_carries_the_trials_of_l_diversity_as_recomputing_them():
+    """A sample of Adult, 6 QIs, k=3 and 2-diversity of the salary class: the classes a
+    settled combination leaves are judged again from the sensitive values left in them,
+    as recomputing every trial judges them."""
+    frame = pandas_anon.datasets.load_adult().sample(4000, random_state=3)
+    qid = list(frame.columns[:6])
+    with _carries_checked() as checked, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        decided = pandas_anon.anonymize(
+            frame, 3, qid=qid, algo="local", l=2, sensitive=frame.columns[-1]
+        )
+    assert len(checked) > 10
+    written = decided.write(frame).frame
+    assert verify_anonymized(written, qid, 3, 0)["k"] >= 3
+    verify_l_diverse(written, qid, frame.columns[-1], 2)
