@@ -563,9 +563,8 @@ class _Trial:
         inside = np.zeros(len(self.broken), dtype=bool)
         inside[classes] = True
         judged = inside[self.groups] & self.present
-        return self.judge(
-            self.combinations[judged], np.searchsorted(classes, self.groups[judged]), len(classes)
-        )
+        numbered = np.cumsum(inside) - 1  # each class's place among ``classes``
+        return self.judge(self.combinations[judged], numbered[self.groups[judged]], len(classes))
 
     def _compact(self) -> None:
         """Drop the entries that left, the movable ones still first."""
