@@ -7,9 +7,9 @@ then Adult's), ``anonymize(frame, 5, qid=<those columns>, algo=...)`` with the d
 hierarchies, best of ``--repeat`` (at most 3) after a warm-up, for ``algo="mondrian"`` and
 ``algo="local"``. Each row of the table prints the time, the method's steps (Mondrian's
 rounds of cuts, local recoding's steps up a hierarchy, as the report counts them) and the
-time per step, the classes and the rows suppressed; each case compares 20 columns with 10
-(ours: the time with 20, baseline: with 10; the ratio printed is 10's time over 20's, so 0.5
-means twice as long).      informational
+time per step (the call's over its steps), the classes and the rows suppressed; each case
+compares 20 columns with 10 (ours: the time with 20, baseline: with 10; the ratio printed is
+10's time over 20's, so 0.5 means twice as long).      informational
 """
 
 from __future__ import annotations
