@@ -142,14 +142,8 @@ def licence_like(n_rows: int = 200_000, seed: int = 0) -> pd.DataFrame:
 
 #: UCI Adult's columns :func:`twenty_columns` adds to a licence file's 13 (its ``sex`` is the
 #: licence's ``sesso`` already, and ``salary-class`` is its usual sensitive column).
-ADULT_COLUMNS = (
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
+ADULT_COLUMNS = tuple(
+    c for c in pandas_anon.datasets.ADULT_HIERARCHY_ATTRIBUTES if c not in ("sex", "salary-class")
 )
 
 
