@@ -26,6 +26,12 @@ on integer codes instead of query strings and in numpy instead of Numba, seeded:
 - **inference**: the attacker knows a target's ``columns`` but its ``secret`` and guesses
   the secret of the nearest release record; the baseline guesses a random release record's.
 
+The release is compared with the original value for value as written (anonymeter refuses
+frames whose column types differ): where a column's dtype differs, as when the release was
+read back from a file, each release (and control) value is matched to the original value it
+is, written alike or read as it, one to one, or the column is refused naming it; a value
+matching none, such as a generalized label, is a value of its own.
+
 Distances are anonymeter's Gower-like ones: a number contributes its absolute difference
 divided by the column's range over the release and the targets, any other value 1 when it
 differs; both missing count 1, one missing puts the record last. Ties between equally near
@@ -39,6 +45,7 @@ intervals are Wilson score intervals propagated to the risk as anonymeter's
 
 from __future__ import annotations
 
+import datetime
 import html
 import math
 from collections.abc import Hashable, Iterable, Sequence
@@ -49,15 +56,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon import formatting
-from pandas_anon.engine.encoding import factorize
+from pandas_anon import formatting, params
+from pandas_anon.engine.columns import as_label_list
+from pandas_anon.engine.encoding import factorize, kind_of, written_indexer
 from pandas_anon.engine.grouping import mixed_radix
 from pandas_anon.errors import (
     ColumnNotFoundError,
+    DuplicateColumnsError,
     EmptyDataError,
     InvalidParameterError,
+    InvalidQIDError,
     NotAFrameError,
 )
+from pandas_anon.hierarchy.datetimes import TEXT_DATE_FORMATS
 
 #: The singling-out modes.
 MODES = ("multivariate", "univariate")
@@ -72,6 +83,17 @@ BATCH = 1000
 
 #: Elements (targets x release combinations) of one chunk of the distance computation.
 CHUNK = 1 << 22
+
+#: The most attacks of each kind a call makes (``n_attacks``): at 10,000 the Wilson error of
+#: a rate is at most 1 % (at 95 % confidence); the singling-out baseline holds that many
+#: predicates, and the control's fit a predicate x control-record matrix of them.
+MAX_ATTACKS = 10_000
+
+#: The most multivariate predicates a call forms (``max_attempts``; ``None`` means this
+#: many): anonymeter's default. A thousand cost a few milliseconds on a small release, more
+#: on one of many distinct records (10 million: about 25 s on a release of 200 records that
+#: singles out none of them, on a shared 2-core machine).
+MAX_ATTEMPTS = 10_000_000
 
 
 # -- statistics (anonymeter's stats/confidence.py) -------------------------------------------
@@ -392,24 +414,338 @@ def _numeric(series: pd.Series) -> bool:
     )
 
 
-def _code_column(parts: Sequence[pd.Series]) -> _Column:
-    """Code one column of the three frames: a number when it is one in all three (compared
-    by value), else a category compared as written (as text where the frames' types
-    differ)."""
+def _split(codes: np.ndarray, parts: Sequence[pd.Series]) -> tuple[Any, Any, Any]:
+    """``codes`` of the three parts joined, cut back into one array per part."""
     sizes = np.cumsum([0, *(len(p) for p in parts)])
-    split = lambda a: tuple(a[sizes[i] : sizes[i + 1]] for i in range(3))  # noqa: E731
+    return tuple(codes[sizes[i] : sizes[i + 1]] for i in range(3))  # type: ignore[return-value]
+
+
+def _ranked(floats: np.ndarray, parts: Sequence[pd.Series]) -> _Column:
+    """A column of numbers (float, NaN missing) coded by the rank of each value."""
+    present = ~np.isnan(floats)
+    _, ranks = np.unique(floats[present], return_inverse=True)
+    codes = np.full(len(floats), -1, dtype=np.int64)
+    codes[present] = ranks.ravel()
+    return _Column(_split(codes, parts), True, _split(floats, parts))
+
+
+def _floats(series: pd.Series) -> np.ndarray:
+    return series.to_numpy(dtype=float, na_value=np.nan)
+
+
+def _code_column(column: Hashable, parts: Sequence[pd.Series]) -> _Column:
+    """Code one column of the original, the release and the control: a number when it is
+    one in all three (compared by value), else compared as written. Where the parts' dtypes
+    differ, the release and the control are first aligned to the original's values
+    (:func:`_align`)."""
     if all(_numeric(p) for p in parts):
-        floats = np.concatenate([p.to_numpy(dtype=float, na_value=np.nan) for p in parts])
-        present = ~np.isnan(floats)
-        _, ranks = np.unique(floats[present], return_inverse=True)
-        codes = np.full(len(floats), -1, dtype=np.int64)
-        codes[present] = ranks
-        return _Column(split(codes), True, split(floats))
-    if len({str(p.dtype) for p in parts}) > 1:
-        parts = [p.astype(object).where(p.isna(), p.astype(str)) for p in parts]
-    joined = pd.concat([p.reset_index(drop=True) for p in parts], ignore_index=True)
-    codes, _ = factorize(joined)
-    return _Column(split(codes), False, None)
+        return _ranked(np.concatenate([_floats(p) for p in parts]), parts)
+    if all(p.dtype == parts[0].dtype for p in parts[1:]):
+        joined = pd.concat([p.reset_index(drop=True) for p in parts], ignore_index=True)
+        codes, _ = factorize(joined)
+        return _Column(_split(codes, parts), False, None)
+    return _align(column, parts)
+
+
+# -- one column's values compared as written across dtypes ----------------------------------
+#
+# A release read back from a file may not hold the original's dtype: a zero-padded code read
+# as an integer ("0100" -> 100), dates left as text, integers with a missing value read as
+# floats. Comparing such columns as they are would find no record of the release among the
+# original's, and report no risk. Each value of the release (and of the control) is matched
+# to the original value it is, on the original's values as written (engine.encoding's one
+# definition of the same value): a value is an original value when it is that value as
+# written, when the original value written reads as it (a file's round trip: "0100" read as a
+# number is 100) or when it, written, reads as the original value ("1983-12-21 00:00:00" read
+# as a date). The match must be one to one; a value matching none is a value of its own (a
+# generalized label such as "[10, 20)"), unless which value it is cannot be told, and the
+# column is then refused.
+
+
+def _align(column: Hashable, parts: Sequence[pd.Series]) -> _Column:
+    """Code a column whose parts' dtypes differ, each value of the release and of the
+    control as the original value it is (:func:`_positions`), the others as values of
+    their own, compared with one another as written; codes are numbered by first occurrence,
+    as :func:`~pandas_anon.engine.encoding.factorize` numbers them. A number when the
+    original is one and every part either is one or holds only original values."""
+    o_codes, o_values = factorize(parts[0])
+    original = pd.Index(o_values)
+    coded = [o_codes]
+    positions, labels = [], []
+    for part, which in zip(parts[1:], ("released", "control")):
+        x_codes, x_values = factorize(part)
+        values = pd.Index(x_values)
+        at = _positions(column, which, (parts[0].dtype, part.dtype), original, values)
+        coded.append(x_codes)
+        positions.append(at)
+        labels.append(_written(values)[at < 0])
+    label_codes = np.asarray(pd.factorize(np.concatenate(labels))[0], dtype=np.int64)
+    starts = np.cumsum([0, *(len(t) for t in labels)])
+    for i, at in enumerate(positions):
+        code_of_value = at.copy()
+        code_of_value[at < 0] = len(original) + label_codes[starts[i] : starts[i + 1]]
+        coded[i + 1] = np.where(coded[i + 1] >= 0, code_of_value[coded[i + 1]], -1)
+    alike = [bool((at >= 0).all()) for at in positions]
+    if _numeric(parts[0]) and all(_numeric(p) or a for p, a in zip(parts[1:], alike)):
+        numbers = np.append(original.to_numpy(dtype=float, na_value=np.nan), np.nan)
+        floats = [_floats(parts[0])]
+        floats += [
+            _floats(p) if _numeric(p) else numbers[c] for p, c in zip(parts[1:], coded[1:])
+        ]  # code -1 takes the last, NaN
+        return _ranked(np.concatenate(floats), parts)
+    joined = np.concatenate(coded)
+    present = joined >= 0
+    codes = np.full(len(joined), -1, dtype=np.int64)
+    codes[present] = pd.factorize(joined[present])[0]  # numbered by first occurrence
+    return _Column(_split(codes, parts), False, None)
+
+
+#: What the values of each group are called in messages, by group.
+_TEXT, _NUMBERS, _BOOLEANS, _DATES = "text", "numbers", "booleans", "dates"
+
+
+def _dtype_group(dtype: Any) -> str:
+    """The group of the values of a column of ``dtype`` (not object, not categorical)."""
+    if pd.api.types.is_bool_dtype(dtype):
+        return _BOOLEANS
+    if pd.api.types.is_complex_dtype(dtype):
+        return "complex numbers"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return _NUMBERS
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return f"dates in {dtype.tz}"
+    if pd.api.types.is_datetime64_dtype(dtype):
+        return _DATES
+    if pd.api.types.is_string_dtype(dtype):
+        return _TEXT
+    return str(dtype)
+
+
+def _type_group(kind: type) -> str:
+    """The group of values of type ``kind`` (:func:`~pandas_anon.engine.encoding.kind_of`:
+    integers and floats are numbers)."""
+    found = kind_of(kind)
+    if found is str:
+        return _TEXT
+    if found is kind_of(bool):
+        return _BOOLEANS
+    if found in (kind_of(int), kind_of(float)):
+        return _NUMBERS
+    if found is kind_of(complex):
+        return "complex numbers"
+    if issubclass(kind, (datetime.datetime, np.datetime64)):
+        return _DATES
+    return kind.__name__
+
+
+def _groups(values: pd.Index) -> np.ndarray:
+    """The group of each of ``values`` (distinct, none missing): text, numbers, booleans,
+    dates or another type; objects by their type, a category by its categories'."""
+    if isinstance(values, pd.CategoricalIndex):
+        return _groups(pd.Index(values.categories))[values.codes]
+    if not pd.api.types.is_object_dtype(values.dtype):
+        return np.full(len(values), _dtype_group(values.dtype), dtype=object)
+    types = np.fromiter(map(type, values), dtype=object, count=len(values))
+    type_codes, kinds = pd.factorize(types)
+    return np.array([_type_group(k) for k in kinds], dtype=object)[type_codes]
+
+
+def _written(values: pd.Index) -> pd.Index:
+    """``values`` as a CSV writer writes them (as pandas' ``to_csv`` does: dates at the
+    precision the set of them needs, floats by their shortest repr), as Python text."""
+    if isinstance(values, pd.CategoricalIndex):
+        values = pd.Index(values.categories.take(values.codes))
+    return pd.Index(np.asarray(values.astype(str), dtype=object), dtype=object)
+
+
+def _read_numbers(texts: pd.Index) -> pd.Index:
+    return pd.Index(pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce"), dtype=float)
+
+
+#: The texts pandas' CSV reader reads as booleans (its ``true_values`` and ``false_values``).
+_BOOLEAN_TEXTS = {"True": True, "TRUE": True, "true": True}
+_BOOLEAN_TEXTS |= {"False": False, "FALSE": False, "false": False}
+
+
+def _read_booleans(texts: pd.Index) -> pd.Index:
+    return pd.Index(pd.Series(texts, dtype=object).map(_BOOLEAN_TEXTS), dtype=object)
+
+
+def _read_dates(texts: pd.Index) -> pd.Index:
+    """``texts`` read as dates of the first form of
+    :data:`~pandas_anon.hierarchy.datetimes.TEXT_DATE_FORMATS` each is (forms that all ask
+    for a day, a month and a year: a generalized ``"2019-05"`` or ``"2019"`` is no date)."""
+    found = pd.Series(pd.NaT, index=range(len(texts)), dtype="datetime64[ns]")
+    for form in TEXT_DATE_FORMATS:
+        missing = found.isna().to_numpy()
+        if not missing.any():
+            break
+        read = pd.to_datetime(texts[missing], format=form, errors="coerce")
+        found[missing] = np.asarray(read, dtype="datetime64[ns]")
+    return pd.Index(found)
+
+
+#: How text is read as values of each group that a file may hold as text.
+_READERS = {_NUMBERS: _read_numbers, _BOOLEANS: _read_booleans, _DATES: _read_dates}
+
+
+def _as_group(values: pd.Index, group: str) -> pd.Index:
+    """``values`` (all of ``group``) in the form their group's reader gives."""
+    if group == _NUMBERS:
+        return pd.Index(np.asarray(values, dtype=float))
+    if group == _DATES:
+        return pd.Index(pd.DatetimeIndex(np.asarray(values)).as_unit("ns"))
+    return pd.Index(np.asarray(values), dtype=object)
+
+
+def _find(keys: pd.Index, targets: pd.Index) -> np.ndarray:
+    """The position of each of ``targets`` among ``keys`` (missing keys: none): -1 absent,
+    -2 found more than once."""
+    twice = np.asarray(keys.duplicated(keep=False)) & np.asarray(keys.notna())
+    once = np.flatnonzero(~twice & np.asarray(keys.notna()))
+    at = keys[once].get_indexer(targets)
+    found = np.full(len(targets), -1, dtype=np.int64)
+    found[at >= 0] = once[at[at >= 0]]
+    if twice.any():
+        found[np.asarray(targets.isin(keys[twice]))] = -2
+    return found
+
+
+def _merge(at: np.ndarray, rows: np.ndarray, found: np.ndarray) -> None:
+    """Record ``found`` (:func:`_find`) for ``rows`` of ``at``; a value found at two
+    different places is found more than once (-2)."""
+    known = at[rows]
+    clash = (found == -2) | ((known >= 0) & (found >= 0) & (known != found))
+    at[rows] = np.where(clash, -2, np.where(known == -1, found, known))
+
+
+def _positions(
+    column: Hashable,
+    which: str,
+    dtypes: tuple[Any, Any],
+    original: pd.Index,
+    part: pd.Index,
+) -> np.ndarray:
+    """The position among ``original`` (the original's distinct values) of each of ``part``
+    (the release's or the control's), -1 for a value that is none of them; an
+    :class:`InvalidParameterError` naming the column when which it is cannot be told.
+
+    A value is an original value when it is that value as written
+    (:func:`~pandas_anon.engine.encoding.written_indexer`, numbers of one group: ``1.0`` is
+    the integer 1 read back as a float), when it is text written as the original value is,
+    or read as it (``"1983-12-21 00:00:00"``, a date), or when the original value is text
+    that, read as the value's type, is it (``"0100"``, read as a number, is 100)."""
+    at = written_indexer(original, part)
+    if at is None:
+        at = original.get_indexer(part)
+    o_groups, x_groups = _groups(original), _groups(part)
+    at = np.where((at >= 0) & (x_groups == o_groups[np.maximum(at, 0)]), at, -1)
+    o_text = o_groups == _TEXT
+    texts = original[o_text]
+    refuse = _Refusal(column, which, dtypes)
+    for group in pd.unique(x_groups[(at < 0) & (x_groups != _TEXT)]):
+        rows = np.flatnonzero((x_groups == group) & (at < 0))
+        if len(texts):  # as the original's texts are written, or read as the values' type
+            text_at = np.flatnonzero(o_text)
+            found = _find(_written(texts), _written(part)[rows])
+            _merge(at, rows, np.where(found >= 0, text_at[np.maximum(found, 0)], found))
+            if group in _READERS:
+                read = _READERS[group](texts)
+                found = _find(read, _as_group(part[rows], group))
+                _merge(at, rows, np.where(found >= 0, text_at[np.maximum(found, 0)], found))
+        unknown = rows[at[rows] == -1]
+        if len(unknown) and not (o_groups == group).any() and len(original):
+            readable = group in _READERS and bool(_READERS[group](texts).notna().all())
+            if not len(texts) or not readable:
+                refuse.unknown(len(unknown), group, o_groups)
+    rows = np.flatnonzero((x_groups == _TEXT) & (at < 0))
+    typed = pd.unique(o_groups[~o_text]) if len(rows) else ()
+    for group in typed:
+        members = np.flatnonzero(o_groups == group)
+        found = _find(_written(original[members]), part[rows])
+        _merge(at, rows, np.where(found >= 0, members[np.maximum(found, 0)], found))
+        unread = rows[at[rows] == -1]  # a text written as an original value is that value
+        if group in _READERS and len(unread):
+            found = _find(_as_group(original[members], group), _READERS[group](part[unread]))
+            _merge(at, unread, np.where(found >= 0, members[np.maximum(found, 0)], found))
+    unreadable = [group for group in typed if group not in _READERS]
+    if unreadable and (at[rows] == -1).any():
+        refuse.unreadable(int(np.count_nonzero(at[rows] == -1)), ", ".join(unreadable))
+    if (at == -2).any():
+        refuse.ambiguous(int(np.count_nonzero(at == -2)))
+    matched = at[at >= 0]
+    if len(matched) != len(np.unique(matched)):
+        refuse.merged(len(matched) - len(np.unique(matched)))
+    return at
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    """The errors of a column whose release (or control) values cannot be matched to the
+    original's one to one: each names the column, the two dtypes, what cannot be told and
+    the fix, never a value."""
+
+    column: Hashable
+    which: str
+    dtypes: tuple[Any, Any]
+
+    def _error(self, problem: str) -> InvalidParameterError:
+        c, w = self.column, self.which
+        return InvalidParameterError(
+            f"column {c!r}: the original holds {self.dtypes[0]} and {w} {self.dtypes[1]}; "
+            f"{problem}, so {w} cannot be compared with the original value for value as "
+            f"written; {self._fix()}"
+        )
+
+    def _fix(self) -> str:
+        """How to give the release's column the original's values as written."""
+        c, w, dtype = self.column, self.which, self.dtypes[0]
+        column = f"{w}[{c!r}]"
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            return (
+                f"read {w}'s file with the column as text (pd.read_csv(..., dtype={{{c!r}: "
+                f"str}})), or write it as the original does, e.g. {column} = "
+                f"{column}.astype(str).str.zfill(4) for codes written with leading zeros"
+            )
+        if pd.api.types.is_datetime64_any_dtype(dtype):
+            convert = f"pd.to_datetime({column}, format=...)"
+        elif pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+            convert = f"pd.to_numeric({column})"
+        else:
+            convert = f"{column}.astype(original[{c!r}].dtype)"
+        return (
+            f"convert {w}'s column to the original's type first ({column} = {convert}), or "
+            f"pass both columns as text written alike"
+        )
+
+    def unknown(self, count: int, group: str, o_groups: np.ndarray) -> None:
+        held = ", ".join(pd.unique(o_groups))
+        if _TEXT not in held:
+            raise self._error(f"{count} of its values are {group}, and the original holds {held}")
+        raise self._error(
+            f"{count} of its values ({group}) are none of the original's texts read as "
+            f"{group}, and some of those texts do not read as {group}: whether they are values "
+            "of their own or the original's written otherwise cannot be told"
+        )
+
+    def unreadable(self, count: int, group: str) -> None:
+        raise self._error(
+            f"{count} of its texts are not written as any of the original's values ({group}), "
+            f"and whether they are such values written otherwise cannot be told"
+        )
+
+    def ambiguous(self, count: int) -> None:
+        raise self._error(
+            f"{count} of its values are each several of the original's values, once these are "
+            "read as the values' type (for instance codes written with and without leading "
+            "zeros, read as one number)"
+        )
+
+    def merged(self, count: int) -> None:
+        raise self._error(
+            f"{count} of the original's values are each written by several of its values "
+            "(for instance a number written with and without a leading zero)"
+        )
 
 
 @dataclass(frozen=True)
@@ -454,7 +790,7 @@ def _frames(
     columns: Sequence[Hashable], frames: Sequence[pd.DataFrame]
 ) -> tuple[list[_Frame], np.ndarray]:
     """The three frames coded, and which columns are numbers."""
-    coded = [_code_column([f[c] for f in frames]) for c in columns]
+    coded = [_code_column(c, [f[c] for f in frames]) for c in columns]
     out = []
     for i, frame in enumerate(frames):
         codes = np.column_stack([c.codes[i] for c in coded]).reshape(len(frame), len(coded))
@@ -590,7 +926,7 @@ class _SinglingOut:
             predicates.take(np.flatnonzero(self._singling(predicates, self.released))), n
         )
 
-    def multivariate(self, n: int, n_cols: int, max_attempts: int | None) -> _Predicates:
+    def multivariate(self, n: int, n_cols: int, max_attempts: int) -> _Predicates:
         """Predicates on ``n_cols`` random columns of random release records, batch by batch
         until ``n`` distinct ones single out a release record or ``max_attempts`` were
         formed."""
@@ -599,8 +935,8 @@ class _SinglingOut:
         medians[self.numeric] = np.nanmedian(values[:, self.numeric], axis=0)
         found = _Predicates(*(np.zeros((0, n_cols), dtype=np.int64) for _ in _TERM))
         attempts = 0
-        batch = BATCH if max_attempts is None else min(BATCH, max_attempts)
-        while len(found) < n and (max_attempts is None or attempts < max_attempts):
+        batch = min(BATCH, max_attempts)
+        while len(found) < n and attempts < max_attempts:
             rows = self.rng.integers(0, len(codes), size=batch)
             cols = np.sort(
                 np.argsort(self.rng.random((batch, codes.shape[1])), axis=1)[:, :n_cols], axis=1
@@ -662,7 +998,7 @@ class _SinglingOut:
         return float(_model(len(self.original.codes), w, norm) / _model(n, w, norm))
 
     def run(
-        self, mode: str, n_attacks: int, n_cols: int, max_attempts: int | None, level: float
+        self, mode: str, n_attacks: int, n_cols: int, max_attempts: int, level: float
     ) -> AttackRisk:
         if mode == "univariate":
             predicates = self.univariate(n_attacks)
@@ -851,6 +1187,27 @@ def _not_found(
     return error
 
 
+def _at_most(value: int, most: int, name: str) -> int:
+    """``value`` when it is at most ``most``, else an InvalidParameterError naming ``name``."""
+    if value > most:
+        raise InvalidParameterError(
+            f"{name} must be at most {most:,}, got {value:,}; pass {name}={most} or less "
+            f"(the limit keeps a call's time and memory bounded)"
+        )
+    return value
+
+
+def _column_list(labels: Any, name: str) -> list[Hashable]:
+    """The column labels ``name`` holds (one label, or an iterable of them), each once."""
+    found = as_label_list(labels)
+    repeated = sorted({repr(c) for c in found if found.count(c) > 1})
+    if repeated:
+        raise InvalidQIDError(
+            f"{name} names {', '.join(repeated)} more than once; list each column once"
+        )
+    return found
+
+
 def _check_frame(frame: Any, name: str) -> pd.DataFrame:
     if not isinstance(frame, pd.DataFrame):
         raise NotAFrameError(
@@ -894,7 +1251,14 @@ def attacks(
         The records the release was made from (all of them, or a sample).
     released : pandas.DataFrame
         The release, as published (generalized labels are compared as written: the attacker
-        here does not read ranges).
+        here does not read ranges). Where a column's dtype is not the original's (a release
+        read back from a file: ``"0100"`` read as the number 100, dates as text, integers
+        with a missing value as floats), each of its values is compared as the original
+        value it is: written alike, or read as it (``"1983-12-21 00:00:00"`` as a date; the
+        original's ``"0100"`` read as a number is 100), one to one; a value that is none of
+        them (a label such as ``"[10, 20)"`` or ``"2019-05"``) is a value of its own. When
+        which original value a release value is cannot be told, the column is refused (so is
+        the control's, aligned the same way).
     control : pandas.DataFrame
         Records of the same population that were *not* used to make the release: its index
         labels must not be the original's. Anonymeter assumes the original and the control
@@ -910,15 +1274,18 @@ def attacks(
         The linkability attacker's two tables (disjoint column sets). Default: ``columns``
         (less ``secret``) cut in two halves, in order.
     n_attacks : int, default 500
-        The attacks of each kind (targets, predicates).
+        The attacks of each kind (targets, predicates), at most :data:`MAX_ATTACKS`
+        (10,000: the Wilson error of a rate is then at most 1 %).
     mode : {"multivariate", "univariate"}, default "multivariate"
         Singling out by predicates on ``n_cols`` attributes of a release record, or by one
         rare value or extreme.
     n_cols : int, default 3
         The attributes of a multivariate predicate.
     max_attempts : int or None, default 100000
-        The multivariate predicates formed at most (anonymeter's default, 10 million, takes
-        hours on a release that singles out few records); None: no limit.
+        The multivariate predicates formed at most, up to :data:`MAX_ATTEMPTS`; None means
+        that many, anonymeter's default of 10 million (which takes about 25 s on a release
+        of 200 distinct records that singles out none of them, and minutes on one of tens of
+        thousands), never "until ``n_attacks`` are found".
     n_neighbors : int, default 1
         Linkability: a target is linked when its two halves share one of their
         ``n_neighbors`` nearest release records.
@@ -927,7 +1294,8 @@ def attacks(
     confidence_level : float, default 0.95
         The confidence of the intervals.
     seed : int or None, default 0
-        The random draws' seed: the same seed, the same figures.
+        The random draws' seed, a whole number of at least 0 (numpy's rule) or None for
+        fresh draws: the same seed, the same figures.
 
     Returns
     -------
@@ -941,10 +1309,18 @@ def attacks(
         A table is not a DataFrame or has no rows.
     ColumnNotFoundError
         A column is missing from one of the tables.
+    DuplicateColumnsError
+        A column read names several columns of one of the tables.
+    InvalidQIDError
+        ``columns`` or ``link_columns`` names a column twice.
     InvalidParameterError
-        The control shares index labels with the original; a count or level out of range;
-        an unknown mode; ``link_columns`` not two disjoint non-empty sets; ``secret`` the
-        only column, or not a number with ``regression=True``.
+        The control shares index labels with the original; a count, seed or level out of
+        range (``n_attacks`` above :data:`MAX_ATTACKS`, ``max_attempts`` above
+        :data:`MAX_ATTEMPTS`, a negative ``seed``); an unknown mode; ``link_columns`` not
+        two disjoint non-empty sets; ``secret`` the only column, or not a number with
+        ``regression=True``; a column of the release (or the control) whose values cannot
+        be matched to the original's one to one (the message names the column, the two
+        dtypes and the fix, never a value).
 
     See Also
     --------
@@ -974,9 +1350,37 @@ def attacks(
     original = _check_frame(original, "original")
     released = _check_frame(released, "released")
     control = _check_frame(control, "control")
+    n_attacks = _at_most(
+        params.whole(n_attacks, "n_attacks", example=500), MAX_ATTACKS, "n_attacks"
+    )
+    n_cols = params.whole(n_cols, "n_cols", example=3)
+    n_neighbors = params.whole(n_neighbors, "n_neighbors", example=1)
+    limit = MAX_ATTEMPTS if max_attempts is None else max_attempts
+    limit = _at_most(
+        params.whole(limit, "max_attempts", example=100_000), MAX_ATTEMPTS, "max_attempts"
+    )
+    mode = params.one_of(mode, "mode", MODES)
+    regression = bool(params.flag(regression, "regression"))
+    confidence_level = params.real(confidence_level, "confidence_level", low=0, above=True)
+    if confidence_level >= 1:
+        raise InvalidParameterError(
+            f"confidence_level must be between 0 and 1 (exclusive), got {confidence_level!r}; "
+            "pass for instance 0.95"
+        )
+    if seed is not None:
+        seed = params.whole(seed, "seed", low=0, example=0)
     names = {"original": original, "released": released, "control": control}
-    columns = list(released.columns if columns is None else columns)
+    if columns is None:  # the release's columns, each name once (a repeated one is refused below)
+        columns = list(dict.fromkeys(released.columns))
+    columns = _column_list(columns, "columns")
     for name, frame in names.items():
+        twice = set(frame.columns[frame.columns.duplicated()])
+        repeated = [c for c in columns if c in twice]
+        if repeated:
+            raise DuplicateColumnsError(
+                f"{name} has several columns named {', '.join(repr(c) for c in repeated)}; "
+                f"rename them (e.g. {name}.columns = [...]) so each name picks one column"
+            )
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             raise _not_found(
@@ -997,27 +1401,6 @@ def attacks(
             "anonymizing, e.g. control = df.sample(frac=0.1, random_state=0); original = "
             "df.drop(control.index), and give a control read from another file index labels "
             "of its own"
-        )
-    for name, value, least in (("n_attacks", n_attacks, 1), ("n_cols", n_cols, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-            raise InvalidParameterError(f"{name} must be a whole number >= {least}, got {value!r}")
-    if (
-        isinstance(n_neighbors, bool)
-        or not isinstance(n_neighbors, (int, np.integer))
-        or n_neighbors < 1
-    ):
-        raise InvalidParameterError(f"n_neighbors must be a whole number >= 1, got {n_neighbors!r}")
-    if max_attempts is not None and (
-        not isinstance(max_attempts, (int, np.integer)) or max_attempts < 1
-    ):
-        raise InvalidParameterError(
-            f"max_attempts must be a whole number >= 1 or None, got {max_attempts!r}"
-        )
-    if mode not in MODES:
-        raise InvalidParameterError(f"mode must be one of {MODES}, got {mode!r}")
-    if not 0 < confidence_level < 1:
-        raise InvalidParameterError(
-            f"confidence_level must be between 0 and 1 (exclusive), got {confidence_level!r}"
         )
     if secret is not None and secret not in columns:
         raise _not_found(
@@ -1048,7 +1431,10 @@ def attacks(
             raise InvalidParameterError(
                 "link_columns must be two column sets, the attacker's two tables"
             )
-        link = (tuple(link_columns[0]), tuple(link_columns[1]))
+        link = (
+            tuple(_column_list(link_columns[0], "link_columns")),
+            tuple(_column_list(link_columns[1], "link_columns")),
+        )
         if not link[0] or not link[1] or set(link[0]) & set(link[1]):
             raise InvalidParameterError(
                 "link_columns must be two non-empty column sets sharing no column"
@@ -1074,7 +1460,7 @@ def attacks(
     original_codes, released_codes, control_codes = frames
     singling_out = _SinglingOut(
         original_codes, released_codes, control_codes, numeric, streams[0]
-    ).run(mode, n_attacks, n_cols, max_attempts, confidence_level)
+    ).run(mode, n_attacks, n_cols, limit, confidence_level)
     halves = ([position[c] for c in link[0]], [position[c] for c in link[1]])
     linkability = _linkability(
         original_codes,
@@ -1109,7 +1495,7 @@ def attacks(
         link,
         secret,
         mode,
-        int(n_attacks),
+        n_attacks,
         confidence_level,
         seed,
     )
