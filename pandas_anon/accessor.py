@@ -173,6 +173,7 @@ class _Exposure:
         progress: bool | None = None,
         k: int = 2,
         weights: Weights | None = None,
+        max_subsets: int | None = None,
     ) -> BestQID:
         """``DataFrame.anon.best_qid``: the smallest column subset exposing most singletons.
 
@@ -195,6 +196,8 @@ class _Exposure:
             Subsets are ranked by the rows in classes of fewer than ``k`` rows.
         weights : hashable or array-like, optional
             The people each row stands for (an aggregated table's count column).
+        max_subsets : int, optional
+            The most column subsets examined. Default None: 1,000,000.
 
         Returns
         -------
@@ -226,6 +229,7 @@ class _Exposure:
             exhaustive=exhaustive,
             progress=progress,
             weights=weights,
+            max_subsets=max_subsets,
         )
 
     def risk(

@@ -55,6 +55,13 @@ class DuplicateColumnsError(AnonError, ValueError):
     """The frame has several columns with the same name, so a name does not pick one column."""
 
 
+class IndexDataError(AnonError, ValueError):
+    """The frame's index holds data (named levels, a MultiIndex, text, dates or decimals):
+    pandas-anon examines columns, while a release writes its index (``to_csv`` does by
+    default), so such an index would be published unexamined. Move it into the columns with
+    ``df.reset_index()``, or drop it with ``df.reset_index(drop=True)``."""
+
+
 class EmptyDataError(AnonError, ValueError):
     """There are no rows to examine (empty frame, or every row incomplete)."""
 

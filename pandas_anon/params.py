@@ -41,7 +41,12 @@ from typing import Any, TypeGuard
 import numpy as np
 import pandas as pd
 
-from pandas_anon.errors import InvalidParameterError, NotAFrameError, OutputFileError
+from pandas_anon.errors import (
+    IndexDataError,
+    InvalidParameterError,
+    NotAFrameError,
+    OutputFileError,
+)
 
 #: A decimal number as written on a command line or in a configuration file.
 _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
@@ -200,10 +205,21 @@ def is_frame(value: object) -> bool:
 
 
 def frame(value: Any, name: str = "frame") -> Any:
-    """``value`` when it is a pandas or Dask DataFrame; else a :class:`NotAFrameError` naming
-    ``name``, what was passed and how to make a frame of it (``series.to_frame()``,
-    ``pd.DataFrame(...)``, ``pd.read_csv(path)``, ``.to_pandas()``)."""
+    """``value`` when it is a pandas or Dask DataFrame whose index only numbers its rows
+    (:func:`index_numbers_rows`); a frame whose index holds data is an
+    :class:`IndexDataError`, anything else a :class:`NotAFrameError` naming ``name``, what
+    was passed and how to make a frame of it (``series.to_frame()``, ``pd.DataFrame(...)``,
+    ``pd.read_csv(path)``, ``.to_pandas()``)."""
     if is_frame(value):
+        index = value._meta.index if not isinstance(value, pd.DataFrame) else value.index
+        if not index_numbers_rows(index):
+            raise IndexDataError(
+                f"the index of {name} holds data ({_index_kind(index)}); pandas-anon "
+                f"examines columns only, and a release writes its index (to_csv does by "
+                f"default), so it would be published unexamined: move it into the columns "
+                f"with {name}.reset_index(), or drop it with {name}.reset_index(drop=True) "
+                f"if it only numbers rows"
+            )
         return value
     kind = type(value)
     if value is None:
@@ -220,6 +236,31 @@ def frame(value: Any, name: str = "frame") -> Any:
     raise NotAFrameError(
         f"{name} must be a pandas DataFrame (or a Dask DataFrame), got {got}; {fix}"
     )
+
+
+def index_numbers_rows(index: pd.Index) -> bool:
+    """Whether ``index`` only numbers rows: one unnamed level of whole numbers, as pandas
+    makes it (a ``RangeIndex``, or the numbers filtering, sampling, sorting or concatenating
+    frames leave). The one rule of the index, for every function that reads or writes a
+    frame, on either engine: any other index holds data (a name, several levels, text,
+    dates, decimals), which a release would write. A RangeIndex is row numbers whatever its
+    name (its labels are positions); an unnamed index of whole numbers holding identifiers
+    is indistinguishable from row numbers, so name it or move it into the columns."""
+    if isinstance(index, pd.RangeIndex):
+        return True
+    if index.nlevels != 1 or index.name is not None:
+        return False
+    return isinstance(index.dtype, np.dtype) and index.dtype.kind in "iu"
+
+
+def _index_kind(index: pd.Index) -> str:
+    """What an index holding data is, by its names and dtype (never its values)."""
+    names = [n for n in index.names if n is not None]
+    levels = f"{index.nlevels} levels" if index.nlevels > 1 else "one level"
+    named = f", named {', '.join(repr(n) for n in names)}" if names else ", unnamed"
+    dtypes = getattr(index, "dtypes", None)
+    kinds = ", ".join(str(d) for d in dtypes) if dtypes is not None else str(index.dtype)
+    return f"{levels}{named}, of {kinds}"
 
 
 def known_options(

@@ -37,6 +37,7 @@ from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import dask_backend, is_dask
 from pandas_anon.engine.backends.pandas import Tabulation, tabulate
 from pandas_anon.engine.columns import (
+    columns_except,
     require_columns,
     require_data,
     resolve_columns,
@@ -308,12 +309,12 @@ def anonymize(
             f"{{'age': 'intervals'}}, got {type(hierarchies).__name__} {hierarchies!r}"
         )
     if qid is None:
-        found = _identifiers(frame, [c for c in frame.columns if c != sensitive], identifiers)
+        found = _identifiers(frame, columns_except(frame.columns, sensitive), identifiers)
         read = None  # the columns holding a value, less the identifiers (on a Dask frame)
     else:
         qid = resolve_columns(frame, qid)
         sensitive_outside(qid, sensitive)
-        outside = [c for c in frame.columns if c not in qid and c != sensitive]
+        outside = [c for c in columns_except(frame.columns, sensitive) if c not in qid]
         found = _identifiers(frame, outside, identifiers)
         read = [*qid, *([sensitive] if sensitive is not None else [])]
     local, weights = frame, None
@@ -685,7 +686,9 @@ def _zero_configuration(request: _Request, identifiers: Sequence[Hashable]) -> T
     gate's rule on the release."""
     frame, k = request.frame, request.k
     candidates = [
-        c for c in candidate_columns(frame, None) if c != request.sensitive and c not in identifiers
+        c
+        for c in columns_except(candidate_columns(frame, None), request.sensitive)
+        if c not in identifiers
     ]
     if not candidates:
         raise _nothing_left()

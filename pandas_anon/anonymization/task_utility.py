@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pandas_anon.engine.columns import resolve_columns
+from pandas_anon.engine.columns import columns_except, resolve_columns
 from pandas_anon.engine.encoding import factorize
 from pandas_anon.errors import InvalidParameterError, MissingDependencyError
 
@@ -86,7 +86,7 @@ class TaskUtility:
 def features_of(output: pd.DataFrame, original: pd.DataFrame, target: Hashable) -> list[Hashable]:
     """The released columns a classifier reads: the output's columns other than ``target``
     that the original holds too."""
-    return [c for c in output.columns if c != target and c in original.columns]
+    return [c for c in columns_except(output.columns, target) if c in original.columns]
 
 
 def baseline(

@@ -25,6 +25,7 @@ from pandas_anon.detect.figures import QID, candidate_frequencies
 from pandas_anon.detect.results import BestQID
 from pandas_anon.detect.subsets import (
     IDENTIFIER,
+    MAX_SUBSETS,
     STATUSES,
     Examined,
     Subset,
@@ -48,6 +49,7 @@ def best_qid(
     exhaustive: bool = False,
     progress: bool | None = None,
     weights: Weights | None = None,
+    max_subsets: int | None = None,
 ) -> BestQID:
     """Elect the smallest column subset exposing the most singletons.
 
@@ -102,6 +104,12 @@ def best_qid(
         The people each row of an aggregated table stands for: the label of a count column
         (left out of the candidates) or one count per row, as
         :func:`pandas_anon.singletons` takes them. Default None: each row is one person.
+    max_subsets : int or None, default None
+        The most column subsets the search may examine: before each size, the subsets of
+        that size are counted, and a search that would pass the budget stops with
+        :class:`~pandas_anon.errors.LimitExceededError` rather than run for hours on a wide
+        frame (1,030 columns hold 181 million subsets of 3). None: 1,000,000, the budget of
+        the gate's election. A whole number of at least 1.
 
     Returns
     -------
@@ -136,6 +144,9 @@ def best_qid(
     UnhashableValueError
         A candidate column holds values that cannot be compared for equality (lists, dicts,
         sets).
+    LimitExceededError
+        The subsets of up to ``max_size`` candidate columns are more than ``max_subsets``;
+        the message says how many.
 
     Warns
     -----
@@ -187,7 +198,8 @@ def best_qid(
     exhaustive = bool(flag(exhaustive, "exhaustive"))
     progress = flag(progress, "progress", optional=True)
     frequencies, dropped = candidate_frequencies(frame, columns, dropna=dropna, weights=weights)
-    search = SubsetSearch(frequencies, max_size=max_size, k=k)
+    budget = MAX_SUBSETS if max_subsets is None else max_subsets
+    search = SubsetSearch(frequencies, max_size=max_size, k=k, max_subsets=budget)
     return elect(search, dropped=dropped, exhaustive=exhaustive, progress=progress)
 
 

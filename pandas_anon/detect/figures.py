@@ -28,7 +28,13 @@ from pandas_anon.detect.population import (
 from pandas_anon.detect.results import Risk, Singletons, class_size_table
 from pandas_anon.detect.subsets import SubsetSearch, check_max_size
 from pandas_anon.engine.backends import dask_backend, is_dask, tabulate
-from pandas_anon.engine.columns import all_columns, as_label_list, require_data, resolve_columns
+from pandas_anon.engine.columns import (
+    all_columns,
+    as_label_list,
+    columns_except,
+    require_data,
+    resolve_columns,
+)
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.engine.weights import Weights, weight_column
 from pandas_anon.errors import InvalidQIDError
@@ -454,7 +460,7 @@ def candidate_columns(
         _outside(frame, columns, weights)
         return resolve_columns(frame, columns)
     counted = weight_column(frame, weights)
-    return tuple(c for c in all_columns(frame) if c != counted and frame[c].notna().any())
+    return tuple(c for c in columns_except(all_columns(frame), counted) if frame[c].notna().any())
 
 
 def candidate_frequencies(

@@ -882,6 +882,9 @@ static void release_column(read_column *c, int own_codes) {
 #define THREADED_BYTES ((size_t)64 << 20)
 /* Rows beyond which a second thread pays for its start. */
 #define THREADED_ROWS 10000
+/* The most columns tabulate_rows reads in one call (exported as TABULATED_COLUMNS: a wider
+ * frame takes the general path, whose keys are too wide for one word anyway). */
+#define TABULATED_COLUMNS 1024
 
 /*
  * tabulate_rows(columns, n, dense_limit, key_limit): the n rows of a frame grouped into their
@@ -910,8 +913,9 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
         return NULL;
     }
     const Py_ssize_t q = PyList_GET_SIZE(specs);
-    if (n < 1 || q < 1 || q > 1024) {
-        PyErr_SetString(PyExc_ValueError, "columns: expected 1 to 1024 columns of n > 0 rows");
+    if (n < 1 || q < 1 || q > TABULATED_COLUMNS) {
+        PyErr_SetString(PyExc_ValueError,
+                        "columns: expected 1 to TABULATED_COLUMNS columns of n > 0 rows");
         return NULL;
     }
     PyObject *result = NULL, *uniques = PyList_New(q), *firsts = PyList_New(q);
@@ -967,7 +971,7 @@ static PyObject *tabulate_rows(PyObject *self, PyObject *args) {
         factorize_all(columns, q, n, 1);
         Py_END_ALLOW_THREADS
     }
-    int64_t n_labels = 1, radixes[1024];
+    int64_t n_labels = 1, radixes[TABULATED_COLUMNS];
     for (Py_ssize_t j = 0; j < q; j++) {
         read_column *c = &columns[j];
         const int64_t *code = c->text ? c->codes : c->given.buf;
@@ -1405,5 +1409,11 @@ PyMODINIT_FUNC PyInit__kernels(void) {
     if (pool_capsule == NULL) {
         return NULL;
     }
-    return PyModule_Create(&module);
+    PyObject *created = PyModule_Create(&module);
+    if (created != NULL &&
+        PyModule_AddIntConstant(created, "TABULATED_COLUMNS", TABULATED_COLUMNS) < 0) {
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
 }

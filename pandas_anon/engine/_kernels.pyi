@@ -2,6 +2,8 @@
 
 import numpy as np
 
+TABULATED_COLUMNS: int
+
 def group(
     words: np.ndarray,
     n_words: int,

@@ -102,6 +102,15 @@ def _duplicated(names: Iterable[Hashable]) -> DuplicateColumnsError:
     )
 
 
+def columns_except(labels: Iterable[Hashable], *named: Hashable | None) -> list[Hashable]:
+    """``labels`` less the columns that parameters name (``sensitive=``, a count column,
+    ``target=``...). A parameter left at None names no column, so a column *labelled* None
+    stays: comparing each label with the parameter's default would drop it unexamined, and a
+    column of tax codes labelled None was once released verbatim that way."""
+    given = [name for name in named if name is not None]
+    return [label for label in labels if not any(label is g or label == g for g in given)]
+
+
 def sensitive_outside(qid: Iterable[Hashable], sensitive: Hashable | None) -> None:
     """Refuse a ``sensitive`` column that is one of the ``qid`` columns: a column is either
     a quasi-identifier or the sensitive column whose values a model protects."""

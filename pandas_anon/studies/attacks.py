@@ -1209,11 +1209,14 @@ def _column_list(labels: Any, name: str) -> list[Hashable]:
 
 
 def _check_frame(frame: Any, name: str) -> pd.DataFrame:
+    """``frame`` when it is a pandas DataFrame with rows, whose index only numbers them (the
+    library's rule, :func:`~pandas_anon.params.frame`)."""
     if not isinstance(frame, pd.DataFrame):
         raise NotAFrameError(
             f"{name} must be a pandas DataFrame, got {type(frame).__name__}; "
             "pass the table itself (pd.read_csv(...) first)"
         )
+    params.frame(frame, name)
     if frame.empty:
         raise EmptyDataError(f"{name} has no rows; the attacks need records to attack")
     return frame

@@ -208,11 +208,12 @@ def _compiled_tabulation(
     folded and grouped without an array per step; the same frequency set, combinations and
     rows as :class:`EncodedFrame` then :func:`combinations` give (the tests compare them).
     None (that path, then) for any other column, a frame of more than ``HASHED_ROWS``
-    rows, keys too wide for one word, or without the kernels."""
+    rows or more columns than the kernels read in one call (``TABULATED_COLUMNS``), keys too
+    wide for one word, or without the kernels."""
     require_data(frame)
     names = resolve_columns(frame, columns)
     n_rows = len(frame)
-    if kernels is None or n_rows > HASHED_ROWS:
+    if kernels is None or n_rows > HASHED_ROWS or len(names) > kernels.TABULATED_COLUMNS:
         return None
     arrays = {c: column_array(frame, c) for c in names}
     specs: list[tuple] = []
