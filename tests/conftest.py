@@ -24,7 +24,7 @@ os.environ.setdefault("PANDAS_ANON_PLUGINS", ",".join(INSTALLED))
 
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
+from hypothesis import is_hypothesis_test, settings  # noqa: E402
 
 import pandas_anon  # noqa: E402, F401  (registers df.anon)
 from pandas_anon.datasets import (  # noqa: E402
@@ -39,6 +39,16 @@ from pandas_anon.hierarchy import Hierarchy  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
     settings.load_profile("ci")
+
+#: Examples each property test draws at least under the "search" profile.
+SEARCH_EXAMPLES = 1000
+# ``--hypothesis-profile=search`` (CONTRIBUTING.md): a search for the examples CI's pinned draw
+# never reaches, fresh random seeds each run and every property test raised to SEARCH_EXAMPLES
+# (pytest_collection_modifyitems); a failure is printed with its seed and blob, and is then kept
+# as an ``@example`` of its test.
+settings.register_profile(
+    "search", derandomize=False, max_examples=SEARCH_EXAMPLES, deadline=None, print_blob=True
+)
 
 #: The packaged data files (the Adult hierarchies are read from them as ARX's CSV format).
 DATA = Path(pandas_anon.datasets.__file__).parent / "data"
@@ -95,7 +105,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip each test marked ``requires_plugin(name)`` whose plugin is not loaded, saying how
-    to install it."""
+    to install it; under the "search" profile, raise every property test to
+    :data:`SEARCH_EXAMPLES` examples."""
+    if settings.get_current_profile_name() == "search":
+        _search_harder(items)
     loaded = loaded_first_party()
     for item in items:
         for mark in item.iter_markers("requires_plugin"):
@@ -112,6 +125,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                         f"PANDAS_ANON_PLUGINS: pip install -e {FIRST_PARTY[name]}"
                     )
                 )
+
+
+def _search_harder(items: list[pytest.Item]) -> None:
+    """Give each property test of ``items`` at least :data:`SEARCH_EXAMPLES` examples, no
+    deadline and random seeds. A test's own ``@settings`` (``max_examples=150``) would
+    otherwise win over the profile; Hypothesis reads the settings a test runs with from this
+    attribute of its wrapper when the test is called (hypothesis is pinned in the test extra)."""
+    for item in items:
+        test = getattr(item, "obj", None)
+        if test is None or not is_hypothesis_test(test):
+            continue
+        own = test._hypothesis_internal_use_settings
+        test._hypothesis_internal_use_settings = settings(
+            own,
+            max_examples=max(own.max_examples, SEARCH_EXAMPLES),
+            deadline=None,
+            derandomize=False,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,8 @@ from pandas_anon.cli.options import add_file_options, column_list, positive
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pandas_anon.detect.results import Singletons
+
 HELP = "report singletons (and the best QID) of a CSV file"
 
 
@@ -34,6 +36,13 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         type=positive("max_size", MAX_SIZE),
         default=MAX_SIZE,
         help=f"largest QID examined when electing (default {MAX_SIZE})",
+    )
+    command.add_argument(
+        "--max-subsets",
+        metavar="N",
+        type=positive("max_subsets", 1_000_000),
+        help="most column subsets the election of a QID may examine (default 1,000,000): "
+        "a wider search stops with exit 2 before it starts the size that would pass it",
     )
     command.add_argument(
         "--keep-missing",
@@ -66,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
     # measuring a given QID, rows missing one of its values are left out as the seed paper does
     keep_missing = args.qid is None if args.keep_missing is None else args.keep_missing
     result = scan_frame(
-        frame, qid=args.qid, columns=args.columns, max_size=args.max_size, dropna=not keep_missing
+        frame,
+        qid=args.qid,
+        columns=args.columns,
+        max_size=args.max_size,
+        dropna=not keep_missing,
+        max_subsets=args.max_subsets,
     )
     result["file"] = str(args.file)
     result["seconds"] = round(time.perf_counter() - started, 4)
@@ -81,23 +95,48 @@ def scan_frame(
     columns: Sequence[str] | None = None,
     max_size: int | None = None,
     dropna: bool = True,
+    max_subsets: int | None = None,
 ) -> dict:
     """Everything ``scan`` reports, as a JSON-able dict: the QID's singletons and risk, and
     the election when no ``qid`` is given (among ``columns``, up to ``max_size`` columns;
-    ``None``: check's default, :data:`pandas_anon.detect.exposure.MAX_SIZE`)."""
+    ``None``: check's default, :data:`pandas_anon.detect.exposure.MAX_SIZE`; examining at
+    most ``max_subsets`` subsets, None: :func:`~pandas_anon.best_qid`'s budget). Its figures
+    count rows missing a QID value as ``dropna`` says; the QID's singletons are also given
+    counted both ways, as ``check`` gives them (``keep_missing``, ``singletons_by_missing``:
+    :class:`pandas_anon.gate.check.ByMissing`)."""
     from pandas_anon.detect.best_qid import best_qid
     from pandas_anon.detect.exposure import MAX_SIZE
-    from pandas_anon.detect.figures import risk
+    from pandas_anon.detect.figures import risk, singletons
+    from pandas_anon.errors import LimitExceededError
+    from pandas_anon.gate.check import Counted, by_missing
+
+    def counted(found: Singletons) -> Counted:
+        return Counted(found.count, found.examined, found.dropped)
 
     result: dict = {"rows": len(frame)}
     if qid is None:
         size = MAX_SIZE if max_size is None else max_size
-        elected = best_qid(frame, columns, max_size=size, dropna=dropna)
+        try:
+            elected = best_qid(
+                frame, columns, max_size=size, dropna=dropna, max_subsets=max_subsets
+            )
+        except LimitExceededError as error:
+            raise LimitExceededError(
+                f"{error} (on the command line: name the quasi-identifier with --qid, or "
+                f"narrow the search with --columns, --max-size or --max-subsets)"
+            ) from None
         result["best_qid"] = elected.to_dict()
         qid = list(elected.columns)
     measured = risk(frame, qid, dropna=dropna)
     result["singletons"] = measured.uniques.to_dict()
     result["risk"] = measured.to_dict()
+    chosen = qid  # the QID measured, typed for the lambda
+    both = by_missing(
+        counted(measured.uniques),
+        lambda other: counted(singletons(frame, chosen, dropna=other)),
+        keep_missing=not dropna,
+    )
+    result.update(both.to_dict())
     return result
 
 
@@ -114,6 +153,7 @@ def render(result: dict) -> str:
     import pandas as pd
 
     from pandas_anon import formatting as report
+    from pandas_anon.gate.check import ByMissing
 
     parts = []
     elected = result.get("best_qid")
@@ -144,12 +184,7 @@ def render(result: dict) -> str:
     fields += [
         ("QID", report.columns(found["qid"])),
         ("rows", report.count(found["rows"])),
-        ("dropped (incomplete)", report.count(found["dropped"])),
-        ("examined", report.count(found["examined"])),
-        (
-            "singletons",
-            f"{report.count(found['singletons'])} ({report.percent(found['fraction'])})",
-        ),
+        *ByMissing.from_dict(result).lines("the way the figures below count"),
         ("distinct combinations", report.count(found["distinct"])),
         (
             "prosecutor risk max / avg",

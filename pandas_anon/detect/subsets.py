@@ -257,7 +257,9 @@ class SubsetSearch:
     suppression marker, the entries holding it.
 
     ``prune``: the search is the gate's election (:meth:`lead`, not :meth:`levels`), which
-    examines at most ``max_subsets`` subsets (None: no limit) and keeps no partition.
+    keeps no partition. Either search examines at most ``max_subsets`` subsets (None: no
+    limit): the election counts them as it goes, :meth:`levels` refuses a size whose subsets
+    would pass the budget before it builds them.
     """
 
     def __init__(
@@ -303,8 +305,10 @@ class SubsetSearch:
         self._root = Subset((), 0, 1, COUNTED, surplus=self.surplus)  # every entry, none counted
         level = [self._root]
         assert not self.prune, "an election is run by lead()"
+        planned_before = 0
         for size in range(1, self.max_size + 1):
             last = size == self.max_size  # no child will refine it: count, carry nothing
+            planned_before = self._within_budget(level, size, planned_before)
             level = self._evaluate(
                 [child for subset in level for child in self._children(subset)], last
             )
@@ -315,6 +319,23 @@ class SubsetSearch:
             if not level:
                 return
             yield level
+
+    def _within_budget(self, level: list[Subset], size: int, before: int) -> int:
+        """The subsets planned up to ``size`` (``before`` planned for the smaller sizes, plus
+        the supersets of ``level`` by one later column, counted before any is built), or
+        :class:`~pandas_anon.errors.LimitExceededError` when they pass ``max_subsets``: the
+        search's time and memory grow with the subsets of one size, which a wide frame makes
+        numerous (1,030 columns: 181 million subsets of 3)."""
+        width = len(self.names)
+        planned = before + sum(width - (s.columns[-1] + 1 if s.columns else 0) for s in level)
+        if self.max_subsets is not None and planned > self.max_subsets:
+            raise LimitExceededError(
+                f"the search of the best quasi-identifier would examine {planned:,} column "
+                f"subsets (of up to {size} of the {width:,} candidate columns), more than its "
+                f"budget of {self.max_subsets:,}; pass fewer columns (columns=), a smaller "
+                f"max_size, or a larger max_subsets"
+            )
+        return planned
 
     def _children(self, subset: Subset) -> Iterator[Subset | tuple[Subset, int]]:
         """The supersets of ``subset`` by one later column: a derived subset, or the (parent,
@@ -824,7 +845,8 @@ def _census_by_row(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each row of ``keys`` (keys below ``space``, one per entry; ``weights``: the rows
     each entry weighs, None for one each): its classes (distinct keys), its singletons and
-    its rows in classes of fewer than ``k`` rows. Each row is sorted (as 32-bit integers
+    its rows in classes of fewer than ``k`` rows, three arrays of their own (the caller
+    takes suppressed rows out of the last two apart). Each row is sorted (as 32-bit integers
     when they fit, nearly twice as fast); a class is a run of equal keys."""
     subsets, entries = keys.shape
     if space <= np.iinfo(np.int32).max:
@@ -840,7 +862,7 @@ def _census_by_row(
         alone = heads.copy()
         alone[:, :-1] &= heads[:, 1:]
         singletons = np.count_nonzero(alone, axis=1).astype(np.int64)
-        return distinct, singletons, singletons
+        return distinct, singletons, singletons.copy()  # two arrays: each is corrected apart
     starts = np.flatnonzero(heads)
     if weights is None:
         runs = np.diff(starts, append=heads.size)

@@ -27,7 +27,14 @@ import pandas as pd
 from pandas_anon import formatting as report
 from pandas_anon.detect.exposure import scan
 from pandas_anon.detect.results import BestQID
-from pandas_anon.errors import AnonError, ConfigError, InputFileError, capture_warnings
+from pandas_anon.errors import (
+    AnonError,
+    ConfigError,
+    EmptyDataError,
+    IncompleteRowsWarning,
+    InputFileError,
+    capture_warnings,
+)
 from pandas_anon.gate import limits as reading
 from pandas_anon.gate.config import Config, Settings
 from pandas_anon.gate.counts import CountTable, SmallCells
@@ -36,6 +43,103 @@ from pandas_anon.gate.io import ZipMember, no_rows, read_columns, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
 
 # -- results --------------------------------------------------------------------------------
+
+#: The label of the singletons counted each way a row missing a QID value can be counted, by
+#: the setting choosing that way (the ``keep_missing`` key, ``--keep-missing`` and
+#: ``--drop-missing``): ``scan`` and ``check`` print both, labelled so (:class:`ByMissing`).
+SINGLETONS_BY_MISSING = {
+    "keep_missing": "singletons, missing as a value (--keep-missing)",
+    "drop_missing": "singletons, incomplete rows dropped (--drop-missing)",
+}
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The singletons of a QID counted one way (:data:`SINGLETONS_BY_MISSING`): among the
+    rows ``examined`` (people, for a count table), ``dropped`` rows left out as incomplete."""
+
+    singletons: int
+    examined: int
+    dropped: int
+
+    @property
+    def fraction(self) -> float | None:
+        """Singletons over rows examined (None when no row is examined)."""
+        return self.singletons / self.examined if self.examined else None
+
+    def describe(self, unit: str = "rows") -> str:
+        """``'1,800 of 87,642 rows (2.05 %)'``."""
+        share_ = "" if self.fraction is None else f" ({share(self.fraction)})"
+        return f"{report.count(self.singletons)} of {report.count(self.examined)} {unit}{share_}"
+
+    def to_dict(self) -> dict:
+        """``singletons``, ``examined``, ``dropped``, ``fraction`` (None: no row examined)."""
+        return {**asdict(self), "fraction": self.fraction}
+
+
+@dataclass(frozen=True)
+class ByMissing:
+    """The singletons of a QID counted both ways (:data:`SINGLETONS_BY_MISSING`), and the
+    way the other figures of a report count (``keep_missing``: with missing as a value;
+    ``check``'s verdict counts this way)."""
+
+    kept: Counted  # missing as a value: every row examined but the suppressed
+    dropped: Counted  # rows missing a QID value left out, as the seed paper counts
+    keep_missing: bool
+
+    def to_dict(self) -> dict:
+        """The keys ``scan`` and ``check`` add to their JSON reports: ``keep_missing`` and
+        ``singletons_by_missing`` (``keep_missing`` and ``drop_missing``: :meth:`Counted.to_dict`)."""
+        return {
+            "keep_missing": self.keep_missing,
+            "singletons_by_missing": {
+                "keep_missing": self.kept.to_dict(),
+                "drop_missing": self.dropped.to_dict(),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, found: Mapping[str, object]) -> ByMissing:
+        """Read back the keys of :meth:`to_dict` (from a report that holds them)."""
+        ways = found["singletons_by_missing"]
+        assert isinstance(ways, Mapping)
+        kept, dropped = (
+            Counted(ways[way]["singletons"], ways[way]["examined"], ways[way]["dropped"])
+            for way in ("keep_missing", "drop_missing")
+        )
+        return cls(kept, dropped, keep_missing=bool(found["keep_missing"]))
+
+    def lines(self, used: str, unit: str = "rows") -> list[tuple[str, str]]:
+        """(label, figures) of each way, the way the report counts marked with ``used``
+        (``'the way the verdict counts'``)."""
+        return [
+            (SINGLETONS_BY_MISSING[way], found.describe(unit) + (f", {used}" if mine else ""))
+            for way, found, mine in (
+                ("keep_missing", self.kept, self.keep_missing),
+                ("drop_missing", self.dropped, not self.keep_missing),
+            )
+        ]
+
+
+#: How ``check``'s reports mark the way its verdict counts (:meth:`ByMissing.lines`).
+VERDICT_COUNTS = "the way the verdict counts"
+
+
+def by_missing(mine: Counted, count: Callable[[bool], Counted], keep_missing: bool) -> ByMissing:
+    """Both ways of counting from ``mine``, the singletons counted the way a report counts
+    (``keep_missing``), and ``count(dropna)``, which counts them the other way. Its warnings
+    are left out (they are about a way the report does not use); with no complete row, it
+    examines none."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IncompleteRowsWarning)
+        try:
+            other = count(keep_missing)
+        except EmptyDataError:  # every row misses a QID value: only when dropping them
+            other = Counted(0, 0, mine.examined + mine.dropped)
+    if keep_missing:
+        return ByMissing(mine, other, keep_missing=True)
+    return ByMissing(other, mine, keep_missing=False)
+
 
 #: Exit status of each file status; a check exits with the highest (:func:`exit_status`).
 EXIT = {"pass": 0, "skipped": 0, "fail": 1, "error": 2}
@@ -56,6 +160,7 @@ class FileResult:
     reason: str = ""  # why it is skipped, when a file kind says so
     cells: SmallCells | None = None  # a count table's published counts
     election: BestQID | None = None  # how the QID was elected, without a configured one
+    by_missing: ByMissing | None = None  # the singletons counted both ways, with exposure
 
 
 def exit_status(results: Sequence[FileResult]) -> int:
@@ -164,8 +269,12 @@ def check_file(file: str, settings: Settings) -> FileResult:
                 qid = [str(c) for c in found.qid]
                 result.election = found.election
             if qid:
-                result.exposure = limits.estimated(  # a sample: its population estimate
-                    measure(frame, qid, dropna=not settings.keep_missing, weights=weights)
+                measured = measure(frame, qid, dropna=not settings.keep_missing, weights=weights)
+                result.exposure = limits.estimated(measured)  # a sample: its population estimate
+                result.by_missing = by_missing(
+                    _counted(measured),
+                    lambda dropna: _counted(measure(frame, qid, dropna=dropna, weights=weights)),
+                    settings.keep_missing,
                 )
     except AnonError as error:
         # file errors already begin with the path; any other error gets it in front
@@ -182,6 +291,11 @@ def check_file(file: str, settings: Settings) -> FileResult:
     )
     result.status = "fail" if result.problems else "pass"
     return result
+
+
+def _counted(found: Exposure) -> Counted:
+    """The singletons of a measure, with the rows it examined and dropped."""
+    return Counted(found.singletons, found.examined, found.rows - found.examined - found.suppressed)
 
 
 #: How to continue when the election of a file's QID goes past its budget of subsets.
@@ -295,6 +409,8 @@ class JsonReporter:
             out["cells"] = result.cells.to_dict()
         if result.exposure is not None and result.limits is not None:
             out.update(result.exposure.to_dict())
+            if result.by_missing is not None:
+                out.update(result.by_missing.to_dict())
             out["qid_elected"] = result.elected
             if result.election is not None:
                 out["election"] = election_figures(result.election)
@@ -307,8 +423,9 @@ class JsonReporter:
 
 
 class TextReporter:
-    """The table of failing files (every measured file with ``verbose``), then the reasons;
-    silent when every file passes, unless ``verbose``."""
+    """The table of failing files (every measured file with ``verbose``), then each one's
+    singletons counted both ways (:class:`ByMissing`) and the reasons; silent when every
+    file passes, unless ``verbose``."""
 
     def __init__(self, *, verbose: bool = False) -> None:
         self.verbose = verbose
@@ -329,7 +446,15 @@ class TextReporter:
             if failed
             else f"{report.plural(len(results), 'file')} checked, none exceeds the limits"
         )
-        reasons = [f"{r.file}: {problem}" for r in results for problem in r.problems]
+        counted = [
+            f"{r.file}: {label}: {figures}"
+            for r in shown
+            if r.by_missing is not None and r.exposure is not None
+            for label, figures in r.by_missing.lines(
+                VERDICT_COUNTS, "people" if r.exposure.weighted else "rows"
+            )
+        ]
+        reasons = counted + [f"{r.file}: {problem}" for r in results for problem in r.problems]
         reasons += [f"{r.file}: skipped, {r.reason}" for r in shown if r.reason]
         if self.verbose:
             reasons += [f"{r.file}: {elected(r)}" for r in shown if r.election is not None]

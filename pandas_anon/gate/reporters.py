@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from pandas_anon import formatting as report
-from pandas_anon.gate.check import FileResult, JsonReporter, TextReporter
+from pandas_anon.gate.check import VERDICT_COUNTS, FileResult, JsonReporter, TextReporter
 from pandas_anon.gate.io import ZipMember
 from pandas_anon.gate.pandera_checks import share
 
@@ -85,9 +85,11 @@ def figures(result: FileResult) -> list[tuple[str, str]]:
     Returns
     -------
     list of (str, str)
-        A count table's cells; rows (people, for a count table), rows examined, QID,
-        singletons, smallest class and thresholds (counts and column names only); empty for
-        a table that was not measured (an error, a skip).
+        A count table's cells; rows (people, for a count table), rows examined, QID, the
+        singletons counted both ways (:class:`~pandas_anon.gate.check.ByMissing`; of a result
+        made without :func:`~pandas_anon.gate.check.check_file`, the verdict's), smallest
+        class and thresholds (counts and column names only); empty for a table that was not
+        measured (an error, a skip).
     """
     found, limits, cells = result.exposure, result.limits, result.cells
     lines = []
@@ -103,11 +105,16 @@ def figures(result: FileResult) -> list[tuple[str, str]]:
         )
     if found is not None:
         unit = "people" if found.weighted else "rows"
+        counted = (
+            [("singletons", f"{report.count(found.singletons)} ({share(found.fraction)})")]
+            if result.by_missing is None  # a result made without check_file
+            else result.by_missing.lines(VERDICT_COUNTS, unit)
+        )
         lines += [
             (unit, report.count(found.rows)),
             (f"{unit} examined", report.count(found.examined)),
             ("QID", report.columns(found.qid) + (" (elected)" if result.elected else "")),
-            ("singletons", f"{report.count(found.singletons)} ({share(found.fraction)})"),
+            *counted,
             ("smallest class", report.count(found.smallest_class)),
         ]
     if limits is not None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import lzma
+import re
+from importlib.resources import files
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -22,6 +26,15 @@ def latin1_csv(tmp_path, licences):
     path = tmp_path / "patenti.csv"
     part.to_csv(path, sep=";", index=False, encoding="latin-1")
     return path, part
+
+
+@pytest.fixture(scope="module")
+def licence_csv(tmp_path_factory) -> Path:
+    """The Valle d'Aosta licence file as published (the embedded copy, decompressed)."""
+    packed = files("pandas_anon.datasets") / "data" / "driver_licenses_valle_daosta.csv.xz"
+    path = tmp_path_factory.mktemp("open-data") / "patenti.csv"
+    path.write_bytes(lzma.decompress(packed.read_bytes()))
+    return path
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -330,3 +343,52 @@ def test_anonymize_with_entropy_l_diversity(capsys, tmp_path):
     assert verify_l_diverse(written, qid, "occupation", 3, "entropy")[0] == report["classes"]
     code, _, err = run(capsys, "anonymize", str(source), str(target), "--k", "5", "--l", "3")
     assert code == 2 and "sensitive=" in err
+
+
+#: The seed QID's singletons on the licence file counted each way, with the label both
+#: commands give them: (label, singletons, rows examined, rows dropped as incomplete).
+BOTH_WAYS = {
+    "keep_missing": ("singletons, missing as a value (--keep-missing)", 1_800, 87_642, 0),
+    "drop_missing": ("singletons, incomplete rows dropped (--drop-missing)", 1_684, 87_464, 178),
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "marked", "options", "keep_missing"),
+    [
+        ("scan", "the way the figures below count", [], False),  # the seed paper's count
+        ("scan", "the way the figures below count", ["--keep-missing"], True),
+        ("check", "the way the verdict counts", [], True),  # the gate's rule
+        ("check", "the way the verdict counts", ["--drop-missing"], False),
+    ],
+)
+def test_scan_and_check_give_the_singletons_counted_both_ways(
+    capsys, licence_csv, command, marked, options, keep_missing
+):
+    """``scan --qid`` and ``check`` on the same columns each give the singletons with a
+    missing value counted as a value (1,800) and with incomplete rows dropped (1,684, the
+    seed paper's), labelled alike in text and JSON (the same keys), and mark the way the
+    rest of the report (or the verdict) counts, which ``--keep-missing`` and
+    ``--drop-missing`` choose."""
+    argv = [command, str(licence_csv), "--qid", ",".join(SEED_QID), *options]
+    code, out, err = run(capsys, *argv)
+    assert code == (0 if command == "scan" else 1), err
+    used = "keep_missing" if keep_missing else "drop_missing"
+    for way, (label, singletons, examined, _) in BOTH_WAYS.items():
+        figures = f"{singletons:,} of {examined:,} rows ({100 * singletons / examined:.2f} %)"
+        line = re.search(rf"{re.escape(label)}\W+{re.escape(figures)}(, {marked})?", out)
+        assert line is not None, (label, out)
+        assert (line.group(1) is not None) == (way == used), line.group()
+    code, out, err = run(capsys, *argv, "--format", "json")
+    payload = json.loads(out)
+    found = payload if command == "scan" else payload["files"][0]
+    assert found["keep_missing"] is keep_missing
+    assert found["singletons_by_missing"] == {
+        way: {
+            "singletons": singletons,
+            "examined": examined,
+            "dropped": dropped,
+            "fraction": singletons / examined,
+        }
+        for way, (_, singletons, examined, dropped) in BOTH_WAYS.items()
+    }

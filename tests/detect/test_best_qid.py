@@ -231,3 +231,18 @@ def test_the_election_budget_counts_the_subsets_examined_in_order():
         scan(frame, max_subsets=297)
     with pytest.raises(InvalidParameterError, match="max_subsets"):
         scan(frame, max_subsets=0)
+
+
+def test_a_suppressed_row_leaves_the_gate_once():
+    """A suppressed row (``*`` in the column) belongs to no class: on ``a`` the lone ``z``
+    is the one row at risk. Every combination of ``a`` and ``b`` is distinct (the frequency
+    set weighs one row each), so the election counts ``a`` with the batch of
+    :meth:`~pandas_anon.detect.subsets.SubsetSearch._batch_census`, which took the
+    suppressed row out twice and gave 0 rows at risk (found by
+    ``test_the_gate_searches_rows_as_it_searches_combinations`` on a random draw)."""
+    from pandas_anon.detect.exposure import scan
+
+    frame = pd.DataFrame({"a": ["*", "x", "x", "y", "y", "z"], "b": ["*", *"pqpqp"]})
+    election = scan(frame, max_size=1).election
+    assert election is not None
+    assert (election.columns, election.at_risk, election.singletons) == (("a",), 1, 1)

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import pandas_anon
@@ -391,6 +391,26 @@ def test_pruning_the_largest_subsets_keeps_the_election(frame, max_size, k, path
     weighted=st.booleans(),
     path=st.sampled_from(SEARCH_PATHS),
     batched=st.booleans(),
+)
+# one suppressed row among repeated ones, searched in a batch of row entries: its singleton
+# was taken out of the singletons and the rows at risk twice (one array held both), (-1, -1)
+# for the column holding it, whether it won the election (first) or not (second, found by the
+# search of CONTRIBUTING.md)
+@example(
+    frame=pd.DataFrame({"str_0": ["*"] + ["v0"] * 39}),
+    max_size=1,
+    k=2,
+    weighted=False,
+    path="plain",
+    batched=True,
+)
+@example(
+    frame=pd.DataFrame({"int_0": [-5] * 37, "str_1": ["*"] + ["v0"] * 36}),
+    max_size=1,
+    k=2,
+    weighted=False,
+    path="plain",
+    batched=True,
 )
 def test_the_gate_searches_rows_as_it_searches_combinations(
     frame, max_size, k, weighted, path, batched

@@ -336,7 +336,9 @@ def test_cli_junit(capsys, repo):
         "rows: 10",
         "rows examined: 10",
         "QID: (town, year)",
-        "singletons: 2 (20.00 %)",
+        "singletons, missing as a value (--keep-missing): 2 of 10 rows (20.00 %), the way the "
+        "verdict counts",
+        "singletons, incomplete rows dropped (--drop-missing): 2 of 10 rows (20.00 %)",
         "smallest class: 1",
         "thresholds: k >= 2",
     ]
