@@ -280,16 +280,26 @@ def verify_generalized(
         value = as_date(value)
         y, m, d = value.year, value.month, value.day
         first = (m - 1) // 3 * 3 + 1  # the quarter's first month
-        return (
-            label
-            == {
-                "day": f"{y:04d}-{m:02d}-{d:02d}",
-                "month": f"{y:04d}-{m:02d}",
-                "quarter": f"{y:04d}-{first:02d}/{y:04d}-{first + 2:02d}",
-                "year": f"{y:04d}",
-                "decade": decade(y),
-            }[name]
-        )
+        return label == {
+            "day": f"{y:04d}-{m:02d}-{d:02d}",
+            "month": f"{y:04d}-{m:02d}",
+            "quarter": f"{y:04d}-{first:02d}/{y:04d}-{first + 2:02d}",
+            "year": f"{y:04d}",
+            "decade": decade(y),
+        }[name] + zone(value)
+
+    def zone(value) -> str:
+        """`` Europe/Rome`` after the label of a date in a time zone (its name, or its
+        fixed offset ``+01:00``), nothing for a naive one."""
+        tz = getattr(value, "tz", None)
+        if tz is None:
+            return ""
+        name = getattr(tz, "key", None) or getattr(tz, "zone", None)
+        if name is None:
+            minutes = int(tz.utcoffset(None).total_seconds() // 60)
+            sign = "-" if minutes < 0 else "+"
+            name = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}" if minutes else "UTC"
+        return f" {name}"
 
     def as_date(value):
         if isinstance(value, str):
@@ -300,7 +310,7 @@ def verify_generalized(
         return f"{year // 10 * 10}/{year // 10 * 10 + 9}"
 
     known = original.dropna()
-    last = {decade(as_date(v).year) for v in known} if names[-1:] == ["decade"] else ()
+    last = {decade(as_date(v).year) + zone(v) for v in known} if names[-1:] == ["decade"] else ()
     height = len(names) + (what != "dates" or len(last) > 1)
     assert 0 < level <= height, (hierarchy, level)
     labels = released[kept].tolist()

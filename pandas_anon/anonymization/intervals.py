@@ -7,16 +7,31 @@ wants numbers. :func:`intervals` reads those labels, on the frame ``kanon`` retu
 CSV a user downloaded (the labels are all it needs), and writes each range column as a pandas
 ``IntervalDtype`` column closed on both sides, or as two columns of inclusive bounds,
 ``<column>_low`` and ``<column>_high``, in the column's own type (``Int64`` for whole numbers,
-``Float64``, ``datetime64``).
+``UInt64`` past int64, ``Float64``, ``datetime64`` in the dates' unit and time zone).
 
-Every bound is exact in the values' own resolution: a half-open ``[30, 40)`` of whole numbers
-is ``[30, 39]``; of decimals, ``[30.0, 39.99999999999999]`` (the float before 40); a month
-``1983-10`` of dates at midnight is ``[1983-10-01, 1983-10-31]``, of date-times it ends at the
-last instant of the month in the column's unit. A value kept as read is its own interval.
+Every original value lies within the bounds read from its label, in its own resolution and
+time zone; the labels say what they bound, and the bounds are exact in it:
 
-What has no bounds is missing: a missing value, a suppressed cell (``*``) and a range that
-also covers missing values (``[30-39] or missing``: its people may have no value at all). A
-set of values (``{a, b}``) is no range: a column holding one is not converted.
+- **numbers**: a label written in whole numbers bounds whole numbers: ``[30, 40)`` is
+  ``[30, 39]``; a column holding decimals writes its bounds as decimals (``[30.0, 40.0)``,
+  :mod:`pandas_anon.hierarchy.numeric`), read up to the float before 40,
+  ``[30.0, 39.99999999999999]``. Whole-number bounds past what 64-bit integers hold (the
+  last interval of a uint64 column, ``[18000000000000000000, 19000000000000000000)``) stop
+  at their limit: no integer column holds a value beyond;
+- **dates**: a bound written to the year, month or day (``1983``, ``1983-10``,
+  ``1983-10-31``) covers that whole period, up to its last instant; an instant is read to
+  its written fraction (``10:30:00.123456789``) and offset (``+01:00``). The bounds are in the
+  unit of the dates kept as read (when some are), else the finest the labels write, and a
+  period ends at its last instant in that unit; without dates kept as read, a period's end
+  is the last nanosecond (microsecond past the years nanoseconds hold), since the labels do
+  not say the values' unit. A column of dates in a time zone writes the zone's name after
+  its labels (``1983-10 Europe/Rome``, :func:`~pandas_anon.hierarchy.datetimes.dates` and
+  Mondrian); its bounds are in that zone.
+
+A value kept as read is its own interval. What has no bounds is missing: a missing value, a
+suppressed cell (``*``) and a range that also covers missing values (``[30-39] or missing``:
+its people may have no value at all). A set of values (``{a, b}``) is no range: a column
+holding one is not converted.
 """
 
 from __future__ import annotations
@@ -39,7 +54,8 @@ from pandas_anon.params import one_of
 FORMS = ("interval", "bounds")
 
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|-?inf"
-_DATE = r"\d{4}-\d{2}(?:-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?)?|\d{4}"
+_TIME = r"[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}(?::\d{2})?)?"
+_DATE = rf"\d{{4}}-\d{{2}}(?:-\d{{2}}(?:{_TIME})?)?|\d{{4}}"
 _SIDES = {"[": True, "(": False, "]": True, ")": False}
 _OPEN_ENDED = re.compile(rf"^(?P<op>>=|<=|>|<)\s*(?P<x>{_NUMBER})$")
 _BRACKETED = re.compile(
@@ -49,6 +65,17 @@ _DATE_SPAN = re.compile(rf"^(?P<a>{_DATE})/(?P<b>{_DATE})$")
 _ONE_DATE = re.compile(rf"^(?:{_DATE})$")
 _ONE_NUMBER = re.compile(rf"^(?:{_NUMBER})$")
 _DATE_SHAPED = re.compile(r"(?<!\d)\d{4}-(?:0[1-9]|1[0-2])(?!\d)")  # not [1944-1948]
+#: A label's time zone, written after it: ``1983-10 Europe/Rome``, ``[...] UTC``, ``... +01:00``.
+_ZONED = re.compile(r"^(?P<label>.*\S)\s+(?P<zone>[+-]\d{2}:\d{2}|[A-Za-z][\w+-]*(?:/[\w+-]+)*)$")
+#: An instant's offset from UTC (``Z``, ``+01:00``, ``+00:49:56``) and the digits of its fraction of a second.
+_OFFSET = re.compile(
+    r"(?<=\d)(?:Z|(?P<sign>[+-])(?P<hours>\d{2}):(?P<minutes>\d{2})(?::(?P<seconds>\d{2}))?)$"
+)
+_FRACTION = re.compile(r":\d{2}\.(\d{1,9})$")
+#: The units of datetime64 pandas holds, coarsest first.
+_UNITS = ("s", "ms", "us", "ns")
+_INT64 = (int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
+_UINT64_MAX = int(np.iinfo(np.uint64).max)
 
 
 @dataclass(frozen=True)
@@ -60,6 +87,7 @@ class _Range:
     low_in: bool = True
     high_in: bool = True
     period: bool = False  # one text writing a period: a month (1983-10)
+    zone: str | None = None  # the time zone written after the label
 
     @property
     def point(self) -> bool:
@@ -143,28 +171,36 @@ def intervals(
         bounds = _bounds(released[column], column, required=named)
         if bounds is None:
             continue
-        low, high = bounds
+        low, high, at = bounds
         if form == "interval":
+            missing = bool(np.asarray(pd.isna(low), dtype=bool)[at].any())
             out[column] = pd.Series(
                 pd.arrays.IntervalArray.from_arrays(
-                    _interval_side(low), _interval_side(high), closed="both"
+                    _interval_side(low, missing, down=True)[at],
+                    _interval_side(high, missing, down=False)[at],
+                    closed="both",
                 ),
                 index=released.index,
                 name=column,
             )
         else:
-            at = out.columns.get_loc(column)
+            position = out.columns.get_loc(column)
             out = out.drop(columns=[column])
-            out.insert(at, f"{column}_low", low)
-            out.insert(at + 1, f"{column}_high", high)
+            out.insert(position, f"{column}_low", pd.Series(low[at], index=released.index))
+            out.insert(position + 1, f"{column}_high", pd.Series(high[at], index=released.index))
     return out
 
 
-def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any, Any] | None:
-    """The inclusive low and high bound of each cell of ``series``; None when it is no
-    range column (refused when ``required``)."""
+def _bounds(
+    series: pd.Series, column: Hashable, *, required: bool
+) -> tuple[Any, Any, np.ndarray] | None:
+    """The inclusive low and high bound of each distinct cell of ``series`` (and one missing
+    bound more, last) and the distinct cell of each row; None when it is no range column
+    (refused when ``required``)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
         series = series.astype(object)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    at = np.where(codes >= 0, codes, len(uniques))  # missing: the last, no bounds
     if not (
         pd.api.types.is_object_dtype(series.dtype) or pd.api.types.is_string_dtype(series.dtype)
     ):
@@ -176,9 +212,11 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
             return None  # typed: nothing generalized
         if not orderable:
             raise _unreadable(column, int(series.notna().sum()))
-        typed = series.astype("Float64") if series.dtype.kind == "f" else series
-        return typed.rename(f"{column}_low"), typed.rename(f"{column}_high")
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        values = pd.array(uniques)  # nullable: one missing bound more, last
+        if series.dtype.kind == "f":
+            values = values.astype("Float64")
+        values = values.take(np.append(np.arange(len(values)), -1), allow_fill=True)
+        return values, values, at
     read = [_read(v) for v in uniques]
     unreadable = [i for i, r in enumerate(read) if r is False]
     if unreadable:
@@ -187,7 +225,7 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
     ranges = [r if isinstance(r, _Range) else None for r in read]
     if not required and all(r is not None and r.point for r in ranges):
         return None  # no range: values as read
-    dates = any(
+    dates = any(r is not None and r.zone is not None for r in ranges) or any(
         isinstance(v, pd.Timestamp) or (isinstance(v, str) and _DATE_SHAPED.search(v))
         for v in uniques
     )
@@ -198,11 +236,7 @@ def _bounds(series: pd.Series, column: Hashable, *, required: bool) -> tuple[Any
             return None
     else:
         low, high = _numbers(ranges)
-    at = np.where(codes >= 0, codes, len(ranges))  # missing: the last, no bounds
-    return (
-        pd.Series(low[at], index=series.index, name=f"{column}_low"),
-        pd.Series(high[at], index=series.index, name=f"{column}_high"),
-    )
+    return low, high, at
 
 
 def _refuse_named(codes: np.ndarray, unreadable: Any, column: Hashable, required: bool) -> None:
@@ -215,8 +249,8 @@ def _refuse_named(codes: np.ndarray, unreadable: Any, column: Hashable, required
 def _unreadable(column: Hashable, cells: int) -> InvalidParameterError:
     return InvalidParameterError(
         f"column {column!r}: {cells:,} cells are neither a number, a date nor a range of them "
-        f"(a set of values, a category, text, a date no calendar has); name only range "
-        f"columns in columns="
+        f"(a set of values, a category, text, a date no calendar has, a time zone no one "
+        f"knows); name only range columns in columns="
     )
 
 
@@ -227,12 +261,19 @@ def _read(value: Any) -> _Range | None | bool:
         return _Range(text, text)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, float, np.number)):
         return False
-    text = str(value).strip()
+    if isinstance(value, (float, np.floating)):  # exactly the float held (a float32's too)
+        text = repr(float(value))
+    else:
+        text = str(value).strip()
     if text in (TOP, MISSING) or text.endswith(" or " + MISSING):
         return None
+    zoned = _ZONED.match(text)
+    zone = None
+    if zoned:
+        text, zone = zoned["label"], zoned["zone"]
     if text.startswith((">", "<")):  # the one form opening so: open-ended
         found = _OPEN_ENDED.match(text)
-        if not found:
+        if not found or zone is not None:
             return False
         op, x = found["op"], found["x"]
         if op[0] == ">":
@@ -241,29 +282,46 @@ def _read(value: Any) -> _Range | None | bool:
     if text.startswith(("[", "(")):  # the one form opening so: bracketed
         found = _BRACKETED.match(text)
     elif _ONE_NUMBER.match(text) or _ONE_DATE.match(text):
-        return _Range(text, text, period=len(text) == len("1983-10"))
+        return _Range(text, text, period=len(text) == len("1983-10"), zone=zone)
     else:
         found = _DATE_SPAN.match(text)
     if found:
         sides = found.groupdict()
         return _Range(
-            found["a"], found["b"], _SIDES[sides.get("lo") or "["], _SIDES[sides.get("hi") or "]"]
+            found["a"],
+            found["b"],
+            _SIDES[sides.get("lo") or "["],
+            _SIDES[sides.get("hi") or "]"],
+            zone=zone,
         )
     return False
 
 
 def _numbers(ranges: list[_Range | None]) -> tuple[Any, Any]:
-    """Inclusive bounds of number labels (and one missing bound more, last): whole numbers
-    as ``Int64`` (``Float64`` when a bound is infinite), others as ``Float64``."""
+    """Inclusive bounds of number labels (and one missing bound more, last): labels written
+    in whole numbers bound whole numbers, as ``Int64`` (``UInt64`` past int64; each bound
+    held within the 64-bit integers' limits; ``Float64``, rounded outwards, when a bound is
+    infinite or they span both limits); others as ``Float64``, an excluded bound the float
+    next to it."""
     texts = [t for r in ranges if r is not None for t in (r.low, r.high) if t is not None]
-    whole = all(re.fullmatch(r"-?\d+", t) for t in texts)
-    unbounded = any(r is not None and (r.low is None or r.high is None) for r in ranges)
-    if whole and not unbounded:
-        low = [None if r is None else int(cast(str, r.low)) + (not r.low_in) for r in ranges]
-        high = [None if r is None else int(cast(str, r.high)) - (not r.high_in) for r in ranges]
+    if all(re.fullmatch(r"-?\d+", t) for t in texts):
+        low = [None if r is None or r.low is None else int(r.low) + (not r.low_in) for r in ranges]
+        high = [
+            None if r is None or r.high is None else int(r.high) - (not r.high_in) for r in ranges
+        ]
+        unbounded = any(r is not None and (r.low is None or r.high is None) for r in ranges)
+        low = [None if v is None else min(max(v, _INT64[0]), _UINT64_MAX) for v in low]
+        high = [None if v is None else min(max(v, _INT64[0]), _UINT64_MAX) for v in high]
         known = [v for v in low + high if v is not None]
-        dtype: Any = "UInt64" if known and max(known) > np.iinfo(np.int64).max else "Int64"
-        return (pd.array([*low, None], dtype=dtype), pd.array([*high, None], dtype=dtype))
+        dtype = "Int64" if not known or max(known) <= _INT64[1] else "UInt64"
+        if not unbounded and (dtype == "Int64" or min(known) >= 0):
+            return pd.array([*low, None], dtype=dtype), pd.array([*high, None], dtype=dtype)
+        missing = [r is None for r in ranges] + [True]
+        low_f = np.where(missing, np.nan, _outward([*low, None], down=True))
+        high_f = np.where(missing, np.nan, _outward([*high, None], down=False))
+        low_f[np.isnan(low_f) & ~np.array(missing)] = -np.inf
+        high_f[np.isnan(high_f) & ~np.array(missing)] = np.inf
+        return pd.array(low_f, dtype="Float64"), pd.array(high_f, dtype="Float64")
     low_f = np.array(
         [np.nan if r is None else -np.inf if r.low is None else float(r.low) for r in ranges]
         + [np.nan]
@@ -274,31 +332,83 @@ def _numbers(ranges: list[_Range | None]) -> tuple[Any, Any]:
     )
     up = np.array([r is not None and not r.low_in for r in ranges] + [False])
     down = np.array([r is not None and not r.high_in for r in ranges] + [False])
-    if whole:  # whole numbers with an open end: the next whole number in
-        low_f[up] += 1
-        high_f[down] -= 1
-    else:  # the float next to an excluded bound
-        low_f[up] = np.nextafter(low_f[up], np.inf)
-        high_f[down] = np.nextafter(high_f[down], -np.inf)
+    low_f[up] = np.nextafter(low_f[up], np.inf)  # the float next to an excluded bound
+    high_f[down] = np.nextafter(high_f[down], -np.inf)
     return pd.array(low_f, dtype="Float64"), pd.array(high_f, dtype="Float64")
+
+
+def _outward(values: list[Any], *, down: bool) -> np.ndarray:
+    """Whole numbers (None: NaN) as the nearest floats at or below them (``down``) or at or
+    above them: a float has 53 bits, a bound near 2**63 more."""
+    floats = np.array([np.nan if v is None else float(v) for v in values])
+    inward = np.array([v is not None and (float(v) > v if down else float(v) < v) for v in values])
+    floats[inward] = np.nextafter(floats[inward], -np.inf if down else np.inf)
+    return floats
 
 
 def _dates(ranges: list[_Range | None], uniques: Any, column: Hashable) -> tuple[Any, Any, Any]:
     """Inclusive bounds of date labels (and one missing bound more, last), and which labels
     write no calendar date (a month 13, a 30 February, a number): a bound written to the
-    year, month or day covers that whole period, up to its last day when every date is at
-    midnight, else up to its last instant in the column's unit.
+    year, month or day covers that whole period, up to its last instant in the bounds' unit;
+    an instant is read to its fraction and offset.
 
-    The labels are read by form, each form at once (numpy parses a year, a month or a day
-    in its own unit; a time zone is applied to all of them in one call), not one by one.
+    The unit is that of the dates kept as read, or the finest a label writes (seconds for a
+    time, ``ms``, ``us``, ``ns`` for a fraction of 3, 6, 9 digits); without dates kept as
+    read, a label writing a period leaves the values' unit unknown: nanoseconds, or
+    microseconds when a bound lies past what nanoseconds hold. The time zone is the one
+    written after a label, else that of the dates kept as read, else UTC when an instant
+    writes an offset.
+
+    The labels are read by form and zone, each at once (numpy parses a year, a month or a
+    day in its own unit; a time zone is applied to all of them in one call), not one by one.
     """
     at_stamp = [i for i, v in enumerate(uniques) if isinstance(v, pd.Timestamp)]
     stamps = [uniques[i] for i in at_stamp]
-    unit: Any = stamps[0].unit if stamps else "s"  # Any: numpy's stubs list units as literals
-    zone = stamps[0].tz if stamps else None
     texts = [t for r in ranges if r is not None for t in (r.low, r.high) if t is not None]
-    timed = any(len(t) > 10 and not t[11:].startswith("00:00:00") for t in texts)
-    step = np.timedelta64(1, unit) if timed else np.timedelta64(1, "D")
+    written = [r.zone for r in ranges if r is not None and r.zone is not None]
+    offsets = any(_OFFSET.search(t) for t in texts)
+    unknown = {z for z in written if not _known_zone(z)}
+    if unknown:
+        return None, None, np.array([r is not None and r.zone in unknown for r in ranges] + [False])
+    zone: Any = written[0] if written else stamps[0].tz if stamps else "UTC" if offsets else None
+    evidence = {_UNITS.index(s.unit) for s in stamps} | {_text_unit(t) for t in texts}
+    periods = not stamps and any(_form(_OFFSET.sub("", t)) for t in texts)
+    finest = max(evidence, default=0)
+    units = [_UNITS[max(finest, 3)], _UNITS[max(finest, 2)]] if periods else [_UNITS[finest]]
+    error: Exception | None = None
+    for unit in dict.fromkeys(units):
+        try:
+            return _dates_in(unit, ranges, at_stamp, stamps, zone)
+        except (pd.errors.OutOfBoundsDatetime, OverflowError) as failed:
+            error = failed
+    raise InvalidParameterError(
+        f"column {column!r}: a date bound lies outside what datetime64[{units[-1]}] (the unit "
+        f"of its dates) can hold; convert the column's dates to datetime64[s] before "
+        f"anonymizing, or read the release from its file (text, read in seconds)"
+    ) from error
+
+
+def _known_zone(zone: Any) -> bool:
+    """Whether pandas knows the time zone ``zone``."""
+    try:
+        pd.Timestamp(0).tz_localize(zone)
+    except (ValueError, KeyError, TypeError, LookupError):  # each library's own error
+        return False
+    return True
+
+
+def _text_unit(text: str) -> int:
+    """The unit a date bound is written to, as a place in :data:`_UNITS`: seconds for a
+    date or a time, ``ms``, ``us``, ``ns`` for a fraction of 3, 6 or 9 digits."""
+    fraction = _FRACTION.search(_OFFSET.sub("", text))
+    return 0 if fraction is None else (len(fraction[1]) + 2) // 3
+
+
+def _dates_in(
+    unit: Any, ranges: list[_Range | None], at_stamp: list[int], stamps: list[Any], zone: Any
+) -> tuple[Any, Any, Any]:
+    """:func:`_dates` in ``unit``: its bounds, in ``zone`` when it is one."""
+    step = np.timedelta64(1, unit)
     low = np.full(len(ranges) + 1, np.datetime64("NaT", unit))  # wall times, UTC when zoned
     high = low.copy()
     unparsed = np.zeros(len(ranges) + 1, dtype=bool)
@@ -308,19 +418,14 @@ def _dates(ranges: list[_Range | None], uniques: Any, column: Hashable) -> tuple
         for i, r in enumerate(ranges)
         if r is not None and r.low is not None and r.high is not None and i not in stamped
     ]
-    try:
-        for side, out in (("low", low), ("high", high)):
-            read, bad = _read_dates([getattr(ranges[i], side) for i in at], zone, unit, step, side)
-            out[at] = read
-            unparsed[at] |= bad
-        if stamps:
-            low[at_stamp] = high[at_stamp] = _stamps(stamps, zone, unit)
-    except (pd.errors.OutOfBoundsDatetime, OverflowError) as error:
-        raise InvalidParameterError(
-            f"column {column!r}: a date bound lies outside what datetime64[{unit}] (the unit "
-            f"of its dates) can hold; convert the column's dates to datetime64[s] before "
-            f"anonymizing, or read the release from its file (text, read in seconds)"
-        ) from error
+    zones = [cast(_Range, ranges[i]).zone or zone for i in at]
+    for side, out in (("low", low), ("high", high)):
+        texts = [getattr(ranges[i], side) for i in at]
+        read, bad = _read_dates(texts, zones, unit, step, side)
+        out[at] = read
+        unparsed[at] |= bad
+    if stamps:
+        low[at_stamp] = high[at_stamp] = _stamps(stamps, zone, unit)
     if zone is None:
         return pd.array(low), pd.array(high), unparsed
     return (
@@ -335,23 +440,45 @@ _PERIODS = {4: "Y", 7: "M", 10: "D"}
 
 
 def _read_dates(
-    texts: list[str], zone: Any, unit: Any, step: np.timedelta64, side: str
+    texts: list[str], zones: list[Any], unit: Any, step: np.timedelta64, side: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """The first instant (``side="low"``) or the last (``"high"``: the first after the
-    period less ``step``) of the period each text writes, in ``unit``, UTC when ``zone``,
-    read form by form; and which texts write no date."""
+    period less ``step``) of the period each text writes, in ``unit``, UTC when the text
+    has a zone (its own offset, or ``zones``), read by form and zone; and which texts write
+    no date."""
     out = np.full(len(texts), np.datetime64("NaT", unit))
     unparsed = np.zeros(len(texts), dtype=bool)
-    forms = np.array([_form(t) for t in texts], dtype=object)
-    for form in set(forms.tolist()):
-        group = np.flatnonzero(forms == form)
+    offsets = [_OFFSET.search(t) for t in texts]
+    bare = [t if o is None else t[: o.start()] for t, o in zip(texts, offsets)]
+    seconds = np.array(
+        [
+            0
+            if o is None or o["sign"] is None
+            else (1 if o["sign"] == "+" else -1)
+            * (int(o["hours"]) * 3600 + int(o["minutes"]) * 60 + int(o["seconds"] or 0))
+            for o in offsets
+        ]
+    )
+    keys = [
+        (_form(b), "" if o is not None else z) for b, o, z in zip(bare, offsets, zones)
+    ]  # "": an offset written (UTC once it is taken away)
+    groups: dict[tuple[Any, Any], list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    for (form, zone), members in groups.items():
+        group = np.array(members)
         if form is None:
             unparsed[group] = True
             continue
-        start, unparsed[group] = _parse([texts[i] for i in group], form)
-        first = _localized(start, zone)  # refuses an ambiguous or nonexistent start
-        if side == "high" and form:  # a period: its last instant
-            first = _localized(start + np.timedelta64(1, form), zone, calendar=True) - step
+        start, unparsed[group] = _parse([bare[i] for i in group], form)
+        if zone == "":
+            start = start - seconds[group].astype("timedelta64[s]")
+        where = None if zone == "" else zone
+        late = side == "high"
+        if late and form:  # a period: its last instant
+            first = _localized(start + np.timedelta64(1, form), where) - step
+        else:  # an instant, or a period's first: the latest (high) or earliest of a wall time
+            first = _localized(start, where, late=late and not form)
         out[group] = _utc(first, unit)
     return out, unparsed
 
@@ -388,23 +515,22 @@ def _parse_one(text: str, form: Any) -> np.datetime64:
         return np.datetime64("NaT", form or "s")
 
 
-def _localized(values: np.ndarray, zone: Any, *, calendar: bool = False) -> pd.DatetimeIndex:
-    """Wall times as a DatetimeIndex localized to ``zone`` at once: an ambiguous or
-    nonexistent time refused, or, ``calendar`` (the end of a period, as adding a calendar
-    period to a date gives it), the first of an ambiguous time, the end of a gap."""
+def _localized(values: np.ndarray, zone: Any, *, late: bool = False) -> pd.DatetimeIndex:
+    """Wall times as a DatetimeIndex localized to ``zone`` at once: a time a clock shows
+    twice is the first (``late``: the second) instant showing it, a time it skips the first
+    instant after the gap; bounds so read hold every instant within them."""
     if np.datetime_data(values.dtype)[0] in ("Y", "M", "W", "D", "h", "m", "generic"):
         values = values.astype("datetime64[s]")  # the coarsest unit pandas holds
     index = pd.DatetimeIndex(values)
     if zone is None:
         return index
-    if calendar:
-        first = np.ones(len(index), dtype=bool)
-        return index.tz_localize(zone, ambiguous=first, nonexistent="shift_forward")
-    return index.tz_localize(zone)
+    first = np.full(len(index), not late)  # True: the first of a time shown twice
+    return index.tz_localize(zone, ambiguous=first, nonexistent="shift_forward")
 
 
 def _utc(index: pd.DatetimeIndex, unit: Any) -> np.ndarray:
-    """Dates as numpy values in ``unit`` (floored), UTC when they have a zone."""
+    """Dates as numpy values in ``unit`` (never coarser than theirs), UTC when they have a
+    zone."""
     if index.tz is not None:
         index = index.tz_convert(None)
     return index.as_unit(unit).to_numpy()
@@ -428,11 +554,15 @@ def _stamps(stamps: list[pd.Timestamp], zone: Any, unit: Any) -> np.ndarray:
     return out
 
 
-def _interval_side(bounds: pd.Series) -> Any:
-    """One side of an interval column: whole numbers with a missing bound as floats (an
-    integer interval holds no missing value on pandas 2.2)."""
+def _interval_side(bounds: Any, missing: bool, *, down: bool) -> Any:
+    """One side of an interval column from distinct bounds: whole numbers in their own
+    numpy type, or, when some row has no bounds (``missing``: an integer interval holds no
+    missing value on pandas 2.2), as the nearest floats outwards (at or below them when
+    ``down``), so that the interval still holds every value."""
     if pd.api.types.is_integer_dtype(bounds.dtype):
-        return bounds.to_numpy(dtype="float64" if bounds.isna().any() else "int64", na_value=np.nan)
+        if not missing:  # (the last bound, missing, is read by no row)
+            return bounds.to_numpy(dtype=bounds.dtype.numpy_dtype, na_value=0)
+        return _outward(list(bounds.to_numpy(dtype=object, na_value=None)), down=down)
     if pd.api.types.is_float_dtype(bounds.dtype):
         return bounds.to_numpy(dtype="float64", na_value=np.nan)
-    return bounds.array
+    return bounds

@@ -213,6 +213,87 @@ def as_column(codes: np.ndarray, values: pd.Index, index: pd.Index, name: Hashab
     return pd.Series(taken, index=index, name=name, dtype=taken.dtype)
 
 
+#: Whole numbers a float holds exactly: at most 2**53 in magnitude.
+_EXACT_WHOLE = 2.0**53
+
+
+def whole_floats(values: pd.Index) -> bool:
+    """Whether ``values`` (the distinct values of a column as read) are floats every known
+    one of which is a whole number a float holds exactly (at most 2**53 in magnitude), and
+    not a negative zero (``-0.0`` has no whole number of its own): whole numbers pandas read
+    as floats, as it reads a column of years with one missing value."""
+    if not pd.api.types.is_float_dtype(values.dtype):
+        return False
+    numbers = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    known = numbers[~np.isnan(numbers)]
+    return bool(len(known)) and bool(_whole(known).all())
+
+
+def _whole(numbers: np.ndarray) -> np.ndarray:
+    """Which of the floats ``numbers`` are whole numbers written as integers: exact (at most
+    2**53 in magnitude), and not a negative zero."""
+    with np.errstate(invalid="ignore"):  # infinities: not whole
+        return (
+            (np.floor(numbers) == numbers)
+            & (np.abs(numbers) <= _EXACT_WHOLE)
+            & ~((numbers == 0) & np.signbit(numbers))
+        )
+
+
+def as_whole_numbers(values: pd.Index) -> pd.Index | None:
+    """``values`` (distinct, as a column of whole numbers read as floats is written: its
+    values and the labels written over some of them) with each float that is a whole number
+    (:func:`whole_floats`) an integer, so that ``1986.0`` is written ``1986``, as the
+    nullable integer column it stands for writes it: ``Int64`` when every value is such a
+    float, else Python integers beside the other values (the labels, a fractional mean).
+
+    None when no value changes, or when an integer would then be written as another value
+    is (a label ``"1986"`` or ``1986`` beside the value ``1986.0``): the values written
+    apart stay apart, so the written file holds the classes counted.
+
+    Examples
+    --------
+    >>> as_whole_numbers(pd.Index([1986.0, 1990.0]))
+    Index([1986, 1990], dtype='Int64')
+    >>> as_whole_numbers(pd.Index([1986.0, "[1980, 1990)", 1985.5], dtype=object)).tolist()
+    [1986, '[1980, 1990)', 1985.5]
+    >>> as_whole_numbers(pd.Index([1986.0, "1986"], dtype=object)) is None
+    True
+    """
+    array = values.to_numpy(dtype=object, copy=True)  # written into below
+    if pd.api.types.is_float_dtype(values.dtype):
+        floats = np.ones(len(array), dtype=bool)
+        numbers = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        floats = np.fromiter(
+            (isinstance(value, (float, np.floating)) for value in array),
+            dtype=bool,
+            count=len(array),
+        )
+        numbers = np.full(len(array), np.nan)
+        numbers[floats] = array[floats].astype(np.float64)
+    whole = floats & _whole(numbers)
+    if not whole.any():
+        return None
+    integers = numbers[whole].astype(np.int64)
+    spelled = pd.Index(array[~whole], dtype=object).map(str)  # as a CSV writes them
+    if pd.Index(integers.astype(str)).isin(spelled).any():
+        return None
+    if whole.all():
+        return pd.Index(pd.array(integers, dtype="Int64"))
+    array[whole] = integers.astype(object)  # Python integers
+    return pd.Index(array, dtype=object)
+
+
+def whole_as_read(values: pd.Index, read: pd.Index) -> pd.Index:
+    """The distinct ``values`` written over a column whose distinct values as read are
+    ``read``: each float that is a whole number written as an integer when ``read`` are
+    whole numbers read as floats (:func:`whole_floats`, :func:`as_whole_numbers`), else
+    ``values`` as they are."""
+    integers = as_whole_numbers(values) if whole_floats(read) else None
+    return values if integers is None else integers
+
+
 def _position(values: pd.Index, value: str) -> int:
     """The position of ``value`` among the distinct ``values`` (-1: absent), matched exactly
     (a number is not its text)."""

@@ -31,6 +31,8 @@ from pandas_anon.anonymization.recoding import (
     output_copy,
     positions_among,
     relabel,
+    whole_as_read,
+    whole_floats,
 )
 from pandas_anon.anonymization.reports import Report, attach, column_keys
 from pandas_anon.detect.exposure import SUPPRESSED
@@ -297,6 +299,7 @@ class Transformation:
         data = {}
         for column, (codes, values) in written.items():
             at = codes[first[shown]]
+            values = whole_as_read(values, self.tabulation.frequencies.values[column])
             data[keys[column]] = pd.Series(values, dtype=object).reindex(at).to_numpy()
         out = pd.DataFrame(data)
         out["rows"] = rows[shown]
@@ -353,7 +356,11 @@ class Transformation:
         counts = self.digest.counts
         written = self.write(self.digest.frame, weights=counts)
         keys = list(self.tabulation.frequencies.columns)
-        replaced = [c for c in self.qid if written.changed[c]]
+        replaced = [  # and a column of whole numbers read as floats, written as integers
+            c
+            for c in self.qid
+            if written.changed[c] or written.frame[c].dtype != self.digest.frame[c].dtype
+        ]
         table = self.digest.frame[keys].copy()
         for j, column in enumerate(replaced):
             table[_written_name(j)] = written.frame[column]  # the same index, and dtype
@@ -390,7 +397,15 @@ class Transformation:
         A column holding the very data the transformation was decided on is written per
         combination, then spread to the rows in one pass (:meth:`Tabulation.combination_codes`);
         any other column is read again, checked row by row against the values decided on,
-        and written row by row."""
+        and written row by row.
+
+        A column of whole numbers read as floats (a year column with a missing value,
+        :func:`~pandas_anon.anonymization.recoding.whole_floats`) is written as the integers
+        it holds, as the nullable integer column it stands for would be: ``Int64`` when every
+        value is kept as read, else each whole number an integer beside the labels
+        (:func:`~pandas_anon.anonymization.recoding.as_whole_numbers`), so that no cell is
+        written ``1986.0``. Each value keeps a spelling of its own: the classes written are
+        those counted, and no row is counted as changed."""
         tabulation = self.tabulation
         if weights is None:
             self._refuse_other_rows(frame)
@@ -434,6 +449,7 @@ class Transformation:
                 modified_combinations |= flags
                 changed[column] = int(tabulation.frequencies.counts[flags].sum())
                 codes = written.codes[tabulation.row_combination]
+                values = read[1]
             else:
                 held = self._held(column_array(frame, column), column, check=weights is None)
                 written, flags = self._written(
@@ -442,8 +458,13 @@ class Transformation:
                 modified_rows |= flags
                 changed[column] = int(flags.sum() if weights is None else weights[flags].sum())
                 codes = written.codes
-            if changed[column] or suppressed_rows.any():  # else the column is the copy's own
-                out[column] = as_column(codes, written.values, frame.index, column)
+                values = held[1]
+            if changed[column] or suppressed_rows.any():
+                shown = whole_as_read(written.values, values)
+                out[column] = as_column(codes, shown, frame.index, column)
+            elif whole_floats(values):  # every value as read: whole numbers, as integers
+                out[column] = out[column].astype("Int64")
+            # else the column is the copy's own
         modified = modified_rows | tabulation.rows_where(modified_combinations)
         return Written(out, modified, suppressed_rows, changed)
 

@@ -18,7 +18,13 @@ from pandas_anon.hierarchy._levels import (
     is_numeric,
     series_name,
 )
-from pandas_anon.hierarchy.datetimes import as_stamps, date_level, holds_dates, text_dates
+from pandas_anon.hierarchy.datetimes import (
+    as_stamps,
+    date_level,
+    holds_dates,
+    text_dates,
+    zone_of,
+)
 from pandas_anon.hierarchy.model import Hierarchy
 from pandas_anon.hierarchy.numeric import width_decimals, width_level
 
@@ -68,7 +74,11 @@ def auto(data: Data, *, name: str | None = None) -> Hierarchy:
         timed = bool((stamps != stamps.normalize()).any())
         chosen = ("day",) * timed + AUTO_DATE_LEVELS
         built = build(
-            values, [date_level(stamps, level) for level in chosen], list(chosen), None, series
+            values,
+            [date_level(stamps, level, zone_of(values)) for level in chosen],
+            list(chosen),
+            None,
+            series,
         )
         what = f"dates({','.join(chosen)})"
     elif is_numeric(values.dtype) and len(values) > AUTO_MIN_DISTINCT and fits_intervals(values):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -37,15 +38,18 @@ def dates(
     interval, its first and last month or year: a person reads it, and
     ``pandas.to_datetime`` reads each of its bounds (``label.split("/")``). The
     data must hold dates: a datetime64 column (a time-zone aware one is read in its own
-    calendar) or ``datetime.date`` / ``datetime`` objects. Text is refused rather than guessed:
-    parse it first with ``pd.to_datetime(..., format=...)``.
+    calendar, each label naming its zone after a space: ``"2019-05 Europe/Rome"``, so that
+    the instants it covers can be read back) or ``datetime.date`` / ``datetime`` objects.
+    Text is refused rather than guessed: parse it first with
+    ``pd.to_datetime(..., format=...)``.
     """
     chosen = _date_levels(levels)
     series = column(data, "dates")
     values, _ = distinct(series, "dates")
     stamps = as_stamps(values, series)
+    zone = zone_of(values)
     return build(
-        values, [date_level(stamps, level) for level in chosen], list(chosen), name, series
+        values, [date_level(stamps, level, zone) for level in chosen], list(chosen), name, series
     )
 
 
@@ -144,7 +148,33 @@ def as_stamps(values: pd.Index, series: pd.Series) -> pd.DatetimeIndex:
     return stamps.tz_localize(None) if stamps.tz is not None else stamps
 
 
-def date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
+def zone_of(values: pd.Index) -> str | None:
+    """The name of the time zone of dates ``values`` (None: naive, or no dates), as
+    ``tz_localize`` reads it back: an IANA key (``Europe/Rome``), ``UTC``, or a fixed offset
+    (``+01:00``)."""
+    zone = getattr(values.dtype, "tz", None)
+    if zone is None and holds_dates(values):
+        zone = pd.DatetimeIndex(pd.to_datetime(values.to_numpy())).tz
+    if zone is None:
+        return None
+    key = getattr(zone, "key", None) or getattr(zone, "zone", None)  # zoneinfo, pytz
+    if isinstance(key, str):
+        return key
+    if isinstance(zone, datetime.timezone):  # a fixed offset
+        minutes = int(zone.utcoffset(None).total_seconds() // 60)
+        sign = "-" if minutes < 0 else "+"
+        return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}" if minutes else "UTC"
+    return str(zone)
+
+
+def date_level(stamps: pd.DatetimeIndex, level: str, zone: str | None = None) -> Level:
+    """The codes and labels of ``stamps`` (wall times) at ``level``, each label followed by
+    `` zone`` when the dates had one (``"2019-05 Europe/Rome"``)."""
+    codes, labels = _date_level(stamps, level)
+    return codes, labels if zone is None else np.char.add(labels.astype(str), f" {zone}")
+
+
+def _date_level(stamps: pd.DatetimeIndex, level: str) -> Level:
     if level in _UNITS:
         # through seconds: numpy's cast from ns to a calendar unit overflows within a day of
         # the ns range's first day (1677-09-22 became 2262-04-11); pandas floors exactly

@@ -156,10 +156,11 @@ def top_bottom(
     values, _ = distinct(series, "top_bottom")
     numbers = as_numbers(values, series, "top_bottom")
     text = fmt(numbers).astype(object)
+    decimal = _decimal(numbers)
     if bottom is not None:
-        text[numbers < bottom] = f"< {fmt(np.array([bottom]))[0]}"
+        text[numbers < bottom] = f"< {_bounds_text(np.array([bottom]), decimal)[0]}"
     if top is not None:
-        text[numbers >= top] = f">= {fmt(np.array([top]))[0]}"
+        text[numbers >= top] = f">= {_bounds_text(np.array([top]), decimal)[0]}"
     return build(values, [factorized(text)], ["top/bottom coded"], name, series)
 
 
@@ -182,6 +183,26 @@ def _closed(low: np.ndarray, high: np.ndarray) -> np.ndarray:
 def _half_open(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """``"[low, high)"`` per label."""
     return np.array([f"[{a}, {b})" for a, b in zip(low.tolist(), high.tolist())], dtype=object)
+
+
+def _decimal(numbers: np.ndarray) -> bool:
+    """Whether ``numbers`` are floats some of which are not whole: their bounds are then
+    written as decimals (:func:`_bounds_text`)."""
+    return numbers.dtype.kind == "f" and bool(
+        (np.isfinite(numbers) & (np.floor(numbers) != numbers)).any()
+    )
+
+
+def _bounds_text(bounds: np.ndarray, decimal: bool) -> np.ndarray:
+    """Bounds as text (:func:`fmt`); for a column holding decimals (``decimal``), a whole
+    bound with a decimal point (``20.0``), so that a label says what it bounds: ``[0, 20)``
+    reads as whole numbers, ``[0, 19]``; ``[0.0, 20.0)`` as decimals, up to the float before
+    20 (:func:`pandas_anon.intervals`)."""
+    text = fmt(bounds)
+    if not decimal:
+        return text
+    whole = np.char.isdigit(np.char.lstrip(text.astype(str), "-"))
+    return np.where(whole, bounds.astype(np.float64).astype(str), text)
 
 
 # -- intervals ------------------------------------------------------------------------------------
@@ -240,7 +261,8 @@ def width_level(numbers: np.ndarray, width: Number, decimals: int) -> Level:
             low[off] = np.round(k[off] * width, decimals)
             high[off] = np.round((k[off] + 1) * width, decimals)
     codes, first = runs(low)
-    return codes, _half_open(fmt(low[first]), fmt(high[first]))
+    decimal = _decimal(numbers)
+    return codes, _half_open(_bounds_text(low[first], decimal), _bounds_text(high[first], decimal))
 
 
 def _cut_levels(cuts: Any) -> list[np.ndarray]:
@@ -275,7 +297,7 @@ def _cut_levels(cuts: Any) -> list[np.ndarray]:
 
 
 def _cut_level(numbers: np.ndarray, cuts: np.ndarray) -> Level:
-    text = fmt(cuts)
+    text = _bounds_text(cuts, _decimal(numbers))
     labels = np.concatenate([[f"< {text[0]}"], _half_open(text[:-1], text[1:]), [f">= {text[-1]}"]])
     slots = np.searchsorted(cuts, numbers, side="right")
     codes, first = runs(slots)

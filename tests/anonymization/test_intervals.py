@@ -6,11 +6,15 @@ name, never by value."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon.datasets import load_driver_licenses
@@ -139,33 +143,43 @@ def test_every_mondrian_range_reads_back_holding_its_values():
 
 
 def _dates_one_by_one(ranges, uniques):
-    """The reading of date labels before they were read by form: a pd.Timestamp and a
-    calendar offset per bound (the reference the reading by form must equal)."""
+    """The reading of date labels one by one: a pd.Timestamp and a calendar offset per
+    bound (the reference the reading by form must equal). The unit is the kept dates' or
+    the finest a label writes; a period without kept dates ends at its last nanosecond
+    (microsecond past what nanoseconds hold)."""
     stamps = [v for v in uniques if isinstance(v, pd.Timestamp)]
-    unit = stamps[0].unit if stamps else "s"
     zone = stamps[0].tz if stamps else None
     texts = [t for r in ranges if r is not None for t in (r.low, r.high) if t is not None]
-    timed = any(len(t) > 10 and not t[11:].startswith("00:00:00") for t in texts)
-    step = pd.Timedelta(1, unit=unit) if timed else pd.Timedelta(days=1)
+    units = ["s", "ms", "us", "ns"]
+    fractions = [re.search(r"\.(\d+)", t) for t in texts]
+    written = [0 if f is None else (len(f[1]) + 2) // 3 for f in fractions]
+    finest = max([units.index(s.unit) for s in stamps] + written)
+    periods = not stamps and any(len(t) <= 10 for t in texts)
+    for unit in [units[max(finest, 3)], units[max(finest, 2)]] if periods else [units[finest]]:
+        step = pd.Timedelta(1, unit=unit)
+        dtype = f"datetime64[{unit}]" if zone is None else pd.DatetimeTZDtype(unit, zone)
 
-    def period(text):
-        stamp = pd.Timestamp(text)
-        if zone is not None:
-            stamp = stamp.tz_localize(zone) if stamp.tz is None else stamp.tz_convert(zone)
-        offset = {4: pd.DateOffset(years=1), 7: pd.DateOffset(months=1)}
-        return stamp, stamp + offset.get(
-            len(text), pd.DateOffset(days=1) if len(text) == 10 else step
-        )
+        def period(text, step=step):
+            stamp = pd.Timestamp(text)
+            if zone is not None:
+                stamp = stamp.tz_localize(zone) if stamp.tz is None else stamp.tz_convert(zone)
+            offset = {4: pd.DateOffset(years=1), 7: pd.DateOffset(months=1)}
+            return stamp, stamp + offset.get(
+                len(text), pd.DateOffset(days=1) if len(text) == 10 else step
+            )
 
-    low = [pd.NaT if r is None else period(r.low)[0] for r in ranges]
-    high = [pd.NaT if r is None else period(r.high)[1] - step for r in ranges]
-    dtype = f"datetime64[{unit}]" if zone is None else pd.DatetimeTZDtype(unit, zone)
-    return pd.array([*low, pd.NaT], dtype=dtype), pd.array([*high, pd.NaT], dtype=dtype)
+        try:
+            low = [pd.NaT if r is None else period(r.low)[0] for r in ranges]
+            high = [pd.NaT if r is None else period(r.high)[1] - step for r in ranges]
+            return pd.array([*low, pd.NaT], dtype=dtype), pd.array([*high, pd.NaT], dtype=dtype)
+        except (pd.errors.OutOfBoundsDatetime, OverflowError):
+            continue
+    raise AssertionError("no unit holds the labels")
 
 
-def _random_date_labels(rng, size, since="1700-01-01", hour=0):
+def _random_date_labels(rng, size, since="1700-01-01", hour=0, finest="ns"):
     """Date labels of every form a release writes (years, months, days, instants to the
-    minute, second or nanosecond, from ``hour`` on; spans, bracketed ranges) since
+    minute, second or ``finest``, from ``hour`` on; spans, bracketed ranges) since
     ``since``, and cells without bounds."""
     days = rng.integers(np.datetime64(since, "D").astype(int), 200 * 365, size=size)
     times = rng.integers(hour * 3600, 86400, size)
@@ -173,7 +187,8 @@ def _random_date_labels(rng, size, since="1700-01-01", hour=0):
     instants = seconds.astype("datetime64[ns]") + rng.integers(0, 10**9, size)
 
     def bound(i):
-        unit = rng.choice(["Y", "M", "D", "m", "s", "ms", "us", "ns"])
+        units = ["Y", "M", "D", "m", "s", "ms", "us", "ns"]
+        unit = rng.choice(units[: units.index(finest) + 1])
         text = np.datetime_as_string(instants[i], unit=unit)
         return text.replace("T", " ") if rng.random() < 0.5 else text
 
@@ -196,8 +211,9 @@ def test_date_labels_read_by_form_equal_the_reading_one_by_one(stamps):
 
     rng = np.random.default_rng(["none", "naive", "nanoseconds", "zoned"].index(stamps))
     zoned = stamps == "zoned"  # Rome's clocks change at 2 or 3 am since 1980, at midnight before
+    early = stamps in ("none", "naive")  # before 1678: no nanoseconds, in labels or kept
     labels: list = _random_date_labels(
-        rng, 1500, "1980-01-01" if zoned else "1700-01-01", 4 * zoned
+        rng, 1500, "1700-01-01" if early else "1980-01-01", 4 * zoned, "us" if early else "ns"
     )
     if stamps != "none":
         kept = pd.to_datetime(rng.integers(0, 2 * 10**9, size=50), unit="s")
@@ -249,3 +265,192 @@ def test_a_date_no_calendar_has_is_refused_by_name_never_by_value():
     with pytest.raises(InvalidParameterError, match="column 'd': 2 cells are neither") as error:
         pandas_anon.intervals(frame, "d")
     assert "2020" not in str(error.value)
+
+
+# -- every bound holds its original value (issue 46) -------------------------------------------
+
+
+def _held(original: pd.Series, low: pd.Series, high: pd.Series) -> pd.Series:
+    """Per row with bounds, whether its original value lies within them (whole numbers
+    compared exactly, as Python ints); True where there are no bounds."""
+    bounded = low.notna() & high.notna() & original.notna()
+    if pd.api.types.is_integer_dtype(original.dtype):
+        values = original[bounded].astype(object).map(int)
+        lows = low[bounded].astype(object).map(lambda v: v if isinstance(v, float) else int(v))
+        highs = high[bounded].astype(object).map(lambda v: v if isinstance(v, float) else int(v))
+        inside = [a <= v <= b for a, v, b in zip(lows, values, highs)]
+        held = pd.Series(True, index=original.index)
+        held[bounded] = np.array(inside, dtype=bool)
+        return held
+    return ~bounded | ((low <= original) & (original <= high)).fillna(False).astype(bool)
+
+
+def test_local_recoding_of_decimals_reads_back_holding_them():
+    """Local recoding writes a decimal column's intervals with decimal bounds
+    (``[0.0, 20.0)``), read up to the float before 20: ``[0, 20)`` read as ``[0, 19]`` left
+    19.83 out (31 of 183 rows outside before the fix)."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.uniform(0, 100, 200).round(2), "s": rng.choice(list("ab"), 200)})
+    out = pandas_anon.kanon(frame, 5, qid=["x", "s"], algo="local")
+    bounds = out.anon.intervals(["x"], form="bounds")
+    assert str(bounds["x_low"].dtype) == "Float64"
+    assert bounds["x_low"].notna().sum() > 100
+    assert _held(frame["x"], bounds["x_low"], bounds["x_high"]).all()
+
+
+def test_mondrian_ranges_of_sub_second_times_keep_their_fraction():
+    """Mondrian writes instants to the nanosecond; they are read in the unit written, not
+    floored to seconds (before the fix, a range's last value fell outside its bounds)."""
+    rng = np.random.default_rng(1)
+    times = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 10**12, 60), unit="ns")
+    frame = pd.DataFrame({"d": times, "s": rng.choice(list("ab"), 60)})
+    out = pandas_anon.kanon(frame, 4, qid=["d", "s"], algo="mondrian")
+    bounds = out.anon.intervals(["d"], form="bounds")
+    assert bounds["d_low"].dtype == "datetime64[ns]"
+    assert _held(frame["d"], bounds["d_low"], bounds["d_high"]).all()
+
+
+@pytest.mark.parametrize(
+    ("zone", "name"),
+    [("Europe/Rome", "Europe/Rome"), (dt.timezone(dt.timedelta(hours=-5)), "-05:00")],
+)
+def test_month_labels_of_zoned_times_keep_their_zone(zone, name):
+    """A date hierarchy on times in a time zone writes the zone after each label
+    (``2020-01 Europe/Rome``): the bounds read back are in that zone and hold each time
+    (before the fix they were naive, comparing with the original raised)."""
+    rng = np.random.default_rng(2)
+    times = pd.date_range("2020-01-01", periods=300, freq="37h", tz=zone)
+    frame = pd.DataFrame({"d": times + pd.to_timedelta(rng.integers(0, 10**9, 300), unit="ns")})
+    frame["s"] = rng.choice(list("ab"), 300)
+    out = pandas_anon.kanon(frame, 5, qid=["d", "s"], algo="ola")
+    assert out["d"].astype(str).str.endswith(" " + name).any()
+    bounds = out.anon.intervals(["d"], form="bounds")
+    low = bounds["d_low"]
+    assert (low.dt.tz_convert(zone).dt.tz_localize(None) == low.dt.tz_localize(None)).all()
+    assert bounds["d_low"].notna().any()
+    assert _held(frame["d"], bounds["d_low"], bounds["d_high"]).all()
+    again = pandas_anon.intervals(out.astype(str), ["d"], form="bounds")  # as from a file
+    assert _held(frame["d"], again["d_low"], again["d_high"]).all()
+
+
+@pytest.mark.parametrize("algo", ["local", "mondrian"])
+def test_uint64_ranges_past_2_63_read_back_exactly(algo):
+    """uint64 values over the whole range: the bounds are UInt64 (the last interval's end,
+    past 2**64, stops at the largest uint64), the interval column uint64, never wrapped
+    through int64 (before the fix: OverflowError, or intervals with negative ends)."""
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 2**64 - 1, 200, dtype=np.uint64, endpoint=True)
+    frame = pd.DataFrame({"u": values, "s": rng.choice(list("ab"), 200)})
+    out = pandas_anon.kanon(frame, 5, qid=["u", "s"], algo=algo)
+    bounds = out.anon.intervals(["u"], form="bounds")
+    assert str(bounds["u_low"].dtype) == "UInt64"
+    assert _held(frame["u"], bounds["u_low"], bounds["u_high"]).all()
+    typed = out.anon.intervals(["u"])["u"]
+    kept = typed.notna()
+    left, right = typed[kept].array.left, typed[kept].array.right
+    original = frame["u"][kept]
+    assert ((left <= original) & (original <= right)).all()
+
+
+#: The methods that write ranges: Mondrian, local recoding, and full-domain searches along
+#: the built-in hierarchies (one exact search, one heuristic).
+RANGE_METHODS = ["mondrian", "local", "ola", "datafly"]
+#: The dtypes of the property test's column.
+DTYPES = [
+    "int8", "int16", "int32", "int64", "uint64", "float64", "float32", "Int64", "Float64",
+    "datetime64[ns]", "datetime64[us]", "datetime64[ms]", "datetime64[s]", "Europe/Rome",
+    "UTC-05:00", "str", "string[pyarrow]",
+]  # fmt: skip
+
+
+@st.composite
+def _column(draw):
+    """A column of ``DTYPES``: few or many distinct values (interval hierarchies past 20),
+    uint64 at and past 2**63, decimals, missing values in nullable ones, times to the
+    nanosecond, in a time zone, and text writing dates."""
+    dtype = draw(st.sampled_from(DTYPES))
+    n = draw(st.integers(8, 40))
+    spread = draw(st.sampled_from([5, 50, 10**6]))
+    if dtype in ("int8", "int16"):
+        spread = min(spread, 200)
+    offsets = np.array(draw(st.lists(st.integers(0, spread), min_size=n, max_size=n)))
+    if dtype in ("int8", "int16", "int32", "int64"):
+        info = np.iinfo(dtype)
+        base = draw(st.integers(int(info.min), int(info.max) - spread))
+        return pd.Series(base + offsets, dtype=dtype)
+    if dtype == "uint64":
+        base = draw(st.sampled_from([0, 2**63 - spread // 2, 2**64 - 1 - spread]))
+        return pd.Series([base + int(o) for o in offsets], dtype="uint64")
+    if dtype in ("float64", "float32", "Float64"):
+        values = offsets / draw(st.sampled_from([1, 7, 100])) - spread / 3
+        series = pd.Series(values, dtype=dtype)
+        if dtype == "Float64":
+            series[np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))] = pd.NA
+        return series
+    if dtype == "Int64":
+        series = pd.Series(offsets - spread // 2, dtype="Int64")
+        series[np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))] = pd.NA
+        return series
+    start = pd.Timestamp(draw(st.sampled_from(["2019-12-31 23:59:59", "1990-06-15"])))
+    step = draw(st.sampled_from([1, 10**6, 10**9 * 61, 10**9 * 3600 * 17]))
+    if step > 10**6:
+        offsets = offsets % 5000  # within 10 years
+    times = pd.Series(start + pd.to_timedelta(offsets * step, unit="ns"))
+    if dtype.startswith("datetime64"):
+        return times.astype(dtype)
+    if dtype in ("str", "string[pyarrow]"):
+        return times.dt.strftime("%Y-%m-%d %H:%M:%S").astype(dtype)
+    zone = "Europe/Rome" if dtype == "Europe/Rome" else dt.timezone(dt.timedelta(hours=-5))
+    return times.dt.tz_localize("UTC").dt.tz_convert(zone)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(column=_column(), algo=st.sampled_from(RANGE_METHODS), data=st.data())
+def test_every_bound_read_back_holds_its_original_value(column, algo, data):
+    """For random columns of every dtype and every method writing ranges, each kept row's
+    bounds (both forms, and read back from the text a file holds) hold its original value,
+    in its own dtype, resolution and time zone; a row has no bounds only when its cell is
+    suppressed, missing, or a range also covering missing values."""
+    n = len(column)
+    frame = pd.DataFrame(
+        {"x": column, "s": data.draw(st.lists(st.sampled_from("ab"), min_size=n, max_size=n))}
+    )
+    k = data.draw(st.integers(2, 4))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = pandas_anon.kanon(frame, k, qid=["x", "s"], algo=algo)
+    except pandas_anon.PandasAnonError as error:
+        event(f"no release: {type(error).__name__}")
+        return  # (infeasible, every row missing): nothing read back
+    ranged = out["x"].astype(object).map(lambda v: isinstance(v, str) and v != "*").any()
+    event(f"{algo}: {'ranges' if ranged else 'no range'} written")
+    original = frame["x"].loc[out.index]
+    if pd.api.types.is_string_dtype(original.dtype):
+        original = pd.to_datetime(original, format="%Y-%m-%d %H:%M:%S")
+    written = out["x"].astype(object)
+    unbounded = written.isna() | written.map(
+        lambda v: isinstance(v, str) and (v == "*" or v.endswith(" or missing"))
+    )
+    as_text = out.astype({"x": str}).where(out.notna(), None)  # as a file holds it
+    releases = [out] if column.dtype == "float32" else [out, as_text]  # (float32 written short)
+    for release in releases:
+        bounds = pandas_anon.intervals(release, ["x"], form="bounds")
+        low, high = bounds["x_low"], bounds["x_high"]
+        note(f"{algo} {column.dtype}: {written.tolist()} -> {low.tolist()} .. {high.tolist()}")
+        assert (low.isna() | high.isna()).eq(unbounded | original.isna()).all()
+        dates = pd.api.types.is_datetime64_any_dtype(low.dtype)
+        if pd.api.types.is_datetime64_any_dtype(original.dtype) and not dates:
+            assert _held(original.dt.year, low, high).all()  # only years written: years
+            continue
+        assert _held(original, low, high).all()
+        zoned = isinstance(original.dtype, pd.DatetimeTZDtype)
+        if zoned and dates and release is out:  # (a file's value kept as read: its offset)
+            wall = low.dt.tz_convert(original.dt.tz).dt.tz_localize(None)
+            assert (low.isna() | (wall == low.dt.tz_localize(None))).all()  # the original's zone
+    typed = pandas_anon.intervals(out, ["x"])["x"]
+    left, right = typed.array.left, typed.array.right
+    if pd.api.types.is_datetime64_any_dtype(original.dtype) and not dates:
+        original = original.dt.year
+    inside = (left <= original) & (original <= right)
+    assert (typed.isna() | original.isna() | inside.fillna(False).astype(bool)).all()

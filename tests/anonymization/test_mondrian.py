@@ -447,6 +447,8 @@ def _contains(label: str, value: object, dates: bool) -> bool:
         return True
     if pd.isna(value):
         return label == "missing" or label.endswith(" or missing")
+    if dates and label.startswith("[") and not label.endswith("]"):  # "[...] Europe/Rome"
+        label = label.rpartition(" ")[0]  # a zone's dates: its name after the range
     body = label.removesuffix(" or missing")
     if body != label and not body.startswith("["):  # one value, and missing ones
         body = f"[{body}, {body}]"

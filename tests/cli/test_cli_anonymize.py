@@ -260,6 +260,46 @@ def test_numbers_spelled_two_ways_are_anonymized_as_written(capsys, tmp_path):
     assert main(["check", str(target), "--qid", "code,sex", "--k", "2"]) == 0
 
 
+def test_a_whole_number_no_input_spells_is_written_whole(capsys, tmp_path):
+    """A year column with a gap is read as floats: a class's mean year that no input cell
+    spells (1961 of 1960 and 1962) is written 1961, not 1961.0, as the years kept as read
+    are; a fractional mean keeps its decimals. The file written is the 2-anonymous one the
+    report describes."""
+    source, target = tmp_path / "years.csv", tmp_path / "out.csv"
+    source.write_text(
+        "year,town\n1960,A\n1962,A\n1970,B\n1974,B\n,C\n,C\n1980,D\n1981,D\n", encoding="utf-8"
+    )
+    code, out, err = run(
+        capsys, "anonymize", str(source), str(target), "--k", "2", "--qid", "year,town",
+        "--algo", "mondrian", "--represent", "mean", "--format", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    written = read_text(target)
+    assert written["year"].tolist() == ["1961", "1961", "1972", "1972", "", "", "1980.5", "1980.5"]
+    report = json.loads(out)
+    found = verify_anonymized(written, ["year", "town"], 2, 0, top="\0never")
+    assert (found["k"], found["classes"]) == (report["k_reached"], report["classes"])
+
+
+def test_the_licences_read_with_a_missing_year_are_written_without_point_zero(
+    capsys, tmp_path, licences
+):
+    """Zero configuration on the licence file (its year column read as floats: one year is
+    missing): no cell of the file written is a whole number written ``1986.0``, and the
+    classes of that file are the report's."""
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    licences.to_csv(source, index=False)
+    code, out, err = run(
+        capsys, "anonymize", str(source), str(target), "--k", "5", "--format", "json"
+    )
+    assert code == 0, err
+    written = read_text(target)
+    assert not any(written[c].str.fullmatch(r"-?\d+\.0").any() for c in written.columns)
+    report = json.loads(out)
+    found = verify_anonymized(written, list(written.columns), 5, 0, top="\0never")
+    assert (found["k"], found["classes"]) == (report["k_reached"], report["classes"])
+
+
 def test_an_output_value_equal_to_an_input_value_is_spelled_as_the_input_spells_it():
     """A level's label equal to an input value (1940.0 for the year 1940, read as a float
     because the column has a gap) is written as the input wrote that value, on every row, so

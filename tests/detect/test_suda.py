@@ -140,15 +140,16 @@ def test_a_smaller_max_size_scores_by_elliots_weights():
 
 
 def test_a_missing_value_is_in_no_msu():
-    frame = pd.DataFrame({"a": [None, 1, 1, 2], "b": ["x", "x", "y", "y"]}, index=list("pqrs"))
+    p, q, r, s = 8, 2, 5, 3  # row numbers, as filtering leaves them
+    frame = pd.DataFrame({"a": [None, 1, 1, 2], "b": ["x", "x", "y", "y"]}, index=[p, q, r, s])
     result = pandas_anon.suda(frame, ["a", "b"])
     # p: (missing, x); its only unique subset holds its missing cell: no MSU;
     # s: a = 2 is unique (and so are (1, y) of r and (1, x) of q, on both columns)
-    assert result.msu_counts.loc["p"].tolist() == [0, 0]
-    assert result.msu_counts.loc["s"].tolist() == [1, 0]
-    assert result.msu_counts.loc["q"].tolist() == [0, 1]
+    assert result.msu_counts.loc[p].tolist() == [0, 0]
+    assert result.msu_counts.loc[s].tolist() == [1, 0]
+    assert result.msu_counts.loc[q].tolist() == [0, 1]
     assert result.sample_uniques == 4
-    assert result.score.index.tolist() == list("pqrs")
+    assert result.score.index.tolist() == [p, q, r, s]
 
 
 def test_the_licence_file_against_brute_force_by_groupby(licences):

@@ -243,7 +243,7 @@ def test_fractional_widths_put_values_in_the_right_interval():
     h = intervals(values, width=[0.1, 0.2])
     got = dict(zip(h.to_frame()["x"], h.to_frame()["width 0.1"]))
     assert got[0.3] == "[0.3, 0.4)" and got[0.7] == "[0.7, 0.8)" and got[0.6] == "[0.6, 0.7)"
-    assert got[0.1] == "[0.1, 0.2)" and got[1.0] == "[1, 1.1)" and got[-0.1] == "[-0.1, 0)"
+    assert got[0.1] == "[0.1, 0.2)" and got[1.0] == "[1.0, 1.1)" and got[-0.1] == "[-0.1, 0.0)"
     check_hierarchy(h, values)
 
 
