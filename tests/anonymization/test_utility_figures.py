@@ -28,7 +28,16 @@ MISSING = "missing"  # a value of its own; the verifier's texts are "kind:repr",
 
 def written(series: pd.Series) -> pd.Series:
     """Each value as written (its kind and repr: 1, "1", 1.0 and True apart), missing as
-    :data:`MISSING`."""
+    :data:`MISSING`. A column of floats every known value of which is a whole number (at
+    most 2**53, no -0.0: whole numbers read as floats, as a column of years with a gap is
+    read) is written as its whole numbers, as a release writes it."""
+    if pd.api.types.is_float_dtype(series.dtype):
+        known = series.dropna().to_numpy(dtype=float)
+        if len(known) and bool(
+            np.all((np.floor(known) == known) & (np.abs(known) <= 2**53))
+            and not np.any((known == 0) & np.signbit(known))
+        ):
+            series = series.astype("Int64")
 
     def text(value: object) -> str:
         if value is None or (not isinstance(value, str) and pd.isna(value)):
