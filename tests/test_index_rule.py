@@ -20,6 +20,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pandas_anon
 from pandas_anon import IndexDataError
@@ -228,3 +230,62 @@ def test_a_column_labelled_none_beside_a_sensitive_column(people):
     assert "RSSMRA" not in out.to_csv()
     named = pandas_anon.kanon(frame, 5, qid=QID)  # named QID: the others are searched too
     assert None not in list(named.columns)
+
+
+# -- the rule on random indexes ---------------------------------------------------------------
+
+
+@st.composite
+def indexes(draw, n: int) -> pd.Index:
+    """An index of ``n`` labels of a random kind, named or not."""
+    kind = draw(
+        st.sampled_from(
+            ["range", "int", "uint", "Int64", "float", "text", "dates", "category", "multi"]
+        )
+    )
+    numbers = draw(st.lists(st.integers(0, 10**6), min_size=n, max_size=n))
+    name = draw(st.sampled_from([None, None, "id", 0, ""]))
+    made = {
+        "range": lambda: pd.RangeIndex(draw(st.integers(-5, 5)), draw(st.integers(-5, 5)) + n),
+        "int": lambda: pd.Index(np.array(numbers, dtype=np.int64)),
+        "uint": lambda: pd.Index(np.array(numbers, dtype=np.uint32)),
+        "Int64": lambda: pd.Index(numbers, dtype="Int64"),
+        "float": lambda: pd.Index(np.array(numbers, dtype=float)),
+        "text": lambda: pd.Index([f"p{v}" for v in numbers]),
+        "dates": lambda: pd.to_datetime(np.array(numbers, dtype="int64"), unit="D"),
+        "category": lambda: pd.CategoricalIndex([v % 3 for v in numbers]),
+        "multi": lambda: pd.MultiIndex.from_arrays([numbers, numbers]),
+    }[kind]()
+    if kind == "range":
+        made = pd.RangeIndex(made.start, made.start + n)
+    return made.rename(name) if kind != "multi" else made
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_index_either_numbers_rows_or_is_refused(people, data):
+    """kanon and singletons refuse exactly the indexes that hold data; the ones that number
+    rows give the release of the frame with a RangeIndex, row for row."""
+    frame = people.head(200)[QID + ["codice_fiscale"]]
+    index = data.draw(indexes(len(frame)))
+    indexed = frame.set_axis(index, axis=0)
+    numbers_rows = isinstance(index, pd.RangeIndex) or (
+        index.nlevels == 1
+        and index.name is None
+        and isinstance(index.dtype, np.dtype)
+        and index.dtype.kind in "iu"
+    )
+    assert index_numbers_rows(index) == numbers_rows
+    for call in (lambda f: pandas_anon.kanon(f, 3), lambda f: pandas_anon.singletons(f, QID)):
+        if not numbers_rows:
+            with pytest.raises(IndexDataError):
+                call(indexed)
+            continue
+        found, plain = call(indexed), call(frame)
+        if isinstance(found, pd.DataFrame):
+            assert found.index.equals(index)
+            pd.testing.assert_frame_equal(
+                found.reset_index(drop=True), plain.reset_index(drop=True)
+            )
+        else:
+            assert found.count == plain.count
