@@ -212,7 +212,7 @@ def _bounds(
             return None  # typed: nothing generalized
         if not orderable:
             raise _unreadable(column, int(series.notna().sum()))
-        values = pd.array(uniques)  # nullable: one missing bound more, last
+        values = pd.array(uniques.array)  # nullable: one missing bound more, last
         if series.dtype.kind == "f":
             values = values.astype("Float64")
         values = values.take(np.append(np.arange(len(values)), -1), allow_fill=True)
@@ -313,8 +313,9 @@ def _numbers(ranges: list[_Range | None]) -> tuple[Any, Any]:
         low = [None if v is None else min(max(v, _INT64[0]), _UINT64_MAX) for v in low]
         high = [None if v is None else min(max(v, _INT64[0]), _UINT64_MAX) for v in high]
         known = [v for v in low + high if v is not None]
-        dtype = "Int64" if not known or max(known) <= _INT64[1] else "UInt64"
-        if not unbounded and (dtype == "Int64" or min(known) >= 0):
+        signed = not known or max(known) <= _INT64[1]
+        if not unbounded and (signed or min(known) >= 0):
+            dtype = pd.Int64Dtype() if signed else pd.UInt64Dtype()
             return pd.array([*low, None], dtype=dtype), pd.array([*high, None], dtype=dtype)
         missing = [r is None for r in ranges] + [True]
         low_f = np.where(missing, np.nan, _outward([*low, None], down=True))

@@ -98,11 +98,12 @@ def run(args: argparse.Namespace) -> int:
     """Anonymize on the typed read, write from the text read (see
     :func:`~pandas_anon.cli.copies.as_written`)."""
     from pandas_anon.anonymization.kanon import kanon
-    from pandas_anon.engine.columns import columns_except
     from pandas_anon.privacy.models import LDiversity
 
     source = read_input(args)
-    frame, merged = source.frame(columns_except(args.qid or source.typed.columns, args.sensitive))
+    frame, merged = source.frame(
+        [c for c in args.qid or source.typed.columns if c != args.sensitive]
+    )
     l = None if args.l is None else LDiversity(args.l, args.l_variant, c=args.c)  # noqa: E741
     out = kanon(
         frame,
