@@ -58,6 +58,7 @@ import pandas as pd
 
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.detect import prosecutor
+from pandas_anon.engine.encoding import numeric_values
 from pandas_anon.engine.grouping import weighted_keys
 from pandas_anon.engine.hashing import COMPILED, group, kernels
 from pandas_anon.engine.parallel import PARALLEL_MIN_ROWS, thread_map
@@ -675,8 +676,5 @@ def _as_numbers(values: pd.Index, dtype: Any) -> np.ndarray | None:
         return numbers
     if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
         return None
-    if values.dtype.kind in "iuf":  # plain numpy numbers: no object round trip
-        numbers = values.to_numpy(dtype=float)
-    else:
-        numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    numbers, _ = numeric_values(values)  # missing: NaN
     return np.where(np.isfinite(numbers), numbers, np.nan)

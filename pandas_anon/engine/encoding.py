@@ -227,7 +227,7 @@ def written_codes(values: pd.Series | pd.Index | np.ndarray) -> np.ndarray | Non
             return None
         if found != "floating":
             return _object_codes(array)
-        data = np.asarray(pd.Series(array).astype(np.float64))  # floats, missing: NaN
+        data = numeric_values(pd.Index(array, dtype=object))[0]  # missing (pd.NA too): NaN
     elif pd.api.types.is_float_dtype(dtype):
         data = (
             values.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -669,12 +669,46 @@ def same_source(series: pd.Series | Any, source: weakref.ref | None) -> bool:
 
 def with_missing(values: pd.Index) -> pd.Index:
     """``values`` followed by a missing value, each value kept exactly: Int64 stays Int64
-    (not float), and object values are not inferred to float (``2**63 + 1`` stays itself)."""
+    (not float), and object values are not inferred to float (``2**63 + 1`` stays itself).
+    The missing value is the dtype's own (``pd.NA`` for a nullable one, ``NaT`` for dates):
+    a ``NaN`` given to a nullable float that pandas tells from ``pd.NA``
+    (``future.distinguish_nan_and_na``) would be a value, not missing."""
     if values.dtype == object or (
         isinstance(values.dtype, np.dtype) and values.dtype.kind in "iub"
     ):
         return pd.Index(np.append(values.to_numpy(dtype=object), np.nan), dtype=object)
-    return values.append(pd.Index([np.nan], dtype=values.dtype))
+    return values.insert(len(values), None)
+
+
+def numeric_values(
+    values: pd.Series | pd.Index, dtype: Any = np.float64
+) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers of ``values`` as a numpy array of ``dtype``, and which of them are missing.
+
+    How a column's values, or a frequency set's ``values`` of its codes, are read as numpy
+    numbers (Mondrian's order, widths and labels, the utility figures, the noise of
+    (k, ε)-anonymity), whatever holds them: numpy's numbers, pandas' nullable ones (``Int8``
+    to ``UInt64``, ``Float32``, ``Float64``, ``boolean``, whose ``pd.NA`` numpy cannot hold
+    nor Python compare: ``bool(pd.NA)`` raises), or Python numbers as objects (whole numbers
+    with a missing value, :func:`with_missing`). ``missing`` is ``pandas.isna``, as encoding
+    reads it; a missing entry of ``numbers`` holds ``NaN`` (0 for a ``dtype`` of whole
+    numbers). A nullable float's ``NaN`` that pandas tells from ``pd.NA`` (pandas 2.2 after
+    arithmetic, ``future.distinguish_nan_and_na`` in pandas 3) is a value, as
+    :func:`encode_column` codes it: ``NaN`` in ``numbers``, not missing.
+
+    Examples
+    --------
+    >>> numbers, missing = numeric_values(pd.Series([1.5, None, 2.0], dtype="Float64"))
+    >>> numbers.tolist(), missing.tolist()
+    ([1.5, nan, 2.0], [False, True, False])
+    >>> numeric_values(pd.Index([3, 2**40, None], dtype=object), np.int64)[0].tolist()
+    [3, 1099511627776, 0]
+    """
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    fill = np.nan if np.dtype(dtype).kind in "fc" else 0
+    if pd.api.types.is_object_dtype(values.dtype):  # Python numbers: their numpy dtype
+        values = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)).where(~missing))
+    return np.asarray(values.to_numpy(dtype=dtype, na_value=fill)), missing
 
 
 def _unhashable_type(values: pd.Series | pd.Index | np.ndarray) -> str:

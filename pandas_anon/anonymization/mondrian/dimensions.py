@@ -40,11 +40,11 @@ import numpy as np
 import pandas as pd
 
 from pandas_anon.anonymization.recoding import KEEP
-from pandas_anon.engine.encoding import factorize
+from pandas_anon.engine.encoding import factorize, numeric_values
 from pandas_anon.engine.frequency import FrequencySet
 from pandas_anon.errors import InvalidParameterError
 from pandas_anon.hierarchy import Hierarchy
-from pandas_anon.hierarchy.datetimes import text_dates
+from pandas_anon.hierarchy.datetimes import text_dates, zone_of
 from pandas_anon.hierarchy.model import TOP
 
 #: How a numeric column's partitions may be written.
@@ -164,11 +164,14 @@ class Dimension:
             form = (
                 values.dt.strftime("%Y-%m-%d")
                 if midnight
-                else values.map(lambda v: v.isoformat() if v == v else MISSING)
+                else values.map(lambda v: v.isoformat(), na_action="ignore")
             )
             return form.fillna(MISSING).to_numpy(dtype=object)
         if _whole_floats(values):  # years read as floats for a missing one: 1967, not 1967.0
-            return np.array([str(int(v)) if v == v else str(v) for v in values], dtype=object)
+            numbers, missing = numeric_values(values)
+            texts = np.where(missing, 0, numbers).astype(np.int64).astype(str).astype(object)
+            texts[missing] = MISSING
+            return texts
         return np.array([str(v) for v in values], dtype=object)
 
 
@@ -195,6 +198,9 @@ class NumberDimension(Dimension):
         ranges = self._ranges(low, high)
         if self.dates:  # no range of dates "or missing" reads back as dates: the column's top
             ranges[self.missing & (high == self.n_ranks - 1) & (high > low)] = TOP
+            zone = zone_of(pd.Index(self.values))
+            if zone is not None:  # dates in a time zone: the label names it, as dates() does
+                ranges[np.char.startswith(ranges.astype(str), "[")] += f" {zone}"
         return ranges
 
     def _joint(self) -> str:
@@ -220,9 +226,9 @@ class NumberDimension(Dimension):
         elif represent == "midrange":
             low = np.full(n, np.inf)
             high = np.full(n, -np.inf)
-            np.minimum.at(low, partition, numbers)
-            np.maximum.at(high, partition, numbers)
-            with np.errstate(invalid="ignore"):  # -inf and inf: no middle
+            with np.errstate(invalid="ignore"):  # -inf and inf, or a NaN value: no middle
+                np.minimum.at(low, partition, numbers)
+                np.maximum.at(high, partition, numbers)
                 found = low / 2 + high / 2  # halves: no overflow near the float limits
         elif not len(partition):  # no partition holds two values
             found = np.full(n, np.nan)
@@ -523,7 +529,8 @@ def _whole_floats(values: pd.Series) -> bool:
     reads a column of years with a missing value."""
     if not pd.api.types.is_float_dtype(values.dtype):
         return False
-    known = values.dropna().to_numpy(dtype=np.float64)
+    numbers, missing = numeric_values(values)
+    known = numbers[~missing]
     return bool(len(known)) and bool(
         (np.isfinite(known) & (np.floor(known) == known) & (np.abs(known) <= 2.0**53)).all()
     )
@@ -554,4 +561,4 @@ def _floats(values: pd.Series) -> np.ndarray:
     """Numbers or dates as floats (dates in their unit since the epoch)."""
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         return values.astype("int64").to_numpy(dtype=float, copy=True)
-    return pd.to_numeric(values.astype(object), errors="coerce").to_numpy(dtype=float, copy=True)
+    return numeric_values(values)[0]

@@ -55,7 +55,7 @@ from pandas_anon.detect.exposure import SUPPRESSED, direct_identifiers
 from pandas_anon.detect.figures import candidate_columns
 from pandas_anon.engine.backends import is_dask
 from pandas_anon.engine.columns import require_columns, require_data, resolve_columns
-from pandas_anon.engine.encoding import factorize_objects
+from pandas_anon.engine.encoding import factorize_objects, numeric_values
 from pandas_anon.errors import (
     AllMissingColumnError,
     ColumnNotFoundError,
@@ -1115,7 +1115,7 @@ def floats(part: pd.DataFrame, columns: Sequence[Hashable]) -> np.ndarray:
 
 def _floats(series: pd.Series) -> np.ndarray:
     """A numeric column as floats, missing (and infinite) values as NaN."""
-    values = series.to_numpy(dtype=float, na_value=np.nan)
+    values, _ = numeric_values(series)  # missing: NaN
     return np.where(np.isfinite(values), values, np.nan)
 
 
