@@ -6,8 +6,10 @@ with it is evidence, not a tautology.
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import math
+import zoneinfo
 from collections import Counter
 from fractions import Fraction
 
@@ -391,6 +393,7 @@ def unreadable_dates(released: pd.Series) -> int:
     bad = 0
     texts = Counter(v for v in released.astype(object) if isinstance(v, str) and v != "*")
     for value, count in texts.items():
+        value = _without_zone(value)
         inner = value[1:-1] if value.startswith("[") and value.endswith("]") else value
         bounds = inner.split(", ") if ", " in inner else inner.split("/")
         try:
@@ -399,6 +402,23 @@ def unreadable_dates(released: pd.Series) -> int:
         except (ValueError, TypeError):
             bad += int(count)
     return bad
+
+
+def _without_zone(label: str) -> str:
+    """``label`` less a trailing time zone, the way a label of tz-aware dates ends
+    (``2000/2009 UTC``, ``2020-01 Europe/Rome``, ``[a/b] -05:00``): a zone name the zone
+    database knows, or a UTC offset."""
+    head, space, zone = label.rpartition(" ")
+    if not space:
+        return label
+    try:
+        datetime.datetime.strptime(zone, "%z")
+    except ValueError:
+        try:
+            zoneinfo.ZoneInfo(zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+            return label
+    return head
 
 
 def _read_date(text: str) -> None:
