@@ -288,9 +288,11 @@ def as_whole_numbers(values: pd.Index) -> pd.Index | None:
 def whole_as_read(values: pd.Index, read: pd.Index) -> pd.Index:
     """The distinct ``values`` written over a column whose distinct values as read are
     ``read``: each float that is a whole number written as an integer when ``read`` are
-    whole numbers read as floats (:func:`whole_floats`, :func:`as_whole_numbers`), else
-    ``values`` as they are."""
-    integers = as_whole_numbers(values) if whole_floats(read) else None
+    whole numbers, integers or whole numbers read as floats (:func:`whole_floats`,
+    :func:`as_whole_numbers`; a mean label made the column float, and its kept years would
+    be written ``1944.0``), else ``values`` as they are."""
+    whole = pd.api.types.is_integer_dtype(read.dtype) or whole_floats(read)
+    integers = as_whole_numbers(values) if whole else None
     return values if integers is None else integers
 
 
