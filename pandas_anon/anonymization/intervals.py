@@ -36,6 +36,7 @@ holding one is not converted.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -256,8 +257,8 @@ def _unreadable(column: Hashable, cells: int) -> InvalidParameterError:
 
 def _read(value: Any) -> _Range | None | bool:
     """One distinct cell read: its range, None (no bounds), or False (unreadable)."""
-    if isinstance(value, pd.Timestamp):
-        text = value.isoformat()
+    if isinstance(value, (pd.Timestamp, datetime.date)):  # a date kept as read: Arrow's date
+        text = value.isoformat()  # types hold Python dates
         return _Range(text, text)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, float, np.number)):
         return False

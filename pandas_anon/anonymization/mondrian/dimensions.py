@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
+import pyarrow
 
 from pandas_anon.anonymization.recoding import KEEP
 from pandas_anon.engine.encoding import factorize, numeric_values
@@ -151,6 +152,7 @@ class Dimension:
         """Each rank's value as text (dates in ISO form, without a time at midnight)."""
         values = self.values
         if pd.api.types.is_datetime64_any_dtype(values.dtype):
+            values = _instants(values)
             clock = values.dropna().dt  # read, not normalized: that overflows at the limits
             midnight = bool(
                 (
@@ -552,7 +554,7 @@ def _exact(values: pd.Series) -> np.ndarray:
     whole numbers beyond 2**53 (and dates in nanoseconds) tie or swap, and a range written
     from the first and last of a wrongly ordered partition leaves out values it holds."""
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        return values.astype("int64").to_numpy()
+        return _instants(values).astype("int64").to_numpy()
     dtype: Any = getattr(values.dtype, "numpy_dtype", values.dtype)  # a nullable one's numpy's
     return values.to_numpy(dtype=dtype)
 
@@ -560,5 +562,16 @@ def _exact(values: pd.Series) -> np.ndarray:
 def _floats(values: pd.Series) -> np.ndarray:
     """Numbers or dates as floats (dates in their unit since the epoch)."""
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        return values.astype("int64").to_numpy(dtype=float, copy=True)
+        return _instants(values).astype("int64").to_numpy(dtype=float, copy=True)
     return numeric_values(values)[0]
+
+
+def _instants(values: pd.Series) -> pd.Series:
+    """Dates as instants whose integers pandas can read: a date of Arrow's date types (a
+    ``date32[pyarrow]`` column, as ``read_parquet`` or ``dtype_backend="pyarrow"`` gives
+    them) has none of its own, so it is taken at midnight, in seconds (every date Arrow
+    holds fits); other dates as they are."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.ArrowDtype) and pyarrow.types.is_date(dtype.pyarrow_dtype):
+        return values.astype("datetime64[s]")
+    return values
