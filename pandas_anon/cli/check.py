@@ -7,15 +7,24 @@ other files are still checked). The table report is silent when everything passe
 ``--verbose``; ``--format json`` (the full report, a CI artifact), ``github`` (GitHub Actions
 annotations) and ``junit`` (JUnit XML, for GitLab and Jenkins) always print
 (:mod:`pandas_anon.gate.reporters`).
+
+``--`` ends the options: every word after it is a file name, even one that reads as an option
+(a file named ``--allow-identifier=dati.csv``). The pre-commit hooks run :func:`hook`
+(``python -m pandas_anon.cli.check``), which refuses to run without a ``--``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
 
 from pandas_anon.cli.options import INPUT_LIMITS, add_input_limits
 from pandas_anon.errors import InvalidParameterError
+
+#: The word that ends the options: every word after it is a file name.
+END_OF_OPTIONS = "--"
 
 HELP = "fail when a table (CSV, JSON, Parquet, spreadsheet, zip) exposes people (a CI gate)"
 
@@ -30,7 +39,8 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 
     command.description = (
         "Exit 0 when every file is within its limits, 1 when one is not, 2 on bad "
-        "usage, configuration or input. Without limits, no singleton is allowed."
+        "usage, configuration or input. Without limits, no singleton is allowed. Every "
+        "word after -- is a file name, even one that begins with -."
     )
     command.add_argument(
         "files",
@@ -38,7 +48,8 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="tables: .csv, .tsv, delimited .txt, .json, .jsonl/.ndjson, .parquet, "
         ".xlsx or .ods (each sheet; needs pandas-anon[excel]), optionally compressed "
-        "(.gz, .bz2, .xz), or .zip archives of them",
+        "(.gz, .bz2, .xz), or .zip archives of them; put -- before them when a name may "
+        "begin with -",
     )
     command.add_argument(
         "--qid",
@@ -198,3 +209,54 @@ def _settings_given(args: argparse.Namespace) -> dict:
             except ValueError as problem:
                 raise InvalidParameterError(f"--{key.replace('_', '-')}: {problem}") from None
     return values
+
+
+def hook(argv: Sequence[str] | None = None) -> int:
+    """The pre-commit hooks' entry: ``python -m pandas_anon.cli.check [OPTION...] -- FILE...``.
+
+    pre-commit runs the hook's ``entry``, then its ``args``, then the staged file names, and a
+    ``.pre-commit-config.yaml`` that sets ``args`` replaces the hook's own. Nothing but a
+    ``--`` at the end of the args tells the options from the names, so a staged file named
+    like an option (``--allow-identifier=dati.csv``, ``--config=lax.toml``) would otherwise
+    change the check and escape it. Here the options are the words before the first ``--``
+    and the files every word after it; without a ``--`` the hook does not guess where the
+    options end, it fails (exit 2) saying how to end the args. A file named ``--`` in the
+    working folder (the repository's root, where pre-commit runs) fails it too: staged, it
+    would stand in for the ``--`` a configuration left out.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The words after the command (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status of ``pandas-anon check`` on those words, or 2.
+    """
+    words = sys.argv[1:] if argv is None else list(argv)
+    problem = None
+    if END_OF_OPTIONS not in words:
+        problem = (
+            'the hook\'s args must end with -- (args: [--max-singletons, "1%", --]): the '
+            "staged file names follow them, and a file named like an option "
+            "(--allow-identifier=x.csv) must not be read as one"
+        )
+    elif os.path.lexists(END_OF_OPTIONS):
+        problem = (
+            "a file named -- is in the repository's root, where it could stand in for the -- "
+            "that ends the hook's args; rename it"
+        )
+    if problem is not None:
+        print(f"pandas-anon: error: {problem}", file=sys.stderr)
+        return 2
+    from pandas_anon.cli.main import main
+
+    return main(["check", *words])
+
+
+if __name__ == "__main__":
+    # run as a module, this file is not the module `pandas_anon.cli.main` imports: use that one
+    from pandas_anon.cli.check import hook as _hook
+
+    sys.exit(_hook())
