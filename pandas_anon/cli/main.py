@@ -34,6 +34,7 @@ from pandas_anon.cli import (
     check,
     compare,
     demo,
+    init,
     ke_anon,
     plugins,
     report,
@@ -66,6 +67,7 @@ COMMANDS: dict[str, Command] = {
     "demo": demo,
     "plugins": plugins,
     "check": check,
+    "init": init,
 }
 
 

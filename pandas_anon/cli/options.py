@@ -82,7 +82,14 @@ def add_search_options(command: argparse.ArgumentParser) -> None:
 
 
 #: The options of :func:`add_input_limits`, as ``check``'s configuration keys.
-INPUT_LIMITS = ("max_expanded_size", "max_ratio", "max_document_size", "max_line_length")
+INPUT_LIMITS = (
+    "max_expanded_size",
+    "max_ratio",
+    "max_document_size",
+    "max_line_length",
+    "max_cells",
+    "max_sheet_cells",
+)
 
 
 def add_input_limits(command: argparse.ArgumentParser) -> None:
@@ -121,6 +128,18 @@ def add_input_limits(command: argparse.ArgumentParser) -> None:
         metavar="SIZE",
         help=f"longest line of delimited text (default {size_text(DEFAULTS.max_line_length)})",
     )
+    group.add_argument(
+        "--max-cells",
+        metavar="N",
+        help="most cells (rows x columns read) of a Parquet file, also of each one a Dask "
+        f"worker reads (default {DEFAULTS.max_cells:,})",
+    )
+    group.add_argument(
+        "--max-sheet-cells",
+        metavar="N",
+        help="most cells of a sheet once its repeated rows and cells expand "
+        f"(default {DEFAULTS.max_sheet_cells:,})",
+    )
 
 
 def input_limits(args: argparse.Namespace) -> InputLimits | None:
@@ -131,9 +150,14 @@ def input_limits(args: argparse.Namespace) -> InputLimits | None:
     if not hasattr(args, INPUT_LIMITS[0]):
         return None
     given: dict[str, Any] = {}
+    parsers = {
+        "max_ratio": limits.ratio,
+        "max_cells": limits.cell_count,
+        "max_sheet_cells": limits.cell_count,
+    }
     for key in INPUT_LIMITS:
         if (value := getattr(args, key)) is not None:
-            parse = limits.ratio if key == "max_ratio" else limits.byte_size
+            parse = parsers.get(key, limits.byte_size)
             try:
                 given[key] = parse(value, key)
             except InvalidParameterError as problem:  # as check words its options' errors

@@ -1,6 +1,7 @@
 """The check behind ``pandas-anon check FILE...``: does a table single people out?
 
-Each file is read (only the columns needed, through :func:`pandas_anon.gate.io.read_columns`),
+Each file is read (only the columns needed, through :func:`pandas_anon.gate.parsers.read`,
+which accounts for every value of the file: one left unread fails it),
 its quasi-identifier taken from its settings (the command line over the configuration,
 :mod:`pandas_anon.gate.config`) or else elected by the gate's rule
 (:func:`pandas_anon.detect.exposure.scan`), and its singletons and smallest class compared
@@ -37,10 +38,12 @@ from pandas_anon.errors import (
 )
 from pandas_anon.gate import limits as reading
 from pandas_anon.gate.config import Config, Settings
-from pandas_anon.gate.counts import CountTable, SmallCells
+from pandas_anon.gate.counts import CountTable, SmallCells, looks_like_counts
 from pandas_anon.gate.dask_reading import read_dask, require_rows
-from pandas_anon.gate.io import ZipMember, no_rows, read_columns, tables_in
+from pandas_anon.gate.io import ZipMember, no_rows, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
+from pandas_anon.gate.parsers import read
+from pandas_anon.gate.parsers.account import unread_error
 
 # -- results --------------------------------------------------------------------------------
 
@@ -175,8 +178,44 @@ def check_files(
     files: Sequence[str], config: Config, command_line: Mapping[str, object]
 ) -> list[FileResult]:
     """Check every table of every file with its settings: the configuration's for the file,
-    overridden by ``command_line`` (settings fields, as :meth:`Config.settings` takes them)."""
-    return [result for file in files for result in check_tables(file, config, command_line)]
+    overridden by ``command_line`` (settings fields, as :meth:`Config.settings` takes them).
+    Whatever one file raises but our own errors (:func:`contained`), it is an ``error``
+    result and the others are still checked."""
+    return [
+        result for file in files for result in contained(check_tables, file, config, command_line)
+    ]
+
+
+def contained(
+    check: Callable[[str, Config, Mapping[str, object]], list[FileResult]],
+    file: str,
+    config: Config,
+    command_line: Mapping[str, object],
+) -> list[FileResult]:
+    """``check(file, config, command_line)``'s results; if it raises anything but an
+    :class:`~pandas_anon.errors.AnonError` (which says what to fix and is reported where it
+    is raised) or what stops the program (``KeyboardInterrupt``, ``SystemExit``): a
+    ``MemoryError`` (pyarrow's too), a ``RecursionError``, a library's ``ValueError``, one
+    ``error`` result naming the file and the kind of failure, never the exception's text,
+    which may quote a value."""
+    try:
+        return check(file, config, command_line)
+    except AnonError:
+        raise
+    except MemoryError:
+        problem = (
+            "reading or checking it ran out of memory; name the QID (--qid) so that fewer "
+            "columns are read, or lower the input limits (--max-cells, --max-sheet-cells) so "
+            "that such files are refused first"
+        )
+    except RecursionError:
+        problem = "it is nested too deeply to be read; flatten it, or leave it out"
+    except Exception as error:
+        problem = (
+            f"reading or checking it failed with an unexpected {type(error).__name__}; "
+            "please report it (pandas-anon's issue tracker), without the file if it is private"
+        )
+    return [FileResult(file, "error", error=f"{file} cannot be checked: {problem}")]
 
 
 def check_tables(file: str, config: Config, command_line: Mapping[str, object]) -> list[FileResult]:
@@ -207,7 +246,7 @@ def check_tables(file: str, config: Config, command_line: Mapping[str, object]) 
         elif entry.error:
             results.append(FileResult(entry.name, "error", error=_unread(entry.name, entry.error)))
         else:
-            results.append(check_file(entry.name, own))
+            results.append(check_file(entry.name, own, skips=_skips(config, command_line)))
     return results
 
 
@@ -227,7 +266,14 @@ def _holders(name: str) -> list[str]:
     return [] if holder is None else [*_holders(holder), holder]
 
 
-def check_file(file: str, settings: Settings) -> FileResult:
+def _skips(config: Config, command_line: Mapping[str, object]) -> Callable[[str], bool]:
+    """Whether a rule of ``config`` skips a part of a file by its name (``file:$.meta``)."""
+    return lambda part: config.settings(part, command_line).skip
+
+
+def check_file(
+    file: str, settings: Settings, *, skips: Callable[[str], bool] = lambda part: False
+) -> FileResult:
     """Measure one file against its settings; an unusable file gives an ``error`` result.
 
     With a QID configured only its columns are read and measured. Without one, the gate's
@@ -237,7 +283,9 @@ def check_file(file: str, settings: Settings) -> FileResult:
     value) is measured against the limits; an election that needs more than ``max_subsets``
     subsets is an ``error`` (:data:`ELECTION_REMEDY` says how to continue). A count table
     (``count``/``counts`` settings) is measured on the people it counts, and its cells
-    against ``min_count`` (:mod:`pandas_anon.gate.counts`).
+    against ``min_count`` (:mod:`pandas_anon.gate.counts`). A file passes only when its
+    reader accounts for every value in it (:mod:`pandas_anon.gate.parsers`): a part not
+    read into the table is an ``error`` naming it, unless ``skips`` says a rule skips it.
     """
     if settings.skip:
         return FileResult(file, "skipped")
@@ -248,8 +296,12 @@ def check_file(file: str, settings: Settings) -> FileResult:
         with _warnings_of(file, result.warnings.append):
             table = settings.count_table()
             with reading.applied(settings.input_limits()):
-                frame, weights, result.cells = _read(file, settings, table)
+                frame, weights, result.cells = _read(file, settings, table, skips)
             qid: Sequence[str] | None = settings.qid
+            if qid is None and table is None and settings.engine == "pandas":
+                guess = looks_like_counts(frame)  # cells judged as people: ask for the counts
+                if guess is not None:
+                    raise ConfigError(guess.advice(file))
             if qid is None:
                 found = scan(
                     frame,
@@ -306,10 +358,11 @@ ELECTION_REMEDY = (
 
 
 def _read(
-    file: str, settings: Settings, table: CountTable | None
+    file: str, settings: Settings, table: CountTable | None, skips: Callable[[str], bool]
 ) -> tuple[pd.DataFrame, str | None, SmallCells | None]:
     """The file's columns to measure (those of the QID, when configured, and the counts),
-    a count table in long form with its count column, and its small cells."""
+    a count table in long form with its count column, and its small cells; an
+    InputFileError when its account leaves a value unread that no rule skips."""
     usecols = settings.qid
     if settings.engine == "dask":
         if table is not None:
@@ -326,15 +379,18 @@ def _read(
         )
         require_rows(frame, file)
         return frame, None, None
-    if table is not None and usecols is not None:  # the category is no column of the file
-        usecols = (*[c for c in usecols if c != table.category], *table.columns)
-    frame = read_columns(
+    if table is not None:  # every column: the table's own totals (counts.recovered_cells)
+        usecols = None
+    frame, account = read(
         file,
         usecols=usecols,
         sep=settings.delimiter,
         encoding=settings.encoding,
         header=settings.header,
     )
+    unread = unread_error(account, skips)
+    if unread is not None:
+        raise unread
     if frame.empty:
         raise no_rows(file)
     if table is None:

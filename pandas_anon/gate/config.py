@@ -97,6 +97,8 @@ class Settings:
     max_ratio: float = reading.DEFAULTS.max_ratio
     max_document_size: int = reading.DEFAULTS.max_document_size
     max_line_length: int = reading.DEFAULTS.max_line_length
+    max_cells: int = reading.DEFAULTS.max_cells
+    max_sheet_cells: int = reading.DEFAULTS.max_sheet_cells
 
     def limits(self) -> Limits:
         return Limits(
@@ -106,7 +108,12 @@ class Settings:
     def input_limits(self) -> reading.InputLimits:
         """The limits on reading the file (:mod:`pandas_anon.gate.limits`)."""
         return reading.InputLimits(
-            self.max_expanded_size, self.max_ratio, self.max_document_size, self.max_line_length
+            self.max_expanded_size,
+            self.max_ratio,
+            self.max_document_size,
+            self.max_line_length,
+            self.max_cells,
+            self.max_sheet_cells,
         )
 
     def count_table(self) -> CountTable | None:
@@ -187,7 +194,8 @@ def _whole(name: str, example: int) -> Callable[[object], dict]:
 
 
 def _limit(name: str, parse: Callable[[object, str], float]) -> Callable[[object], dict]:
-    """A limit on reading (:mod:`pandas_anon.gate.limits`): a size in bytes or a ratio."""
+    """A limit on reading (:mod:`pandas_anon.gate.limits`): a size in bytes, a ratio or a
+    number of cells."""
 
     def parse_key(value: object) -> dict:
         return {name: parse(value, name)}
@@ -264,6 +272,8 @@ KEYS: dict[str, Callable[[object], dict]] = {
     "max_ratio": _limit("max_ratio", reading.ratio),
     "max_document_size": _limit("max_document_size", reading.byte_size),
     "max_line_length": _limit("max_line_length", reading.byte_size),
+    "max_cells": _limit("max_cells", reading.cell_count),
+    "max_sheet_cells": _limit("max_sheet_cells", reading.cell_count),
 }
 RULE_KEYS: dict[str, Callable[[object], dict]] = {**KEYS, "skip": _flag("skip")}
 

@@ -1,54 +1,31 @@
-"""Read the table formats other than delimited text: JSON, JSON Lines, Parquet, spreadsheets.
+"""Read the table formats other than delimited text and JSON: Parquet, spreadsheets.
 
-:mod:`pandas_anon.gate.io` opens a file named on the command line (plain, compressed or a
-member of a ``.zip``), finds its format from its suffix (:data:`KINDS`) and hands its content
-here. Each reader returns the columns asked for (default: every named column) as categoricals
-of their values as read, as :func:`pandas_anon.gate.io.read_columns` does for delimited text
-(a column holding values pandas would merge though they are written differently stays a
-column of those values, which the engine compares as written), and raises
-:class:`~pandas_anon.errors.InputFileError` (the file, the problem, the fix) or
-:class:`~pandas_anon.errors.ColumnNotFoundError`. Messages may quote column names, never a
-cell value: they can end up in public CI logs.
+:mod:`pandas_anon.gate.parsers` finds a file's format from its content and hands Parquet
+and workbooks here (through :mod:`pandas_anon.gate.parsers.legacy`, which gives them an
+account). Each reader returns the columns asked for (default: every named column) as
+categoricals of their values as read (a column holding values pandas would merge though they
+are written differently stays a column of those values, which the engine compares as
+written), and raises :class:`~pandas_anon.errors.InputFileError` (the file, the problem, the
+fix) or :class:`~pandas_anon.errors.ColumnNotFoundError`. Messages may quote column names,
+never a cell value: they can end up in public CI logs.
 
 Values are compared as written, as the engine defines it
-(:func:`pandas_anon.engine.encoding.written_codes`): equal and of the same kind. A JSON number
-stays a number and a string a string (``1950`` and ``"1950"`` are two values, ``"0100"`` is
-not ``100``); ``true``, ``1`` and ``1.0`` are three values, and so are ``0``, ``0.0`` and
-``-0.0``, for JSON writes them so (a number is compared by its kind, integer or not, and its
-value: ``2.0`` and ``2.00`` are one number). A spreadsheet cell keeps its type: a boolean
-``TRUE`` is not the number ``1`` (a number is its value, whatever format shows it: ``1`` and
-``1.00``, one number). A Parquet float column keeps ``-0.0`` apart from ``0.0``.
+(:func:`pandas_anon.engine.encoding.written_codes`): equal and of the same kind (JSON's own
+values too: :func:`categoricals` serves :mod:`pandas_anon.gate.parsers.json`). A spreadsheet
+cell keeps its type: a boolean ``TRUE`` is not the number ``1`` (a number is its value,
+whatever format shows it: ``1`` and ``1.00``, one number). A Parquet float column keeps ``-0.0`` apart from ``0.0``.
 A nested object or array in a cell is refused, naming its column: the gate compares values,
 and a nested value has no single one.
-
-JSON shapes read (:func:`read_json`):
-
-- an array of records (objects): ``[{"a": 1, "b": "x"}, ...]``;
-- an object wrapping such an array: ``{"data": [...]}``, ``{"records": [...]}``, ... The array
-  used is the one list of records among the object's values; when several are, the one under
-  ``data``, ``records``, ``results``, ``items`` or ``rows`` if exactly one is; when none is
-  and exactly one value is an object, that object is searched the same way (CKAN's
-  ``{"result": {"fields": [...], "records": [...]}}``);
-- pandas' "split" orientation: ``{"columns": ["a", "b"], "data": [[1, "x"], ...]}``;
-- pandas' "table" orientation, a Table Schema beside ``"data"`` (records): the fields of its
-  ``primaryKey`` (the frame's index, ``"index"`` by default) are row labels and left out;
-- an array of arrays whose first row is the header: ``[["a", "b"], [1, "x"], ...]``.
-
-JSON Lines (:func:`read_json_lines`) holds one record (or, after a header line, one row) per
-line; a ``.json`` file holding JSON Lines is read as such.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
-from itertools import chain
-from operator import itemgetter
 from pathlib import PurePath
 from typing import IO, Any, Literal
 
@@ -57,6 +34,7 @@ import pandas as pd
 
 from pandas_anon.engine.encoding import written_codes
 from pandas_anon.errors import ColumnNotFoundError, InputFileError
+from pandas_anon.gate import limits as reading
 
 #: The formats read here.
 Kind = Literal["json", "jsonl", "parquet", "spreadsheet"]
@@ -74,29 +52,10 @@ _ENGINES: dict[str, tuple[Literal["openpyxl", "odf"], str]] = {
     ".xlsx": ("openpyxl", "openpyxl"),
     ".ods": ("odf", "odfpy"),
 }
-#: Keys preferred when an object holds several lists of records.
-WRAPPERS = ("data", "records", "results", "items", "rows")
 #: Rows of a sheet read to tell a table from an empty sheet (a blank start is read whole).
 _HEAD_ROWS = 100
 #: Columns pandas writes for an unnamed index of row numbers: not data.
-_PANDAS_INDEX = re.compile(r"__index_level_\d+__")
-_JSON_TYPES = {
-    dict: "an object",
-    list: "an array",
-    str: "a string",
-    int: "a number",
-    float: "a number",
-    bool: "true or false",
-    type(None): "null",
-}
-_SHAPES = (
-    'an array of records, an object wrapping one ("data": [...]), pandas\' split form '
-    '({"columns": [...], "data": [[...]]}) or an array of arrays under a header row'
-)
-_LEAVE_OUT = (
-    "if it is not a table, leave it out (a skip = true rule, or exclude: in "
-    ".pre-commit-config.yaml)"
-)
+PANDAS_INDEX = re.compile(r"__index_level_\d+__")
 
 
 class Sheet(str):
@@ -125,257 +84,6 @@ class Sheet(str):
         return self.book, self.sheet
 
 
-# -- JSON -----------------------------------------------------------------------------------
-
-
-def read_json(
-    name: str, content: bytes, *, usecols: Sequence[str] | None = None, encoding: str | None = None
-) -> pd.DataFrame:
-    """The table the JSON document ``content`` holds, in one of the shapes of this module's
-    docstring, as categoricals of the ``usecols`` columns (default: every column).
-
-    Parameters
-    ----------
-    name : str
-        The file's name, for messages.
-    content : bytes
-        The whole (decompressed) file.
-    usecols : sequence of str, optional
-        The columns to keep, in that order.
-    encoding : str, optional
-        The text's encoding; by default UTF-8 (or UTF-16/32, told by JSON's rules).
-
-    Raises
-    ------
-    InputFileError
-        Empty, not JSON, not of a shape read, ragged rows, nested values in a column kept.
-    ColumnNotFoundError
-        A ``usecols`` name no record holds.
-    """
-    text = _json_text(name, content, encoding)
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        lines = _json_lines_or_none(text) if error.msg == "Extra data" else None
-        if lines is None:
-            raise _json_error(name, error, error.lineno) from None
-        return _table_of_array(name, lines, usecols)  # JSON Lines named .json
-    if isinstance(document, list):
-        return _table_of_array(name, document, usecols)
-    if not isinstance(document, dict):
-        raise InputFileError(
-            f"{name} holds {_JSON_TYPES.get(type(document), 'a value')}, not a table; the "
-            f"gate reads {_SHAPES}; {_LEAVE_OUT}"
-        )
-    split = _split(document)
-    if split is not None:
-        header, rows = split
-        return _table_of_rows(name, header, rows, usecols, first=1)  # "data"'s first row is 1
-    records = _records_in(name, document)
-    return _table_of_records(name, records, usecols, index=_pandas_table_index(document))
-
-
-def _pandas_table_index(document: dict[str, Any]) -> tuple[str, ...]:
-    """The fields of pandas' "table" orientation (``df.to_json(orient="table")``: a Table
-    Schema beside ``"data"``) that hold the frame's index, its row labels rather than data:
-    the schema's ``primaryKey`` when pandas wrote it (``pandas_version``)."""
-    schema = document.get("schema")
-    if not isinstance(schema, dict) or "pandas_version" not in schema:
-        return ()
-    key = schema.get("primaryKey")
-    return tuple(k for k in key if isinstance(k, str)) if isinstance(key, list) else ()
-
-
-def read_json_lines(
-    name: str, content: bytes, *, usecols: Sequence[str] | None = None, encoding: str | None = None
-) -> pd.DataFrame:
-    """The table of the JSON Lines text ``content``: a record (object) per line, or a header
-    array then a row (array) per line; blank lines are skipped. Parameters and errors are
-    those of :func:`read_json`."""
-    return _table_of_array(name, _json_lines(name, _json_text(name, content, encoding)), usecols)
-
-
-def _json_text(name: str, content: bytes, encoding: str | None) -> str:
-    """The text of a JSON file, in ``encoding`` or told by JSON's rules (UTF-8 by default)."""
-    used = encoding or json.detect_encoding(content)
-    try:
-        text = content.decode(used)
-    except UnicodeDecodeError:
-        fix = (
-            "set the file's real encoding (encoding in the configuration)"
-            if encoding
-            else "JSON is UTF-8: re-save it as UTF-8, or set its encoding (encoding in the "
-            "configuration)"
-        )
-        raise InputFileError(f"{name} is not valid {used} text; {fix}") from None
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
-        raise InputFileError(f"{name} is empty; pass a file holding records")
-    return text
-
-
-def _json_lines_or_none(text: str) -> list[Any] | None:
-    """The values of the non-blank lines of ``text``, or None when a line is not JSON."""
-    try:
-        return list(map(json.loads, filter(str.strip, text.splitlines())))
-    except json.JSONDecodeError:
-        return None
-
-
-def _json_lines(name: str, text: str) -> list[Any]:
-    """The values of the non-blank lines of ``text``."""
-    values = _json_lines_or_none(text)
-    if values is not None:
-        return values
-    for number, line in enumerate(text.splitlines(), 1):  # only to say which line is wrong
-        if line.strip():
-            try:
-                json.loads(line)
-            except json.JSONDecodeError as error:
-                raise _json_error(name, error, number) from None
-    raise AssertionError("unreachable: a line failed to parse")  # pragma: no cover
-
-
-def _json_error(name: str, error: json.JSONDecodeError, line: int) -> InputFileError:
-    """The error for text that is not JSON; it never quotes the text."""
-    # Python's own parser may quote a character after ':'; "... starting at" ends in the place
-    problem = re.sub(r"\s+at$", "", error.msg.split(":")[0])
-    return InputFileError(
-        f"{name} is not valid JSON: {problem} at line {line}, column {error.colno}; fix the "
-        "file there, or export the table again"
-    )
-
-
-def _table_of_array(name: str, items: list[Any], usecols: Sequence[str] | None) -> pd.DataFrame:
-    """The table of a top-level array (or of JSON Lines): records, or rows under a header."""
-    if not items:
-        raise InputFileError(f"{name} holds no record; there is nothing to check")
-    kinds = set(map(type, items))
-    if kinds == {dict}:
-        return _table_of_records(name, items, usecols)
-    first = type(items[0])
-    if kinds == {list}:
-        header = items[0]
-        if not header or set(map(type, header)) != {str}:
-            raise InputFileError(
-                f"{name}: the first row of its array of arrays is not a header (column names "
-                "as strings); put the column names first, or write the rows as records "
-                "(objects)"
-            )
-        return _table_of_rows(name, header, items[1:], usecols, first=2)
-    if first in (dict, list):
-        index = _first_other(items, first)
-        raise InputFileError(
-            f"{name}: record {index + 1} is {_JSON_TYPES.get(type(items[index]))}, but the "
-            f"first is {_JSON_TYPES[first]}; write every record the same way"
-        )
-    raise InputFileError(
-        f"{name} holds values (strings, numbers), not records (objects) or rows (arrays); the "
-        f"gate reads {_SHAPES}; {_LEAVE_OUT}"
-    )
-
-
-def _first_other(items: list[Any], kind: type) -> int:
-    """The position of the first item not of type ``kind`` (there is one)."""
-    return next(i for i, item in enumerate(items) if type(item) is not kind)
-
-
-def _split(document: dict[str, Any]) -> tuple[list[Any], list[Any]] | None:
-    """The header and rows of pandas' split orientation, or None when it is not that."""
-    columns, data = document.get("columns"), document.get("data")
-    if not isinstance(columns, list) or not isinstance(data, list):
-        return None
-    if data and set(map(type, data)) != {list}:
-        return None  # e.g. "data" holds records beside a list of column descriptions
-    if set(map(type, columns)) - {str}:
-        return None
-    return columns, data
-
-
-def _records_in(name: str, document: dict[str, Any], depth: int = 0) -> list[dict[str, Any]]:
-    """The list of records an object wraps (see the module's docstring)."""
-    lists = [key for key, value in document.items() if _is_records(value)]
-    if len(lists) > 1:
-        known = [key for key in lists if key.lower() in WRAPPERS]
-        if len(known) != 1:
-            raise InputFileError(
-                f"{name}: {len(lists)} keys of its JSON object hold lists of records; the "
-                'gate reads one table per file: put the table under "data", or publish '
-                "one file per table"
-            )
-        lists = known
-    if lists:
-        return document[lists[0]]
-    if any(value == [] and key.lower() in WRAPPERS for key, value in document.items()):
-        raise InputFileError(f"{name} holds an empty list of records; there is nothing to check")
-    objects = [value for value in document.values() if isinstance(value, dict)]
-    if depth == 0 and len(objects) == 1:
-        return _records_in(name, objects[0], depth + 1)
-    if any(isinstance(value, list) and not value for value in document.values()):
-        raise InputFileError(f"{name} holds an empty list of records; there is nothing to check")
-    raise InputFileError(
-        f"{name}: its JSON object holds no list of records (objects); the gate reads "
-        f"{_SHAPES}; {_LEAVE_OUT}"
-    )
-
-
-def _is_records(value: object) -> bool:
-    """Whether ``value`` is a non-empty list of objects."""
-    return isinstance(value, list) and bool(value) and set(map(type, value)) == {dict}
-
-
-def _table_of_records(
-    name: str,
-    records: list[dict[str, Any]],
-    usecols: Sequence[str] | None,
-    *,
-    index: Sequence[str] = (),
-) -> pd.DataFrame:
-    """The ``usecols`` columns of a list of records; a key missing from a record is a missing
-    value. Columns are in the order their names first appear; the ``index`` fields (row
-    labels a writer added) are left out unless ``usecols`` names them."""
-    header = list(dict.fromkeys(chain.from_iterable(records)))
-    if usecols is None:
-        header = [column for column in header if column not in index]
-    if not header:
-        raise InputFileError(f"{name}: its records hold no field; there is nothing to check")
-    columns = select_columns(name, header, usecols)
-    # objects: each value as parsed (a column of 2 and 2.0 would otherwise be floats)
-    return categoricals(name, pd.DataFrame(records, columns=columns, dtype=object))
-
-
-def _table_of_rows(
-    name: str, header: list[Any], rows: list[Any], usecols: Sequence[str] | None, *, first: int
-) -> pd.DataFrame:
-    """The ``usecols`` columns of rows (arrays) under ``header``; ``first`` is the number of
-    the first row in messages (2 when the header is row 1)."""
-    wrong = set(map(type, rows)) - {list}
-    if wrong:
-        index = _first_other(rows, list)
-        raise InputFileError(
-            f"{name}: row {first + index} is {_JSON_TYPES.get(type(rows[index]))}, not an "
-            "array like the header; write every row as an array"
-        )
-    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    ragged = np.flatnonzero(lengths != len(header))
-    if ragged.size:
-        index = int(ragged[0])
-        raise InputFileError(
-            f"{name}: row {first + index} has {lengths[index]} values but the header has "
-            f"{len(header)}; write every row with a value (or null) for each column"
-        )
-    columns = select_columns(name, header, usecols)
-    if not rows:
-        return pd.DataFrame(columns=columns)
-    position = {column: i for i, column in enumerate(header)}
-    values = list(map(itemgetter(*(position[c] for c in columns)), rows))
-    if len(columns) == 1:
-        frame = pd.DataFrame({columns[0]: values}, dtype=object)  # each value as parsed
-    else:
-        frame = pd.DataFrame(values, columns=columns, dtype=object)
-    return categoricals(name, frame)
-
-
 # -- Parquet --------------------------------------------------------------------------------
 
 
@@ -384,6 +92,12 @@ def read_parquet(
 ) -> pd.DataFrame:
     """The ``usecols`` columns (default: every column but pandas' unnamed index) of a Parquet
     file, only those read from it, as categoricals.
+
+    Its cells (rows times the columns read) are counted against ``max_cells``
+    (:func:`pandas_anon.gate.limits.check_cells`): from its metadata before anything is read,
+    then batch by batch as they are read. Each batch's columns are kept dictionary-encoded
+    (text as the file encodes it, other values encoded batch by batch), so that memory grows
+    with the rows read, by a few bytes a cell, not with the values' size.
 
     Parameters
     ----------
@@ -397,7 +111,8 @@ def read_parquet(
     Raises
     ------
     InputFileError
-        Not a Parquet file (or a corrupt one), or a nested column (struct, list, map) kept.
+        Not a Parquet file (or a corrupt one), a nested column (struct, list, map) kept, or
+        more cells than ``max_cells``.
     ColumnNotFoundError
         A ``usecols`` name not in the file's schema.
     """
@@ -407,12 +122,21 @@ def read_parquet(
     try:
         with pq.ParquetFile(source) as parquet:
             schema = parquet.schema_arrow
-            header = [column for column in schema.names if not _PANDAS_INDEX.fullmatch(column)]
+            header = [column for column in schema.names if not PANDAS_INDEX.fullmatch(column)]
             columns = select_columns(name, header, usecols)
             for column in columns:
                 if pa.types.is_nested(schema.field(column).type):
                     raise _nested_error(name, column)
-            table = parquet.read(columns=columns)
+            _check_parquet_cells(name, parquet.metadata.num_rows, columns)
+            metadata = parquet.metadata
+        with pq.ParquetFile(source, metadata=metadata, read_dictionary=columns) as parquet:
+            chunks: dict[str, list[Any]] = {column: [] for column in columns}
+            rows = 0
+            for batch in parquet.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+                rows += batch.num_rows
+                _check_parquet_cells(name, rows, columns)
+                for column, array in zip(columns, batch.columns):
+                    chunks[column].append(_encoded(array))
     except (pa.ArrowException, OSError) as error:
         if isinstance(error, OSError) and error.errno is not None:
             raise InputFileError(f"{name} cannot be read: {error.strerror}") from None
@@ -420,12 +144,56 @@ def read_parquet(
             f"{name} is not a valid Parquet file (corrupt, truncated or of another format); "
             "export it again"
         ) from None
-    return pd.DataFrame(
-        {
-            column: _arrow_categorical(chunked)
-            for column, chunked in zip(table.column_names, table.columns)
-        }
+    frame = {}
+    for column in columns:  # each column's chunks freed once it is converted
+        pieces = chunks.pop(column)
+        if pieces and pa.types.is_dictionary(pieces[0].type):  # one index type, fitting all
+            size = sum(len(piece.dictionary) for piece in pieces)
+            pieces = [_indexed(piece, size) for piece in pieces]
+        typed = None if pieces else schema.field(column).type  # no row: the schema's type
+        frame[column] = _arrow_categorical(pa.chunked_array(pieces, typed))
+    pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps what it freed
+    return pd.DataFrame(frame)
+
+
+#: Rows of a Parquet file read at a time.
+_BATCH_ROWS = 1 << 20
+
+
+def _check_parquet_cells(name: str, rows: int, columns: Sequence[str]) -> None:
+    """Refuse a Parquet file of ``rows`` rows (read so far, or in all) of ``columns`` past
+    ``max_cells``."""
+    reading.check_cells(
+        name,
+        rows * len(columns),
+        "max_cells",
+        where=f" ({rows:,} rows of {len(columns):,} column{'s' if len(columns) > 1 else ''} read)",
+        columns=True,
     )
+
+
+def _encoded(array: Any) -> Any:
+    """One batch's column dictionary-encoded, its indices as narrow as its dictionary
+    allows (a column of nulls as it is: it holds nothing)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_null(array.type):
+        return array
+    if not pa.types.is_dictionary(array.type):
+        array = pc.dictionary_encode(array)
+    return _indexed(array, len(array.dictionary))
+
+
+def _indexed(array: Any, size: int) -> Any:
+    """The dictionary array ``array`` with the narrowest signed indices that number ``size``
+    values (int8 up to 128, int16, else int32)."""
+    import pyarrow as pa
+
+    index = pa.int8() if size <= 1 << 7 else pa.int16() if size <= 1 << 15 else pa.int32()
+    if array.type.index_type == index:
+        return array
+    return array.cast(pa.dictionary(index, array.type.value_type))
 
 
 def _arrow_categorical(chunked: Any) -> pd.Categorical | np.ndarray:
@@ -471,8 +239,11 @@ def sheets(book: str, source: str | IO[bytes]) -> list[tuple[Sheet, str]]:
     with _workbook(book, source) as workbook:
         for sheet in workbook.sheet_names:
             name = Sheet(book, str(sheet))
-            empty = _blank(_read_sheet(name, workbook, sheet, _HEAD_ROWS)) and _blank(
-                _read_sheet(name, workbook, sheet, None)
+            cells = _sheet_cells(name, workbook, sheet)
+            empty = not cells or (
+                cells <= reading.current().max_sheet_cells  # past it, reading it refuses it
+                and _blank(_read_sheet(name, workbook, sheet, _HEAD_ROWS))
+                and _blank(_read_sheet(name, workbook, sheet, None))
             )
             found.append((name, "an empty sheet" if empty else ""))
     return found
@@ -552,6 +323,7 @@ def _read_sheet(
 ) -> pd.DataFrame:
     """A sheet's cells as read (no header, each cell its own type; only empty cells are
     missing); the engines' warnings about formatting they drop are silenced."""
+    reading.check_cells(name, _sheet_cells(name, workbook, sheet), "max_sheet_cells")
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
@@ -559,10 +331,77 @@ def _read_sheet(
                 return _cells_kept_apart(workbook, sheet, nrows)
             return pd.read_excel(workbook, sheet_name=sheet, nrows=nrows, **_AS_READ)
     except Exception:  # each engine raises its own errors for cells it cannot parse
-        raise InputFileError(
-            f"{name} cannot be read as a sheet of cells (corrupt, or a chart sheet); save the "
-            "workbook again from the spreadsheet program"
-        ) from None
+        raise _sheet_error(name) from None
+
+
+def _sheet_error(name: str) -> InputFileError:
+    """The error for a sheet its engine cannot read; it never quotes a cell."""
+    return InputFileError(
+        f"{name} cannot be read as a sheet of cells (corrupt, or a chart sheet); save the "
+        "workbook again from the spreadsheet program"
+    )
+
+
+def _sheet_of(workbook: pd.ExcelFile, sheet: str | int) -> Any:
+    """The engine's sheet ``sheet`` (a name, or a position) of ``workbook``."""
+    reader: Any = workbook._reader  # type: ignore[attr-defined]  # the engine's reader
+    if isinstance(sheet, str):
+        return reader.get_sheet_by_name(sheet)
+    return reader.get_sheet_by_index(sheet)
+
+
+def _sheet_cells(name: str, workbook: pd.ExcelFile, sheet: str | int) -> int:
+    """The cells pandas' reader builds for the sheet ``sheet`` (named ``name``) of
+    ``workbook``: its rows up to the last holding a value, each as wide as the widest up to
+    its last value (0: no value at all). Counted from the written rows and cells and their
+    repeat counts, one look at each, before anything is expanded (the engines' readers
+    expand a repeated row, and fill every empty cell before a written one, as they go)."""
+    try:
+        found = _sheet_of(workbook, sheet)
+        engine = workbook.engine  # type: ignore[attr-defined]  # not in the stubs
+        return _ods_cells(found) if engine == "odf" else _xlsx_cells(found)
+    except Exception:  # each engine raises its own errors for cells it cannot parse
+        raise _sheet_error(name) from None
+
+
+def _xlsx_cells(sheet: Any) -> int:
+    """:func:`_sheet_cells` of a read-only openpyxl worksheet, parsed as openpyxl parses it;
+    a cell holds a value when it is neither None nor empty text (as pandas reads it)."""
+    from openpyxl.worksheet._reader import (  # type: ignore[import-untyped]  # no stubs
+        WorkSheetParser,  # the parser of openpyxl's read-only sheets
+    )
+
+    rows = width = 0
+    with sheet._get_source() as source:  # the sheet's XML, as openpyxl's read-only mode reads it
+        parser = WorkSheetParser(source, sheet._shared_strings, data_only=sheet.parent.data_only)
+        for row, cells in parser.parse():
+            filled = [cell["column"] for cell in cells if cell["value"] not in (None, "")]
+            if filled:
+                rows, width = max(rows, row), max(width, *filled)
+    return rows * width
+
+
+def _ods_cells(sheet: Any) -> int:
+    """:func:`_sheet_cells` of an OpenDocument table, read as pandas' ``odf`` reader reads it:
+    a cell holds a value when it has a value type (or shows ``#N/A``)."""
+    from odf.namespaces import OFFICENS, TABLENS  # type: ignore[import-not-found]  # no stubs
+    from odf.table import CoveredTableCell, TableCell, TableRow  # type: ignore[import-not-found]
+
+    names = {CoveredTableCell().qname, TableCell().qname}
+    typed, row_repeat = (OFFICENS, "value-type"), (TABLENS, "number-rows-repeated")
+    column_repeat = (TABLENS, "number-columns-repeated")
+    position = rows = width = 0
+    for row in sheet.getElementsByType(TableRow):
+        column = last = 0
+        for cell in row.childNodes:
+            if getattr(cell, "qname", None) in names:
+                column += int(cell.attributes.get(column_repeat, 1))
+                if typed in cell.attributes or (cell.childNodes and str(cell) == "#N/A"):
+                    last = column
+        position += int(row.attributes.get(row_repeat, 1))
+        if last:
+            rows, width = position, max(width, last)
+    return rows * width
 
 
 #: How a sheet's cells are parsed: no header, each cell its own type, only empty cells missing.
@@ -602,10 +441,7 @@ def _cells_kept_apart(workbook: pd.ExcelFile, sheet: str | int, nrows: int | Non
     from pandas.io.parsers import TextParser  # type: ignore[attr-defined]  # not in the stubs
 
     reader: Any = workbook._reader  # type: ignore[attr-defined]  # the engine's reader
-    if isinstance(sheet, str):
-        found = reader.get_sheet_by_name(sheet)
-    else:
-        found = reader.get_sheet_by_index(sheet)
+    found = _sheet_of(workbook, sheet)
     rows = reader.get_sheet_data(found, None if nrows is None else nrows + 1)
     if hasattr(found, "close"):
         found.close()

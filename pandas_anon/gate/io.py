@@ -62,7 +62,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from pandas_anon.engine.parallel import thread_map
 from pandas_anon.errors import (
     AnonWarning,
     ColumnNotFoundError,
@@ -156,8 +155,8 @@ def read_table(
     repeats a name, and :class:`ColumnNotFoundError` for ``usecols`` names not in the header.
     """
     layout = _inspect(path, usecols, sep, encoding, header)
-    with _io_errors(layout.name, layout.compression, layout.encoding):
-        frame = _parse(layout, as_text)
+    with io_errors(layout.name, layout.compression, layout.encoding):
+        frame = parse_layout(layout, as_text)
     # usecols is applied after parsing: given usecols, pandas ignores extra fields in a row.
     return frame if usecols is None else frame[list(dict.fromkeys(usecols))]
 
@@ -182,11 +181,11 @@ def read_typed_and_text(
     then says what is wrong. Errors are those of :func:`read_table`.
     """
     layout = _inspect(path, None, sep, encoding)
-    with _io_errors(layout.name, layout.compression, layout.encoding):
+    with io_errors(layout.name, layout.compression, layout.encoding):
         table = None
         if all(layout.header):  # pandas names an unnamed column itself ("Unnamed: 2")
             with suppress(pa.ArrowInvalid):  # its message may quote the row: never shown
-                table = _arrow_columns(
+                table = arrow_columns(
                     layout,
                     list(layout.header),
                     set(layout.header),
@@ -194,7 +193,7 @@ def read_typed_and_text(
                     quoted_breaks=_has_quotes(layout),
                 )
         if table is None or table.num_rows == 0:
-            return _parse(layout, False), _parse(layout, True)
+            return parse_layout(layout, False), parse_layout(layout, True)
         names = table.column_names
         pending: list[pa.ChunkedArray | None] = list(table.columns)
         del table
@@ -290,43 +289,33 @@ def read_columns(
     encoding: str | None = None,
     header: bool | None = None,
 ) -> pd.DataFrame:
-    """Read columns of ``path`` as categoricals of their values as written, fast.
+    """The table :func:`pandas_anon.gate.parsers.read` reads from ``path`` (any format,
+    told by its content), without its account: the ``usecols`` columns (default: all) as
+    categoricals of their values as read. Errors are the reader's."""
+    from pandas_anon.gate.parsers import read
 
-    Detection, options and errors are those of :func:`read_table` (with ``as_text``), but only
-    the ``usecols`` columns (default: every column with a name) are kept, and pyarrow's
-    multi-threaded parser reads the file in blocks, dictionary-encoding each column as it
-    goes: memory grows by about 4 bytes per cell kept plus each column's distinct values,
-    not with the size of the file. A column whose values are nearly all distinct in the
-    file's first rows (:data:`PLAIN_SHARE` of at least :data:`PLAIN_MIN_ROWS`), such as a
-    record number, is kept as Arrow-backed text (``string[pyarrow]``) instead: encoding
-    millions of distinct values costs more than reading the file, and such a column is
-    usually a direct identifier, found without encoding it
-    (:func:`pandas_anon.engine.encoding.value_sizes`). A file pyarrow rejects (a ragged row, a
-    quoting error, bytes that do not decode) is read again by pandas, which then says what is
-    wrong and where.
+    return read(path, usecols=usecols, sep=sep, encoding=encoding, header=header).frame
 
-    A ``.json``, ``.jsonl``/``.ndjson``, ``.parquet``, ``.xlsx`` or ``.ods`` file (suffixes in
-    any case; compressed, or a :class:`ZipMember`, too), or a
-    :class:`~pandas_anon.gate.formats.Sheet`, is read by :mod:`pandas_anon.gate.formats`
-    (a workbook's own name reads its first sheet): the same columns, as categoricals of their
-    values as read, and errors of the same kinds. ``sep`` does not apply to them; ``encoding``
-    applies to JSON text, ``header`` to delimited text only.
-    """
-    name = os.fspath(path)
-    kind = _kind(name)
-    if kind is not None:
-        return _read_format(name, kind, usecols, encoding)
-    layout, records = _inspect_records(path, usecols, sep, encoding, header)
-    columns = [c for c in layout.header if c] if usecols is None else list(dict.fromkeys(usecols))
-    if not columns:  # pyarrow would read every column
-        raise InputFileError(f"{layout.name}: the header names no column; add a header row")
-    plain = _nearly_distinct(records[1:] if layout.named else records, layout.header, columns)
-    with _io_errors(layout.name, layout.compression, layout.encoding):
-        try:
-            return _frame_of(_arrow_columns(layout, columns, plain))
-        except pa.ArrowInvalid:  # its message may quote the row: never shown
-            frame = _parse(layout, True)
-    return frame[columns].astype("category")
+
+def head_bytes(name: str, size: int) -> bytes:
+    """The first ``size`` decompressed bytes of ``name`` (plain, compressed or a zip
+    member), or fewer when it is shorter; an InputFileError when it cannot be read."""
+    compression = _compression_of(name)
+    with io_errors(name, compression), _open_binary(name, compression) as handle:
+        return handle.read(size)
+
+
+def document_bytes(name: str) -> bytes:
+    """The whole decompressed content of ``name``, read within the limits of a document
+    parsed in memory (``max_document_size``)."""
+    compression = _compression_of(name)
+    with io_errors(name, compression), _open_binary(name, compression, "document") as handle:
+        return handle.read()
+
+
+def seekable(name: str) -> str | io.BytesIO:
+    """What a reader needing random access opens (see :func:`_seekable`)."""
+    return _seekable(name)
 
 
 def other_format(path: str | os.PathLike[str]) -> str | None:
@@ -367,7 +356,7 @@ def csv_options(
         "encoding": layout.encoding,
         "skiprows": layout.skip,
         "compression": layout.compression,
-        **({} if layout.named else {"header": None, "names": layout.header}),
+        **({"header": None, "names": layout.header} if layout.given_names else {}),
     }
 
 
@@ -381,27 +370,7 @@ def _kind(name: str) -> formats.Kind | None:
     text."""
     if isinstance(name, Sheet):
         return "spreadsheet"
-    return formats.KINDS.get(_inner_suffix(name))
-
-
-def _read_format(
-    name: str, kind: formats.Kind, usecols: Sequence[str] | None, encoding: str | None
-) -> pd.DataFrame:
-    """Open ``name`` (plain, compressed or a zip member) and read it as ``kind``."""
-    if isinstance(usecols, str):
-        raise TypeError("usecols must be a sequence of column names, not a string")
-    if encoding is not None:
-        _check_options(name, None, encoding)
-    if kind == "spreadsheet":
-        book = name.book if isinstance(name, Sheet) else name
-        return formats.read_sheet(name, _seekable(book), usecols=usecols)
-    if kind == "parquet":
-        return formats.read_parquet(name, _seekable(name), usecols=usecols)
-    compression = _compression_of(name)
-    with _io_errors(name, compression), _open_binary(name, compression, "document") as handle:
-        content = handle.read()
-    read = formats.read_json if kind == "json" else formats.read_json_lines
-    return read(name, content, usecols=usecols, encoding=encoding)
+    return formats.KINDS.get(inner_suffix(name))
 
 
 def _seekable(name: str) -> str | io.BytesIO:
@@ -410,7 +379,7 @@ def _seekable(name: str) -> str | io.BytesIO:
     the limits; a workbook's members are checked too (:func:`limits.check_workbook`)."""
     compression = _compression_of(name)
     workbook = _kind(name) == "spreadsheet"
-    with _io_errors(name, compression):
+    with io_errors(name, compression):
         with _open_binary(name, compression, "document" if workbook else "data") as handle:
             source = name if compression is None else io.BytesIO(handle.read())
         if workbook:
@@ -533,7 +502,7 @@ def _archive_entries(
     name: str, sep: str | None, encoding: str | None, depth: int
 ) -> list[TableEntry]:
     """The entries of every member of the archive ``name``, ``depth`` archives deep."""
-    with _io_errors(name, "zip"), _zip_archive(name) as archive:
+    with io_errors(name, "zip"), _zip_archive(name) as archive:
         members = archive.infolist()
     entries = []
     for info in members:
@@ -563,7 +532,7 @@ def _entries(name: str, sep: str | None, encoding: str | None) -> list[TableEntr
     kind = _kind(name)
     if kind is None:
         return [
-            _txt_entry(name, sep, encoding) if _inner_suffix(name) == ".txt" else TableEntry(name)
+            _txt_entry(name, sep, encoding) if inner_suffix(name) == ".txt" else TableEntry(name)
         ]
     if kind != "spreadsheet":
         return [TableEntry(name)]
@@ -592,11 +561,13 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     without a header); or when, up to :data:`_TITLE_LINES` lines of any kind left out, a
     delimiter (a space too) splits three or more lines alike into two or more fields (a
     space-separated table below a title of several words: read, it fails closed, each line
-    one value). Otherwise (a README, a requirements file with version ranges, a single line)
-    it is prose, or empty.
+    one value), or when a delimiter splits half its lines or more, three or more, alike
+    (:func:`_mostly_split`: a space-separated table of values holding spaces, which read as
+    a table fails closed). Otherwise (a README, a requirements file with version ranges, a
+    single line) it is prose, or empty.
     """
     try:
-        _check_options(name, sep, encoding)
+        check_options(name, sep, encoding)
         found = _detect(name, sep, encoding)
     except InputFileError:
         return TableEntry(name)  # reading it says what is wrong
@@ -611,7 +582,10 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     ):
         return TableEntry(name)
     head = _sample_head(name, encoding)
-    if head is not None and _rows_below(head[2], (sep,) if sep else (*_DELIMITERS, _SPACE)):
+    delimiters = (sep,) if sep else (*_DELIMITERS, _SPACE)
+    if head is not None and (
+        _rows_below(head[2], delimiters) or _mostly_split(head[2], delimiters)
+    ):
         return TableEntry(name)
     if sep is not None:
         return TableEntry(name, f"not a table: {sep!r} does not split its lines into columns")
@@ -626,6 +600,20 @@ def _rows_below(head: str, delimiters: Sequence[str]) -> bool:
         for start in range(min(_TITLE_LINES, len(rows) - 3) + 1):
             if _alike(rows[start:]):
                 return True
+    return False
+
+
+def _mostly_split(head: str, delimiters: Sequence[str]) -> bool:
+    """Whether one of ``delimiters`` splits at least half the lines of ``head``, and three or
+    more, into the same number (two or more) of fields: a table some of whose values hold
+    the delimiter (a space-separated table of towns named in two words), read as a table
+    rather than skipped as prose, so that the gate refuses it or reads it."""
+    for sep in delimiters:
+        counts = Counter(len(row) for _, row in _records(head, sep))
+        total = sum(counts.values())
+        fields, lines = max(counts.items(), key=lambda item: item[1], default=(0, 0))
+        if fields > 1 and lines >= max(3, total / 2):
+            return True
     return False
 
 
@@ -646,6 +634,17 @@ class _Layout:
     #: False when the first line is a row (:func:`_headerless`): ``header`` then holds
     #: generated names (:func:`column_names`)
     named: bool = True
+    #: True when the header leaves a cell empty: that column is named by its position
+    #: (``column 3``), and ``skip`` includes the header line
+    renamed: bool = False
+    #: Title lines above the header (among the ``skip`` lines)
+    titles: int = 0
+
+    @property
+    def given_names(self) -> bool:
+        """Whether the parsers are given the names in ``header`` rather than reading them
+        from the file."""
+        return self.renamed or not self.named
 
 
 def _inspect(
@@ -657,10 +656,10 @@ def _inspect(
 ) -> _Layout:
     """Check the options, detect compression, encoding, delimiter and header row on a
     bounded sample, and check the header and the sample's rows."""
-    return _inspect_records(path, usecols, sep, encoding, header)[0]
+    return inspect_records(path, usecols, sep, encoding, header)[0]
 
 
-def _inspect_records(
+def inspect_records(
     path: str | os.PathLike[str],
     usecols: Sequence[str] | None,
     sep: str | None,
@@ -672,7 +671,7 @@ def _inspect_records(
     name = os.fspath(path)
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
-    _check_options(name, sep, encoding)
+    check_options(name, sep, encoding)
     found = _detect(name, sep, encoding, header)
     if found is None:
         raise InputFileError(f"{name} is empty; pass a file with a header row")
@@ -682,28 +681,6 @@ def _inspect_records(
     _check_header(name, layout.header, usecols)
     _check_rows(layout, records)
     return layout, records
-
-
-#: A column is read as plain text (not dictionary-encoded) when at least this share of the
-#: sample's values are distinct, over at least :data:`PLAIN_MIN_ROWS` rows.
-PLAIN_SHARE = 0.99
-PLAIN_MIN_ROWS = 500
-
-
-def _nearly_distinct(
-    records: list[tuple[int, list[str]]], header: list[str], columns: list[str]
-) -> set[str]:
-    """The ``columns`` whose values are nearly all distinct in the sample's rows ``records``."""
-    rows = [row for _, row in records]
-    if len(rows) < PLAIN_MIN_ROWS:
-        return set()
-    plain = set()
-    for position, name in enumerate(header):
-        if name in columns:
-            values = [row[position] for row in rows if position < len(row)]
-            if len(set(values)) >= PLAIN_SHARE * len(rows):
-                plain.add(name)
-    return plain
 
 
 def _detect(
@@ -717,7 +694,7 @@ def _detect(
         return None
     compression, encoding, head, complete = found
     if sep is None:
-        sep = "\t" if _inner_suffix(name) == ".tsv" else _sniff(head)
+        sep = "\t" if inner_suffix(name) == ".tsv" else _sniff(head)
     records = _records(head, sep)
     titles = _title_records([row for _, row in records])
     skip = 0
@@ -730,10 +707,23 @@ def _detect(
     named = not _headerless(records) if header is None else header
     if records and not named:
         layout = _Layout(
-            name, compression, sep, encoding, column_names(len(records[0][1])), skip, False
+            name,
+            compression,
+            sep,
+            encoding,
+            column_names(len(records[0][1])),
+            skip,
+            False,
+            titles=titles,
+        )
+    elif records and not all(records[0][1]):  # an empty header cell: named by position
+        names = [cell or f"column {at}" for at, cell in enumerate(records[0][1], 1)]
+        layout = _Layout(
+            name, compression, sep, encoding, names, records[0][0], renamed=True, titles=titles
         )
     else:
-        layout = _Layout(name, compression, sep, encoding, records[0][1] if records else [], skip)
+        header_ = records[0][1] if records else []
+        layout = _Layout(name, compression, sep, encoding, header_, skip, titles=titles)
     return layout, records, complete
 
 
@@ -743,7 +733,7 @@ def _sample_head(
     """The compression, encoding and first whole lines of ``name``'s sample, and whether that
     is all the file; None when it is empty."""
     compression = _compression_of(name)
-    with _io_errors(name, compression):
+    with io_errors(name, compression):
         sample, complete = _read_sample(name, compression)
     encoding, text = _sample_text(name, sample, complete, encoding)
     if complete and not text.strip():
@@ -852,7 +842,7 @@ def _character_class(character: str) -> str:
     return " " if character.isspace() else character
 
 
-def _arrow_columns(
+def arrow_columns(
     layout: _Layout,
     columns: list[str],
     plain: set[str],
@@ -870,7 +860,7 @@ def _arrow_columns(
     read_options = pa_csv.ReadOptions(
         block_size=_ARROW_BLOCK,
         skip_rows=layout.skip,
-        column_names=None if layout.named else layout.header,
+        column_names=layout.header if layout.given_names else None,
         encoding="utf8" if layout.encoding in ("utf-8", "utf-8-sig") else layout.encoding,
     )
     parse_options = pa_csv.ParseOptions(delimiter=layout.sep, newlines_in_values=quoted_breaks)
@@ -899,72 +889,7 @@ def _arrow_columns(
         )
 
 
-def _frame_of(table: pa.Table) -> pd.DataFrame:
-    """The columns of ``table``: dictionary-encoded ones as pandas categoricals, text ones as
-    Arrow-backed strings (no copy).
-
-    Each column's chunks are unified into one dictionary and turned into codes on its own,
-    and the Arrow column is let go as soon as it is converted: memory holds the table and a
-    column or two in flight, never the table twice (unifying every column first would). The
-    caller must keep no reference to ``table``.
-
-    pyarrow's own conversion checks again that each dictionary holds no value twice (pandas
-    hashes every category): on a column of millions of distinct values, such as a record
-    number, that check costs more than reading the file. A dictionary built by pyarrow's
-    reader and unified across blocks never repeats a value, so the check is skipped.
-    """
-    names, rows = table.column_names, table.num_rows
-    pending: list[pa.ChunkedArray | None] = list(table.columns)
-    del table
-
-    def convert(position: int) -> pd.api.extensions.ExtensionArray:
-        chunked = pending[position]
-        pending[position] = None  # the table's column, freed once converted
-        assert chunked is not None
-        if pa.types.is_string(chunked.type):
-            return pd.arrays.ArrowStringArray(chunked)
-        return _categorical(chunked.unify_dictionaries())
-
-    columns = thread_map(convert, range(len(names)), rows=rows)
-    frame = pd.DataFrame(dict(zip(names, columns)))
-    pa.default_memory_pool().release_unused()  # the dictionaries' pages, copied out above
-    return frame
-
-
-def _categorical(chunked: pa.ChunkedArray) -> pd.Categorical:
-    """One unified dictionary column as a categorical (``-1`` codes for nulls), its codes
-    written chunk by chunk straight into the integer type pandas keeps them in."""
-    chunks = [_dictionary_array(chunk) for chunk in chunked.chunks]
-    if not chunks:
-        return pd.Categorical([], categories=pd.Index([], dtype=object))
-    categories = pd.Index(chunks[0].dictionary.to_pandas())
-    codes = np.empty(len(chunked), dtype=_code_dtype(len(categories)))
-    position = 0
-    for chunk in chunks:
-        codes[position : position + len(chunk)] = chunk.indices.fill_null(-1).to_numpy()
-        position += len(chunk)
-    fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: may go away
-    dtype = pd.CategoricalDtype(categories) if fastpath is None else fastpath(categories, False)
-    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
-
-
-def _code_dtype(n_categories: int) -> type[np.signedinteger]:
-    """The integer type pandas stores the codes of ``n_categories`` categories in (so that
-    it keeps them without a copy)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if n_categories < np.iinfo(dtype).max:
-            return dtype
-    return np.int64
-
-
-def _dictionary_array(chunk: pa.Array) -> pa.DictionaryArray:
-    """A chunk of a column :func:`_arrow_columns` asked pyarrow to dictionary-encode."""
-    if not isinstance(chunk, pa.DictionaryArray):
-        raise TypeError(f"pyarrow read a column as {chunk.type}, not dictionary-encoded")
-    return chunk
-
-
-def _check_options(name: str, sep: str | None, encoding: str | None) -> None:
+def check_options(name: str, sep: str | None, encoding: str | None) -> None:
     """Reject a separator the C parser cannot use and an encoding Python does not know."""
     if sep is not None and len(sep.encode("utf-8")) != 1:
         raise InputFileError(
@@ -982,7 +907,7 @@ def _check_options(name: str, sep: str | None, encoding: str | None) -> None:
 
 
 @contextmanager
-def _io_errors(name: str, compression: str | None, encoding: str | None = None) -> Iterator[None]:
+def io_errors(name: str, compression: str | None, encoding: str | None = None) -> Iterator[None]:
     """Turn errors from opening, decompressing and decoding ``name`` into InputFileError.
 
     The messages of the original exceptions are dropped: some quote bytes of the file.
@@ -1153,7 +1078,7 @@ def _binary_error(name: str, detail: str, fix: str) -> InputFileError:
     return InputFileError(f"{name} does not look like a text table (binary content{detail}); {fix}")
 
 
-def _inner_suffix(name: str) -> str:
+def inner_suffix(name: str) -> str:
     """The suffix of the table's format, before any compression suffix, in lower case
     (``.tsv`` for ``a.TSV.gz``, also as a zip member; ``""`` for a name without one)."""
     own = name.member if isinstance(name, ZipMember) else name
@@ -1261,7 +1186,7 @@ def _ragged_error(layout: _Layout, line: int, expected: int, found: int) -> Inpu
     )
 
 
-def _parse(layout: _Layout, as_text: bool) -> pd.DataFrame:
+def parse_layout(layout: _Layout, as_text: bool) -> pd.DataFrame:
     """Parse the whole file with pandas' C engine, inferring each column's dtype once.
 
     pandas infers dtypes per chunk by default, which can leave a column holding both 1 and
@@ -1281,7 +1206,7 @@ def _parse(layout: _Layout, as_text: bool) -> pd.DataFrame:
 def _read_csv(layout: _Layout, *, low_memory: bool, dtype: type[str] | None = None) -> pd.DataFrame:
     """One ``pd.read_csv`` call, its parse errors turned into InputFileError.
 
-    A plain file goes to pandas by name (its lines were checked by :func:`_inspect_records`);
+    A plain file goes to pandas by name (its lines were checked by :func:`inspect_records`);
     a compressed file or zip member is streamed from the bounded handle opened here.
     """
     name, compression, sep = layout.name, layout.compression, layout.sep
@@ -1292,8 +1217,8 @@ def _read_csv(layout: _Layout, *, low_memory: bool, dtype: type[str] | None = No
             sep=sep,
             encoding=layout.encoding,
             skiprows=layout.skip,
-            header="infer" if layout.named else None,
-            names=None if layout.named else layout.header,
+            header=None if layout.given_names else "infer",
+            names=layout.header if layout.given_names else None,
             engine="c",
             keep_default_na=False,
             na_values=[""],
@@ -1351,7 +1276,7 @@ def text_form(
     ``encoding`` override detection as there) and its line ending (``\\r\\n`` when its first
     line ends so, else ``\\n``). Raises what :func:`read_table` raises for an unusable file."""
     layout = _inspect(path, None, sep, encoding)
-    with _io_errors(layout.name, layout.compression):
+    with io_errors(layout.name, layout.compression):
         sample, complete = _read_sample(layout.name, layout.compression)
     _, text = _sample_text(layout.name, sample, complete, layout.encoding)
     end = text.find("\n")
@@ -1501,7 +1426,7 @@ def read_hierarchy(path: str | os.PathLike[str]) -> Hierarchy:
     format: ``;``-separated UTF-8, no header, one row per value, one column per level) and
     named by its path; every way it can fail is one error naming the file."""
     name = os.fspath(path)
-    with _io_errors(name, None):
+    with io_errors(name, None):
         try:
             return Hierarchy.from_csv(name, name=name)
         except HierarchyError as exc:  # most messages name the hierarchy: it is named name

@@ -3,7 +3,7 @@
 A small file can cost minutes and gigabytes: a 400 KB ``.json.gz`` expanding to a JSON
 document of hundreds of MB, a 2 MB zip holding a CSV of 1 GB, a file of 50 MB with no line
 break. The gate refuses such input (fail closed: an :class:`~pandas_anon.errors.InputFileError`,
-exit 2) at four limits, each a configuration key and a ``pandas-anon check`` option:
+exit 2) at six limits, each a configuration key and a ``pandas-anon check`` option:
 
 ========================  =========================  ========  ===================================
 key                       option                     default   what it bounds
@@ -15,6 +15,12 @@ key                       option                     default   what it bounds
 ``max_document_size``     ``--max-document-size``    64 MiB    a JSON, JSON Lines or workbook
                                                                (its XML), parsed whole in memory
 ``max_line_length``       ``--max-line-length``      1 MiB     the longest line of delimited text
+``max_cells``             ``--max-cells``            5x10**7    cells (rows x columns read) of a
+                                                               Parquet file, also of each file
+                                                               a Dask worker reads
+``max_sheet_cells``       ``--max-sheet-cells``      10**7     cells of a sheet as its repeated
+                                                               rows and cells and the empty
+                                                               cells before its last expand
 ========================  =========================  ========  ===================================
 
 Every byte decompressed passes through a :class:`BoundedStream`, which counts it and raises
@@ -28,6 +34,12 @@ is parsed from its path (pyarrow's fast reader); its lines are checked first by
 a small block per limit's length of the file. The limits in force are :func:`current`'s: the defaults, or those
 :func:`applied` sets for the reading done inside it (``pandas-anon check`` applies each file's
 settings). Messages name the file, the limit and how to raise it, never a value of the file.
+
+Cells are counted before they are built: a Parquet file's rows from its metadata, then each
+batch as it is read (:func:`check_cells`); a sheet's cells from its rows' and cells' repeat
+counts and the positions of its written cells, before the engine expands them (one
+``table:number-rows-repeated`` of an 863-byte ``.ods``, or one far cell of a 5 KB ``.xlsx``,
+would otherwise be tens of millions of rows, or billions of cells, in memory).
 """
 
 from __future__ import annotations
@@ -43,7 +55,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from pandas_anon.errors import InputFileError, InvalidParameterError
-from pandas_anon.params import real, whole
+from pandas_anon.params import from_text, real, whole
 
 #: Expanded bytes under which the ratio is not checked: small compressed files of repetitive
 #: text (a column of zeros) expand 1,000 times and are not bombs.
@@ -67,12 +79,18 @@ class InputLimits:
         Bytes of a JSON, JSON Lines or workbook (after decompression), parsed whole.
     max_line_length : int
         Bytes of the longest line of delimited text (line breaks: LF, CR or CRLF).
+    max_cells : int
+        Cells (rows times columns read) of a Parquet file, on either engine.
+    max_sheet_cells : int
+        Cells of a sheet once its repeats and empty cells are expanded.
     """
 
     max_expanded_size: int = 4 << 30
     max_ratio: float = 100.0
     max_document_size: int = 64 << 20
     max_line_length: int = 1 << 20
+    max_cells: int = 5 * 10**7
+    max_sheet_cells: int = 10**7
 
 
 #: The limits when none are :func:`applied`.
@@ -113,6 +131,12 @@ def byte_size(value: object, name: str) -> int:
     return whole(value, name, example=1 << 20)
 
 
+def cell_count(value: object, name: str) -> int:
+    """``value`` as a number of cells: a whole number of at least 1 (text from the command
+    line spelling one, ``"100000000"``, too)."""
+    return whole(from_text(value), name, example=5 * 10**7)
+
+
 def ratio(value: object, name: str) -> float:
     """``value`` as a compression ratio: a finite number above 1."""
     return float(real(value, name, low=1, above=True, example=100))
@@ -129,6 +153,19 @@ def size_text(size: int) -> str:
 def _raise_it(key: str) -> str:
     """How to raise the limit ``key``: its option and its configuration key."""
     return f"raise the limit with --{key.replace('_', '-')} ({key} in the configuration)"
+
+
+def check_cells(name: str, cells: int, key: str, *, where: str = "", columns: bool = False) -> None:
+    """Refuse the table ``name`` when it holds more cells than the ``key`` limit
+    (``max_cells`` or ``max_sheet_cells``) allows; ``where`` says what was counted, for the
+    message, and ``columns`` whether naming fewer columns (a QID) reads fewer cells."""
+    limit: int = getattr(current(), key)
+    if cells > limit:
+        fewer = ", or name fewer columns (--qid, or qid in the configuration)" if columns else ""
+        raise InputFileError(
+            f"{name}{where} holds more than {limit:,} cells (rows times columns), which the "
+            f"gate would hold in memory; if it is a real table, {_raise_it(key)}{fewer}"
+        )
 
 
 # -- what a stream may expand to --------------------------------------------------------------

@@ -99,8 +99,8 @@ def test_a_line_break_in_a_value_across_blocks(tmp_path, monkeypatch):
 def test_read_once_parses_the_file_once(tmp_path, monkeypatch):
     path = _write(tmp_path, "leading_zeros.csv")
     calls = []
-    parse = gate_io._parse
-    monkeypatch.setattr(gate_io, "_parse", lambda *a: calls.append(a) or parse(*a))
+    parse = gate_io.parse_layout
+    monkeypatch.setattr(gate_io, "parse_layout", lambda *a: calls.append(a) or parse(*a))
     typed, _ = read_typed_and_text(path)
     assert calls == []  # pandas never parses the whole file
     assert typed["a"].tolist() == [100, 100, 7]

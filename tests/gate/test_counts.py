@@ -71,6 +71,7 @@ def test_small_cells_of_a_long_table(capsys, long_csv):
         "small": 3,  # 1, 2, 1 (the 0 is no one)
         "people_in_small": 4,
         "small_by_column": {"n": 3},
+        "recovered_by_totals": [],  # no total: nothing given back
     }
     assert found["rows"] == found["examined"] == 23 and found["unit"] == "people"
     assert found["problems"][0] == (
@@ -220,3 +221,189 @@ def test_a_count_table_gets_the_verdict_of_its_exploded_rows(capsys, tmp_path, f
         return [p.replace("people", "rows").replace("person", "row") for p in problems]
 
     assert in_rows(found["problems"]) == in_rows(plain["problems"])
+
+
+# -- zero configuration: a table that looks like counts is declared, not hashed ----------------
+
+
+@pytest.fixture(scope="module")
+def licences() -> pd.DataFrame:
+    from pandas_anon.datasets import load_driver_licenses
+
+    return load_driver_licenses()
+
+
+def test_a_safe_count_table_asks_for_its_declaration(capsys, tmp_path, licences):
+    """The licences counted by 5-year birth band and sex, every cell of 16 people or more
+    (33 cells): with no configuration the gate said ''n' identifies people on its own: drop
+    it, hash it' (exit 1); it now names the lines declaring the count (exit 2), and the table
+    declared so passes."""
+    born = licences["anno_nascita"] // 5 * 5
+    band = born.astype("Int64").astype(str) + "-" + (born + 4).astype("Int64").astype(str)
+    cells = licences.assign(nascita=band).groupby(["nascita", "sesso"]).size()
+    table = cells[cells >= 16].rename("n").reset_index()
+    assert len(table) == 33 and table["n"].min() >= 16
+    path = tmp_path / "patenti.csv"
+    table.to_csv(path, index=False)
+    code, found, err = check(capsys, str(path))
+    assert code == 2 and found["status"] == "error"
+    assert "hash it" not in err
+    assert (
+        "looks like a count table (count column 'n' beside the dimensions (nascita, sesso))" in err
+    )
+    assert f'[[rules]], files = "{path}", count = "n"' in err
+    assert "--count n" in err
+    code, found, _ = check(capsys, str(path), "--count", "n", "--min-count", "3")
+    assert code == 0 and found["rows"] == int(table["n"].sum())
+
+
+def test_a_person_level_file_is_not_taken_for_counts(capsys, tmp_path, licences):
+    """Records with a count-named column of whole numbers beside a record number: the gate
+    judges them as people still (the record number fails them, exit 1)."""
+    people = licences.head(500)[["id", "anno_nascita", "sesso", "punti_patente"]]
+    path = tmp_path / "persone.csv"
+    people.rename(columns={"punti_patente": "numero_punti"}).to_csv(path, index=False)
+    code, found, _ = check(capsys, str(path))
+    assert code == 1 and "'id'" in found["problems"][0]
+
+
+@pytest.mark.parametrize(
+    ("frame", "expected"),
+    [
+        (pd.DataFrame({"area": list("aabb"), "sex": list("mfmf"), "n": [40, 52, 17, 26]}), "n"),
+        (  # no count name, but counts repeating and spreading: 1 to 900
+            pd.DataFrame({"area": list("abcdefg"), "value": [1, 3, 1, 900, 3, 5, 1]}),
+            "value",
+        ),
+        (  # the same values, all distinct, as record numbers are: no counts
+            pd.DataFrame({"area": list("abcdefg"), "value": [1, 3, 2, 900, 4, 5, 6]}),
+            None,
+        ),
+        (  # an identifier's name: never counts
+            pd.DataFrame({"area": list("abcdefg"), "record": [1, 3, 1, 900, 3, 5, 1]}),
+            None,
+        ),
+        (  # two columns of distinct text: records, not cells
+            pd.DataFrame({"day": list("abcd"), "town": list("wxyz"), "n": [40, 52, 17, 26]}),
+            None,
+        ),
+        (pd.DataFrame({"area": list("aabb"), "year": [1950, 1960, 1950, 1970]}), None),
+        (pd.DataFrame({"area": list("aabb"), "n": [4, 2, 4, 3]}), None),  # rows share area
+        (pd.DataFrame({"area": list("aabb"), "sex": list("mfmf"), "n": [4, -2, 4, 3]}), None),
+    ],
+)
+def test_the_count_rule(frame, expected):
+    from pandas_anon.gate.counts import looks_like_counts
+
+    guess = looks_like_counts(frame)
+    assert (guess.count if guess is not None else None) == expected
+
+
+def test_a_total_column_makes_a_wide_table():
+    from pandas_anon.gate.counts import looks_like_counts
+
+    frame = pd.DataFrame(
+        {"town": list("abcd"), "totale": [30, 12, 9, 40], "m": [10, 5, 4, 22], "f": [20, 7, 5, 18]}
+    )
+    guess = looks_like_counts(frame)
+    assert (guess.counts, guess.total, guess.dimensions) == (("m", "f"), "totale", ("town",))
+    assert guess.toml() == ['counts = ["m", "f"]'] and guess.flags() == "--counts m,f"
+
+
+# -- the table's own totals give a withheld cell back -----------------------------------------
+
+
+def _by_town(licences: pd.DataFrame) -> pd.DataFrame:
+    """Bus-driving (category D) licences by comune: m, f and totale = m + f."""
+    bus = licences[licences["categoria_patente"] == "D"]
+    table = bus.groupby(["comune_residenza", "sesso"]).size().unstack(fill_value=0)
+    table = table.rename(columns={"M": "m", "F": "f"})[["m", "f"]].reset_index()
+    return table.assign(totale=table["m"] + table["f"])
+
+
+TOTAL_COLUMN = (
+    "the table's own totals give back withheld cells in {n} (the total column 'totale' = m + f)"
+    ": there the total less its published cells leaves from 1 to 2 people, below the minimum "
+    "count of 3; withhold that total too, or another cell beside the small one (secondary "
+    "suppression)"
+)
+
+
+def test_a_withheld_cell_the_total_column_gives_back_fails(capsys, tmp_path, licences):
+    """The comuni whose cells count 0 or 3 people or more, and one whose f counts 1 person,
+    withheld (missing) beside its totale: f = totale - m = 1. It passed before."""
+    table = _by_town(licences)
+    safe = ((table["m"] == 0) | (table["m"] >= 3)) & ((table["f"] == 0) | (table["f"] >= 3))
+    one = table.index[(table["f"] == 1) & (table["m"] >= 3)][0]
+    table = table[safe | (table.index == one)].astype({"f": "Int64"})
+    table.loc[one, "f"] = pd.NA
+    path = tmp_path / "patenti_d.csv"
+    table.to_csv(path, index=False)
+    code, found, _ = check(capsys, str(path), "--counts", "m,f", "--min-count", "3")
+    assert code == 1
+    assert found["problems"] == [TOTAL_COLUMN.format(n="1 row")]
+    assert found["cells"]["recovered_by_totals"] == [
+        {"total": "the total column 'totale' = m + f", "places": 1, "unit": "row"}
+    ]
+    code, _, _ = check(
+        capsys,
+        str(path),
+        "--counts",
+        "m,f",
+        "--min-count",
+        "3",
+        "--qid",
+        "comune_residenza,category",
+    )
+    assert code == 1  # a QID reads the totals too
+    table.drop(columns="totale").to_csv(path, index=False)  # no total: the cell stays withheld
+    code, _, _ = check(capsys, str(path), "--counts", "m,f", "--min-count", "3")
+    assert code == 0
+
+
+def test_small_cells_withheld_beside_their_total_fail(capsys, tmp_path, licences):
+    """Every count of 1 or 2 withheld, totale published: each row where one count is withheld
+    gives it back (plain pandas says how many rows). It passed before."""
+    table = _by_town(licences)
+    small = (table[["m", "f"]] >= 1) & (table[["m", "f"]] < 3)
+    withheld = table.astype({"m": "Int64", "f": "Int64"})
+    withheld[["m", "f"]] = withheld[["m", "f"]].mask(small)
+    path = tmp_path / "patenti_d.csv"
+    withheld.to_csv(path, index=False)
+    rows = int(
+        (
+            small.any(axis=1)
+            & ((table["totale"] - table[["m", "f"]].where(~small, 0).sum(axis=1)).between(1, 2))
+        ).sum()
+    )
+    code, found, _ = check(capsys, str(path), "--counts", "m,f", "--min-count", "3")
+    assert code == 1 and rows > 1
+    assert found["problems"] == [TOTAL_COLUMN.format(n=f"{rows} rows")]
+
+
+def test_a_total_level_gives_withheld_cells_back(capsys, tmp_path, licences):
+    """Long form: n by comune and sesso, with a 'Totale' level of sesso per comune; every
+    count of 1 or 2 withheld (the totals too). It passed before."""
+    bus = licences[licences["categoria_patente"] == "D"]
+    cells = bus.groupby(["comune_residenza", "sesso"]).size().rename("n").reset_index()
+    totals = bus.groupby("comune_residenza").size().rename("n").reset_index()
+    table = pd.concat([cells, totals.assign(sesso="Totale")]).sort_values(
+        ["comune_residenza", "sesso"]
+    )
+    small = table["n"].between(1, 2)
+    withheld = table.astype({"n": "Int64"}).assign(n=lambda t: t["n"].mask(small))
+    path = tmp_path / "patenti_d_long.csv"
+    withheld.to_csv(path, index=False)
+    total = table[table["sesso"] == "Totale"].set_index("comune_residenza")["n"]
+    published = table[(table["sesso"] != "Totale") & ~small].groupby("comune_residenza")["n"].sum()
+    hidden = table[(table["sesso"] != "Totale") & small].groupby("comune_residenza").size()
+    left = (total - published.reindex(total.index, fill_value=0))[total >= 3]
+    groups = int(left[hidden.reindex(left.index, fill_value=0) > 0].between(1, 2).sum())
+    code, found, _ = check(capsys, str(path), "--count", "n", "--min-count", "3")
+    assert code == 1 and groups > 1
+    assert found["problems"] == [
+        f"the table's own totals give back withheld cells in {groups} groups (a total level of "
+        f"the dimension 'sesso'): there the total less its published cells leaves from 1 to 2 "
+        f"people, below the minimum count of 3; withhold that total too, or another cell "
+        f"beside the small one (secondary suppression)"
+    ]

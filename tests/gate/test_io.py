@@ -786,8 +786,9 @@ def test_a_header_names_the_rows_the_file_has_without_it(
         ("anno,M\n" + "".join(f"{1950 + i},F\n" for i in range(5)), ["anno", "M"]),
         # too few rows to tell
         ("AB12\nCD34\n", ["AB12"]),
-        # an empty field above values everywhere is a header's (the index pandas writes)
-        (",a\n0,x\n1,y\n2,z\n", ["", "a"]),
+        # an empty field above values everywhere is a header's (the index pandas writes):
+        # its column is named by position (issue 45)
+        (",a\n0,x\n1,y\n2,z\n", ["column 1", "a"]),
         # above a column with empty values it says nothing; the others say a row
         (",5\n,7\n3,8\n4,9\n", ["column 1", "column 2"]),
     ],

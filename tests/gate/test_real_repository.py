@@ -75,6 +75,7 @@ def test_small_cells_and_classes_of_the_administrations(repository, capsys):
         "small": int(small.to_numpy().sum()),
         "people_in_small": int(counts[small].sum().sum()),
         "small_by_column": {c: int(small[c].sum()) for c in ("m", "f") if small[c].any()},
+        "recovered_by_totals": [],  # d = m + f, but no count is withheld
     }
     assert (entry["rows"], entry["distinct"]) == (int(counts.to_numpy().sum()), len(classes))
     assert (entry["singletons"], entry["k"]) == (int((classes == 1).sum()), int(classes.min()))
