@@ -423,11 +423,15 @@ def _without_zone(label: str) -> str:
 
 def _read_date(text: str) -> None:
     """Read ``text`` as a date (ValueError when it is none): by pandas, or, for a year pandas
-    2.2 cannot hold in nanoseconds (a decade ``2260/2269``), by numpy."""
+    2.2 cannot hold in nanoseconds (a decade ``2260/2269``), by numpy; an instant whose UTC
+    offset has seconds (Rome's local mean time before 1893, ``+00:49:56``), which pandas'
+    ISO 8601 parser refuses, by Python's."""
     try:
         pd.to_datetime(text, format="ISO8601")
     except pd.errors.OutOfBoundsDatetime:
         np.datetime64(text)
+    except ValueError:
+        datetime.datetime.fromisoformat(text)
 
 
 def whole_numbers_with_decimals(released: pd.Series) -> int:

@@ -213,7 +213,10 @@ def _bounds(
             return None  # typed: nothing generalized
         if not orderable:
             raise _unreadable(column, int(series.notna().sum()))
-        values = pd.array(uniques.array)  # nullable: one missing bound more, last
+        # nullable (numpy's integers as Int64/UInt64, never floats): one missing bound more, last
+        values = (
+            pd.array(uniques.to_numpy()) if isinstance(uniques.dtype, np.dtype) else uniques.array
+        )
         if series.dtype.kind == "f":
             values = values.astype("Float64")
         values = values.take(np.append(np.arange(len(values)), -1), allow_fill=True)

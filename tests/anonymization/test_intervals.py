@@ -352,6 +352,17 @@ def test_uint64_ranges_past_2_63_read_back_exactly(algo):
     assert ((left <= original) & (original <= right)).all()
 
 
+def test_a_uint64_column_left_as_read_bounds_itself_exactly():
+    """Nothing generalized (every row alike): the typed column's bounds are its own values,
+    UInt64, not floats that round 2**63 - 2 up to 2**63 (found by the search with fresh
+    seeds)."""
+    frame = pd.DataFrame({"u": np.full(8, 2**63 - 2, dtype=np.uint64), "s": ["a"] * 8})
+    out = pandas_anon.kanon(frame, 2, qid=["u", "s"], algo="mondrian")
+    bounds = out.anon.intervals(["u"], form="bounds")
+    assert str(bounds["u_low"].dtype) == "UInt64"
+    assert (bounds["u_low"] == 2**63 - 2).all() and (bounds["u_high"] == 2**63 - 2).all()
+
+
 #: The methods that write ranges: Mondrian, local recoding, and full-domain searches along
 #: the built-in hierarchies (one exact search, one heuristic).
 RANGE_METHODS = ["mondrian", "local", "ola", "datafly"]
