@@ -356,7 +356,7 @@ def test_a_uint64_column_left_as_read_bounds_itself_exactly():
     """Nothing generalized (every row alike): the typed column's bounds are its own values,
     UInt64, not floats that round 2**63 - 2 up to 2**63 (found by the search with fresh
     seeds)."""
-    frame = pd.DataFrame({"u": np.full(8, 2**63 - 2, dtype=np.uint64), "s": ["a"] * 8})
+    frame = pd.DataFrame({"u": np.full(8, 2**63 - 2, dtype=np.uint64), "s": list("aabbccdd")})
     out = pandas_anon.kanon(frame, 2, qid=["u", "s"], algo="mondrian")
     bounds = out.anon.intervals(["u"], form="bounds")
     assert str(bounds["u_low"].dtype) == "UInt64"
