@@ -69,6 +69,19 @@ def _years(root: Path) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
+def _counted_by_band(root: Path) -> bytes:
+    """The licences counted by 5-year birth band and sex, the cells of 16 people or more
+    (33 cells): a count table whose count column is ``n``."""
+    import pandas as pd  # the build has it; only this page's folder needs it
+
+    licences = pd.read_csv(io.BytesIO(FILES["patenti.csv"](root)))
+    born = licences["anno_nascita"] // 5 * 5
+    band = born.astype("Int64").astype(str) + "-" + (born + 4).astype("Int64").astype(str)
+    cells = licences.assign(nascita=band).groupby(["nascita", "sesso"]).size()
+    table = cells[cells >= 16].rename("n").reset_index()
+    return table.to_csv(index=False).encode()
+
+
 #: The files every page's folder holds: name -> the function of the repository's root giving
 #: their bytes (the Valle d'Aosta licences and UCI Adult as the package embeds them).
 FILES: dict[str, Callable[[Path], bytes]] = {
@@ -88,6 +101,7 @@ PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
         "driverLicense_ValleAosta.csv": FILES["patenti.csv"],
         "broken.csv": _text("anno_nascita,comune_residenza,sesso\n1950,AOSTA,M\n1951,AOSTA,F,1\n"),
         "README.txt": _text("The licences of Valle d'Aosta, as published.\n"),
+        "patenti-per-eta.csv": _counted_by_band,
     },
 }
 
@@ -126,9 +140,14 @@ def _install_made_up(site: Path) -> None:
         )
 
 
-#: Folders of the repository a page's folder holds (copied into it): the plugin guide runs
-#: the example plugin's tests in a copy of the plugin, as its own repository.
-PAGE_FOLDERS: dict[str, str] = {"plugins.md": "plugins/pandas-anon-example"}
+#: Folders of the repository a page's folder holds: page -> {where in the folder ("." for the
+#: folder itself): the repository's folder copied there}. The plugin guide runs the example
+#: plugin's tests in a copy of the plugin, as its own repository; the command line's page
+#: runs ``init`` on the vaccination excerpt.
+PAGE_FOLDERS: dict[str, dict[str, str]] = {
+    "plugins.md": {".": "plugins/pandas-anon-example"},
+    "cli.md": {"vaccini": "tests/gate/data/covid19-opendata-vaccini"},
+}
 
 #: Symbolic links of a page's folder: name -> the file it points to.
 LINKS: dict[str, dict[str, str]] = {"cli.md": {"latest.csv": "patenti.csv"}}
@@ -163,8 +182,8 @@ def run_page(path: Path, work: Path, root: Path) -> list[tuple[int, str]]:
         (work / name).write_bytes(read(root))
     for name, target in LINKS.get(path.name, {}).items():
         (work / name).symlink_to(target)
-    if path.name in PAGE_FOLDERS:
-        shutil.copytree(root / PAGE_FOLDERS[path.name], work, dirs_exist_ok=True)
+    for place, source in PAGE_FOLDERS.get(path.name, {}).items():
+        shutil.copytree(root / source, work / place, dirs_exist_ok=True)
     checker = doctest.OutputChecker()
     # unbuffered: errors and output interleave as in a terminal
     environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
