@@ -1,4 +1,4 @@
-"""``pandas-anon anonymize IN OUT --k K``: a k-anonymous copy of a CSV (full-domain
+"""``pandas-anon anonymize IN OUT --k K``: a k-anonymous copy of a table (full-domain
 generalization), never written over the input unless ``--force``, every cell it did not change
 written as the input wrote it."""
 

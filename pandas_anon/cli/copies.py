@@ -1,8 +1,10 @@
-"""What the commands anonymizing a CSV share (``anonymize``, ``ke-anon``, ``compare``):
-their file arguments, the output never written over the input unless ``--force``, the input
-held typed (to anonymize) and as text (to write every cell it did not change as the input wrote
-it), both from one parse (:func:`~pandas_anon.gate.io.read_typed_and_text`), ``--hierarchy``
-options, and the copy written with its report printed."""
+"""What the commands reading a table share: the table a file argument names, read by the gate's
+reading layer (:func:`read_table_of`); and what the commands anonymizing one share
+(``anonymize``, ``ke-anon``, ``compare``): their file arguments, the output never written over
+the input unless ``--force``, the input held typed (to anonymize) and as written (to write
+every cell it did not change as the input wrote it), both from one read
+(:func:`~pandas_anon.gate.io.typed_and_text`), ``--hierarchy`` options, and the copy written
+with its report printed."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pandas_anon.cli.options import add_file_options
 from pandas_anon.errors import (
     AnonWarning,
     ColumnNotFoundError,
+    InputFileError,
     InvalidParameterError,
     OutputFileError,
     UnknownNameError,
@@ -28,7 +31,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pandas_anon.anonymization.reports import Report
-    from pandas_anon.gate.io import TextForm
+    from pandas_anon.gate.io import TableEntry, TextForm
+    from pandas_anon.gate.parsers import Read
     from pandas_anon.hierarchy import Hierarchy
 
 
@@ -37,12 +41,12 @@ def add_copy_arguments(command: argparse.ArgumentParser) -> None:
     ``--force`` and the file options."""
     from pandas_anon.anonymization.kanon import IDENTIFIER_TREATMENTS
 
-    command.add_argument("input", help="CSV/TSV file to anonymize")
+    command.add_argument("input", help=f"the table to anonymize: {TABLE_HELP}")
     command.add_argument(
         "output",
-        help="where to write the anonymized copy (same delimiter, "
-        "encoding and line ending as the input; never the input itself "
-        "without --force)",
+        help="where to write the anonymized copy, as delimited text (same delimiter, "
+        "encoding and line ending as a delimited input, else comma-separated UTF-8; never "
+        "the input itself without --force)",
     )
     command.add_argument(
         "--hierarchy",
@@ -120,22 +124,117 @@ def read_input(args: argparse.Namespace) -> Input:
 
 
 def read_source(path: str, args: argparse.Namespace) -> Input:
-    """The file at ``path`` read typed and as text (``--sep``, ``--encoding``), with the
-    ``--hierarchy`` options read and their columns checked."""
-    from pandas_anon.gate.io import read_typed_and_text, text_form
+    """The table at ``path`` (:func:`read_table_of`) typed and as written (``--sep``,
+    ``--encoding``), with the ``--hierarchy`` options read and their columns checked.
+
+    Delimited text is written back in its own form (delimiter, encoding, line ending); any
+    other format as comma-separated UTF-8 text."""
+    from pandas_anon.gate.io import TextForm, text_form, typed_and_text
+    from pandas_anon.gate.parsers import sniff
 
     given = given_hierarchies(args.hierarchy)
-    form = text_form(path, sep=args.sep, encoding=args.encoding)
-    typed, text = read_typed_and_text(
-        path,
-        sep=form.sep,
-        encoding=form.encoding,
-        joined=args.qid,  # hashed again and again
+    name, table = read_table_of(path, args)
+    delimited = sniff(name) == "delimited"
+    form = (
+        text_form(name, sep=args.sep, encoding=args.encoding)
+        if delimited
+        else TextForm(",", "utf-8", "\n")
     )
+    typed, text = typed_and_text(table.frame, as_text=delimited)
     unknown = [column for column in given if column not in text.columns]
     if unknown:
         raise ColumnNotFoundError(unknown, text.columns)
     return Input(form=form, typed=typed, text=text, hierarchies=given)
+
+
+#: What a command's FILE argument may be (its help).
+TABLE_HELP = (
+    "delimited text (CSV, TSV, .txt), JSON, JSON Lines, Parquet, a sheet of an .xlsx or .ods "
+    "workbook (book.xlsx:Sheet1) or a member of a .zip (data.zip:folder/a.csv), plain or "
+    ".gz, .bz2, .xz; a file of several tables names one"
+)
+#: Tables listed by name when a file holds several and the command line names none.
+LISTED = 10
+
+
+def read_table_of(
+    path: str, args: argparse.Namespace, *, usecols: Sequence[str] | None = None
+) -> tuple[str, Read]:
+    """The one table ``path`` names, read as ``pandas-anon check`` reads it
+    (:func:`pandas_anon.gate.parsers.read`, with ``--sep`` and ``--encoding``): its name
+    (the file, ``book.xlsx:Sheet1`` or ``data.zip:folder/a.csv``), and its ``usecols``
+    columns (default: all) with the account of the file's values.
+
+    ``path`` is a file holding one table, or a table inside a file, named as ``check``
+    reports it. A file holding several tables (a workbook of several sheets, an archive of
+    several members) is refused, its tables listed; so is a file holding none (a ``.txt`` of
+    prose), and one whose account leaves a value unread (a JSON document's values beside the
+    records read): the command reads a file only whole, as the gate passes it.
+    """
+    from pandas_anon.gate.parsers import read
+
+    entry = _table_entry(path, args)
+    if entry.error:
+        raise InputFileError(entry.error)
+    table = read(entry.name, usecols=usecols, sep=args.sep, encoding=args.encoding)
+    left = table.account.open()
+    if left:
+        count = sum(part.count for part in left)
+        listed = "; ".join(part.describe(table.account.source) for part in left)
+        raise InputFileError(
+            f"{entry.name}: {count:,} value{'s' if count != 1 else ''} of the file would not "
+            f"be read into the table ({listed}); a file is read only whole: publish them as "
+            f"a table of their own, or remove them from the file"
+        )
+    return entry.name, table
+
+
+def _table_entry(path: str, args: argparse.Namespace) -> TableEntry:
+    """The entry of the one table ``path`` names (see :func:`read_table_of`)."""
+    from pandas_anon.gate.io import tables_in
+
+    holder, inside = _holder(path)
+    entries = tables_in(holder, sep=args.sep, encoding=args.encoding)
+    tables = [entry for entry in entries if not entry.skipped]
+    names = [str(entry.name) for entry in tables]
+    if inside:
+        if path in names:
+            return tables[names.index(path)]
+        raise InputFileError(
+            f"{path}: {holder} holds no table of that name ({_tables(names)}); pass one of "
+            f"its tables by name"
+        )
+    if len(tables) == 1:
+        return tables[0]
+    if tables:
+        raise InputFileError(
+            f"{path} holds {len(tables):,} tables ({_tables(names)}); pass the one to read "
+            f"by its name, such as {names[0]}"
+        )
+    reason = entries[0].skipped if len(entries) == 1 else "it holds no table"
+    raise InputFileError(f"{path} is not read as a table: {reason}; pass a table")
+
+
+def _holder(path: str) -> tuple[str, bool]:
+    """The file holding the table ``path`` names, and whether ``path`` names a table inside
+    it (``book.xlsx:Sheet1``, ``data.zip:a.csv``): a path that is no file but whose part
+    before a colon is."""
+    if os.path.exists(path):
+        return path, False
+    colon = path.find(":")
+    while colon > 0:
+        if os.path.isfile(path[:colon]):
+            return path[:colon], True
+        colon = path.find(":", colon + 1)
+    return path, False
+
+
+def _tables(names: Sequence[str]) -> str:
+    """``a.zip:x.csv, a.zip:y.csv`` (the first :data:`LISTED` of ``names``)."""
+    if not names:
+        return "it holds no table"
+    more = f" and {len(names) - LISTED:,} more" if len(names) > LISTED else ""
+    return f"{', '.join(names[:LISTED])}{more}"
 
 
 def write_copy(

@@ -13,7 +13,9 @@ HELP = "write a table's risk report as one self-contained HTML page (counts only
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments of ``report``."""
-    command.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
+    from pandas_anon.cli.copies import TABLE_HELP
+
+    command.add_argument("file", help=f"the table: {TABLE_HELP}")
     command.add_argument("-o", "--output", required=True, help="the HTML page to write")
     command.add_argument("--qid", type=column_list, help="quasi-identifier (default: elected)")
     command.add_argument(
@@ -58,14 +60,17 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the file, measure it, write the page; print where it went."""
-    from pandas_anon.gate.io import read_table
+    """Read the table, measure it, write the page; print where it went."""
+    from pandas_anon.cli.copies import read_table_of
+    from pandas_anon.gate.io import typed_and_text
+    from pandas_anon.gate.parsers import sniff
     from pandas_anon.params import output_file
     from pandas_anon.studies.handover import report_html
 
     output_file(args.output)  # a directory or a missing folder: said before any work
+    name, table = read_table_of(args.file, args)
     # typed, as compare reads it: a year is a number, whose fixes are intervals
-    frame = read_table(args.file, sep=args.sep, encoding=args.encoding)
+    frame, _ = typed_and_text(table.frame, as_text=sniff(name) == "delimited")
     report_html(
         frame,
         args.output,

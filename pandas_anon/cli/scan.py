@@ -1,5 +1,5 @@
-"""``pandas-anon scan FILE``: the singletons and risk figures of a CSV, electing its QID when
-none is given. The report holds counts and column names only."""
+"""``pandas-anon scan FILE``: the singletons and risk figures of a table (any format ``check``
+reads), electing its QID when none is given. The report holds counts and column names only."""
 
 from __future__ import annotations
 
@@ -16,14 +16,15 @@ if TYPE_CHECKING:
 
     from pandas_anon.detect.results import Singletons
 
-HELP = "report singletons (and the best QID) of a CSV file"
+HELP = "report singletons (and the best QID) of a table"
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments of ``scan``."""
+    from pandas_anon.cli.copies import TABLE_HELP
     from pandas_anon.detect.exposure import MAX_SIZE  # check's default, the same here
 
-    command.add_argument("file", help="CSV/TSV file (.gz, .bz2, .xz, .zip accepted)")
+    command.add_argument("file", help=f"the table: {TABLE_HELP}")
     chosen = command.add_mutually_exclusive_group()
     chosen.add_argument("--qid", type=column_list, help="quasi-identifier, e.g. year,town,sex")
     chosen.add_argument(
@@ -62,14 +63,12 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the file's columns as text, scan them, print the report; exit 0."""
-    from pandas_anon.gate.io import read_table
+    """Read the table's columns as ``check`` reads them, scan them, print the report; exit 0."""
+    from pandas_anon.cli.copies import read_table_of
 
-    usecols = args.qid or args.columns
-    # values are compared as written: read as numbers, "0100" and "100" would merge
-    frame = read_table(
-        args.file, usecols=usecols, sep=args.sep, encoding=args.encoding, as_text=True
-    )
+    # values are compared as written, as check compares them: "0100" and "100" are two
+    _, table = read_table_of(args.file, args, usecols=args.qid or args.columns)
+    frame = table.frame
     started = time.perf_counter()
     # electing, missing counts as a value (sparse columns would leave a sliver of rows);
     # measuring a given QID, rows missing one of its values are left out as the seed paper does

@@ -1,24 +1,31 @@
 """What ``pandas-anon check --engine dask`` reads: a table too large for one process, as a
-Dask frame.
+Dask frame, read only where the verdict is the pandas engine's.
 
 A FILE is then a Parquet file or a folder of them (``dd.read_parquet``), or delimited text,
 one file or a glob of them such as ``'exports/*.csv'`` (``dd.read_csv``), plain or compressed
-(``.gz``, ``.bz2``, ``.xz``: one partition per file). Delimited values are read as written,
-as the pandas engine reads them (:func:`pandas_anon.gate.io.read_columns`): text, only an
-empty cell missing, with the delimiter, encoding, title lines above the header and column
-names of a file without a header row (``column 1``, ...) that the pandas engine detects
-(:func:`pandas_anon.gate.io.csv_options`), on the first file of a glob (Dask reads blocks of
-a file apart: every file of a glob is read as its first is).
+(``.gz``, ``.bz2``, ``.xz``: one partition per file). Dask reads in partitions what the
+pandas engine's reading layer (:mod:`pandas_anon.gate.parsers`) reads whole, so each file is
+first examined by that layer (:func:`_check_form`): its format told from its content
+(:func:`~pandas_anon.gate.parsers.sniff`), the one table it holds
+(:func:`~pandas_anon.gate.io.tables_in`: not an archive, a workbook or a ``.txt`` of prose),
+and the layout of its start (:func:`~pandas_anon.gate.io.inspect_records`: delimiter,
+encoding, title lines above the header, the column names of a file without a header row),
+the same for every file of a glob (Dask reads every file as its first). Delimited values are
+then read as written, as the pandas engine reads them: text, only an empty cell missing,
+every field of every row parsed (the columns are selected after, so that a row longer than
+the header is an error, as the pandas engine's) and a file holding a quote character read
+whole (Dask cuts a file into blocks at line breaks, which a quoted value may hold).
 
-Every other form the pandas engine reads (JSON, JSON Lines, spreadsheets, ``.zip``
-archives, a compressed Parquet file) is refused, an :class:`InputFileError` naming the file
-and saying to check it with the pandas engine: read as delimited text it would pass unread.
-So is a table with a header but no row (:func:`require_rows`), as the pandas engine refuses
-it. Nothing else is read until the check counts (:mod:`pandas_anon.engine.backends.dask`),
-on the cluster of the running ``distributed`` client if any, else on Dask's local scheduler.
+Every other form (JSON, JSON Lines, spreadsheets, ``.zip`` archives, a compressed Parquet
+file, a Parquet file storing a pandas index, delimited text with an empty header cell, which
+the pandas engine reads as a column or, holding row numbers, leaves out) is refused: an
+:class:`InputFileError` naming the file and saying to check it with the pandas engine. So is
+a table with a header but no row (:func:`require_rows`), as the pandas engine refuses it.
+Nothing else is read until the check counts (:mod:`pandas_anon.engine.backends.dask`), on the
+cluster of the running ``distributed`` client if any, else on Dask's local scheduler.
 
 What one worker reads is bounded by the input limits (:mod:`pandas_anon.gate.limits`) in
-force, checked here first (:func:`check_parts`): each Parquet file's cells (its rows, from
+force, checked here first (:func:`read_dask`): each Parquet file's cells (its rows, from
 its metadata, times the columns read) against ``max_cells``, for a worker reads a file at a
 time, at most; each compressed text file, a partition of its own, decompressed once here and
 counted as the pandas engine counts it (``max_expanded_size``, ``max_ratio``,
@@ -33,6 +40,7 @@ import glob
 import gzip
 import io
 import lzma
+import mmap
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,7 +48,8 @@ from typing import Any
 from pandas_anon.engine.backends import DASK_EXTRA
 from pandas_anon.errors import InputFileError, MissingDependencyError
 from pandas_anon.gate import limits as reading
-from pandas_anon.gate.io import csv_options, no_rows, other_format
+from pandas_anon.gate.io import TableEntry, csv_options, inspect_records, no_rows, tables_in
+from pandas_anon.gate.parsers import sniff
 
 #: Bytes of delimited text per partition.
 BLOCK_SIZE = "64MB"
@@ -68,21 +77,25 @@ def read_dask(
         ) from None
     columns = list(usecols) if usecols is not None else None
     try:
-        if os.path.isdir(path) or other_format(path) == "Parquet" and _plain(path):
+        if os.path.isdir(path) or _parquet(path):
             _check_parquet(path, columns)
-            return dd.read_parquet(path, columns=columns)
+            return dd.read_parquet(path, columns=columns, index=False)
         files = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
         if not files:
             raise FileNotFoundError(path)
+        layout = None
         for file in files:
-            _check_form(path, file)
+            layout = _check_form(path, file, layout, sep, encoding, header)
         options = csv_options(files[0], sep=sep, encoding=encoding, header=header)
         for file in files:
             _check_text(path, file, options["compression"])
-        blocked = options["compression"] is None and options["encoding"] in _BLOCKS
-        return dd.read_csv(
+        blocked = (
+            options["compression"] is None
+            and options["encoding"] in _BLOCKS
+            and not any(map(_has_quotes, files))
+        )
+        frame = dd.read_csv(
             files if glob.has_magic(path) else path,
-            usecols=columns,
             dtype=str,
             keep_default_na=False,
             na_values=[""],
@@ -95,6 +108,18 @@ def read_dask(
             f"folder, or delimited text files (a glob such as 'data/*.csv'), with the columns "
             f"named"
         ) from None
+    # every field parsed, then the columns selected: given usecols, pandas' parser would
+    # drop the fields of a row longer than the header, which the pandas engine refuses
+    return frame if columns is None else frame[columns]
+
+
+def _parquet(path: str) -> bool:
+    """Whether ``path`` names one Parquet file as it is, not compressed as a whole (its own
+    first bytes are Parquet's)."""
+    if glob.has_magic(path) or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as handle:
+        return handle.read(4) == b"PAR1"
 
 
 def _check_parquet(path: str, columns: Sequence[str] | None) -> None:
@@ -106,9 +131,11 @@ def _check_parquet(path: str, columns: Sequence[str] | None) -> None:
 
     for file in ds.dataset(path, format="parquet").files:
         with pq.ParquetFile(file) as parquet:
-            metadata = parquet.metadata
+            metadata, stored = parquet.metadata, parquet.schema_arrow.pandas_metadata or {}
         width = metadata.num_columns if columns is None else len(columns)
         where = file if file == path else f"{path}: {file}"
+        if any(isinstance(index, str) for index in stored.get("index_columns", ())):
+            raise _refused(where, "a Parquet file storing a pandas index")
         reading.check_cells(
             where,
             metadata.num_rows * width,
@@ -147,25 +174,58 @@ def _check_text(path: str, file: str, compression: object) -> None:
 _CHUNK = 1 << 20
 
 
-def _plain(path: str) -> bool:
-    """Whether ``path`` names a Parquet file as it is, not compressed as a whole."""
-    return path.lower().endswith(".parquet")
-
-
-def _check_form(path: str, file: str) -> None:
-    """Refuse a ``file`` (of the glob ``path``) that Dask would read as delimited text but is
-    not."""
-    form = other_format(file)
-    if form is None:
-        return
-    if form == "Parquet":  # a plain Parquet file is read as such, but not in a glob of text
-        form = "Parquet" if _plain(file) else "Parquet compressed as a whole"
+def _check_form(
+    path: str,
+    file: str,
+    first: Any,
+    sep: str | None,
+    encoding: str | None,
+    header: bool | None,
+) -> Any:
+    """Refuse a ``file`` (of the glob ``path``) that Dask would not read as the pandas
+    engine reads it: not one table of delimited text (:func:`~pandas_anon.gate.parsers.sniff`,
+    :func:`~pandas_anon.gate.io.tables_in`), or delimited text with an empty header cell, or
+    laid out otherwise than the ``first`` file of the glob (None for the first). Its layout
+    (``inspect_records``) is returned: the next file's ``first``."""
     where = file if file == path else f"{path}: {file}"
-    raise InputFileError(
+    if tables_in(file, sep=sep, encoding=encoding) != [TableEntry(file)]:
+        raise _refused(where, "an archive, a workbook or prose, not one table")
+    form = sniff(file)
+    if form != "delimited":
+        names = {"json": "JSON", "jsonl": "JSON Lines", "spreadsheet": "a spreadsheet"}
+        raise _refused(where, names.get(form, "Parquet compressed as a whole or in a glob"))
+    layout, _ = inspect_records(file, None, sep, encoding, header)
+    if layout.renamed:
+        raise _refused(where, "delimited text with an empty header cell")
+    if first is not None and (layout.sep, layout.encoding, layout.compression, layout.skip) != (
+        first.sep,
+        first.encoding,
+        first.compression,
+        first.skip,
+    ):
+        raise _refused(where, "laid out otherwise than the first file of the glob")
+    if first is not None and (layout.header, layout.named) != (first.header, first.named):
+        raise _refused(where, "headed otherwise than the first file of the glob")
+    return layout
+
+
+def _refused(where: str, form: str) -> InputFileError:
+    """The error for a file Dask would not read as the pandas engine reads it."""
+    return InputFileError(
         f"{where} is {form}: --engine dask reads Parquet files or folders and delimited "
-        "text (plain, .gz, .bz2 or .xz); check it with the pandas engine (drop --engine dask, "
-        'or engine = "pandas" in a rule for it)'
+        "text (plain, .gz, .bz2 or .xz) with a header of names; check it with the pandas "
+        'engine (--engine pandas, or engine = "pandas" in a rule for it)'
     )
+
+
+def _has_quotes(file: str) -> bool:
+    """Whether the plain ``file`` holds a quote character, so maybe a line break inside a
+    value, read at the speed of a memory scan."""
+    with open(file, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            return False
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as content:
+            return content.find(b'"') >= 0
 
 
 def require_rows(frame: Any, path: str) -> None:

@@ -1,13 +1,13 @@
 """Read the table formats other than delimited text and JSON: Parquet, spreadsheets.
 
-:mod:`pandas_anon.gate.parsers` finds a file's format from its content and hands Parquet
-and workbooks here (through :mod:`pandas_anon.gate.parsers.legacy`, which gives them an
-account). Each reader returns the columns asked for (default: every named column) as
-categoricals of their values as read (a column holding values pandas would merge though they
-are written differently stays a column of those values, which the engine compares as
-written), and raises :class:`~pandas_anon.errors.InputFileError` (the file, the problem, the
-fix) or :class:`~pandas_anon.errors.ColumnNotFoundError`. Messages may quote column names,
-never a cell value: they can end up in public CI logs.
+:mod:`pandas_anon.gate.parsers` finds a file's format from its content; its readers of
+Parquet and workbooks (which count what the file holds) read the cells here. Each reader
+returns the columns asked for (default: every named column) as categoricals of their values
+as read (a column holding values pandas would merge though they are written differently
+stays a column of those values, which the engine compares as written), and raises
+:class:`~pandas_anon.errors.InputFileError` (the file, the problem, the fix) or
+:class:`~pandas_anon.errors.ColumnNotFoundError`. Messages may quote column names, never a
+cell value: they can end up in public CI logs.
 
 Values are compared as written, as the engine defines it
 (:func:`pandas_anon.engine.encoding.written_codes`): equal and of the same kind (JSON's own
@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import PurePath
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,8 @@ _ENGINES: dict[str, tuple[Literal["openpyxl", "odf"], str]] = {
 }
 #: Rows of a sheet read to tell a table from an empty sheet (a blank start is read whole).
 _HEAD_ROWS = 100
-#: Columns pandas writes for an unnamed index of row numbers: not data.
+#: Columns pandas writes for an unnamed index: read as columns, left out only when they hold
+#: the row numbers (:mod:`pandas_anon.gate.parsers.parquet`).
 PANDAS_INDEX = re.compile(r"__index_level_\d+__")
 
 
@@ -90,8 +91,9 @@ class Sheet(str):
 def read_parquet(
     name: str, source: str | IO[bytes], *, usecols: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """The ``usecols`` columns (default: every column but pandas' unnamed index) of a Parquet
-    file, only those read from it, as categoricals.
+    """The ``usecols`` columns (default: every column, those pandas stores for an index
+    included: ``__index_level_0__``, or the index's name) of a Parquet file, only those read
+    from it, as categoricals.
 
     Its cells (rows times the columns read) are counted against ``max_cells``
     (:func:`pandas_anon.gate.limits.check_cells`): from its metadata before anything is read,
@@ -122,8 +124,7 @@ def read_parquet(
     try:
         with pq.ParquetFile(source) as parquet:
             schema = parquet.schema_arrow
-            header = [column for column in schema.names if not PANDAS_INDEX.fullmatch(column)]
-            columns = select_columns(name, header, usecols)
+            columns = select_columns(name, schema.names, usecols)
             for column in columns:
                 if pa.types.is_nested(schema.field(column).type):
                     raise _nested_error(name, column)
@@ -138,12 +139,7 @@ def read_parquet(
                 for column, array in zip(columns, batch.columns):
                     chunks[column].append(_encoded(array))
     except (pa.ArrowException, OSError) as error:
-        if isinstance(error, OSError) and error.errno is not None:
-            raise InputFileError(f"{name} cannot be read: {error.strerror}") from None
-        raise InputFileError(
-            f"{name} is not a valid Parquet file (corrupt, truncated or of another format); "
-            "export it again"
-        ) from None
+        raise _parquet_error(name, error) from None
     frame = {}
     for column in columns:  # each column's chunks freed once it is converted
         pieces = chunks.pop(column)
@@ -154,6 +150,33 @@ def read_parquet(
         frame[column] = _arrow_categorical(pa.chunked_array(pieces, typed))
     pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps what it freed
     return pd.DataFrame(frame)
+
+
+def parquet_metadata(name: str, source: str | IO[bytes]) -> Any:
+    """The metadata (:class:`pyarrow.parquet.FileMetaData`: row groups, column chunks,
+    schema) of the Parquet file ``name`` (its path or content ``source``, left at its
+    start); an InputFileError when it is not a readable Parquet file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(source) as parquet:
+            return parquet.metadata
+    except (pa.ArrowException, OSError) as error:
+        raise _parquet_error(name, error) from None
+    finally:
+        if not isinstance(source, str):
+            source.seek(0)
+
+
+def _parquet_error(name: str, error: Exception) -> InputFileError:
+    """The error for a Parquet file pyarrow cannot read (its message may quote the file)."""
+    if isinstance(error, OSError) and error.errno is not None:
+        return InputFileError(f"{name} cannot be read: {error.strerror}")
+    return InputFileError(
+        f"{name} is not a valid Parquet file (corrupt, truncated or of another format); "
+        "export it again"
+    )
 
 
 #: Rows of a Parquet file read at a time.
@@ -220,7 +243,9 @@ def _arrow_categorical(chunked: Any) -> pd.Categorical | np.ndarray:
 
 def sheets(book: str, source: str | IO[bytes]) -> list[tuple[Sheet, str]]:
     """Each sheet of the workbook ``book``, with why it is skipped (``"an empty sheet"``), or
-    ``""`` for a table.
+    ``""`` for a table; then each part of the workbook that can hold values outside its
+    sheets (:func:`unread_parts`), named as a sheet (``book.xlsx:xl/embeddings/x.bin``),
+    which its reader (:mod:`pandas_anon.gate.parsers.sheets`) refuses by name.
 
     Parameters
     ----------
@@ -236,62 +261,24 @@ def sheets(book: str, source: str | IO[bytes]) -> list[tuple[Sheet, str]]:
         The engine is not installed, or the file is not a valid workbook.
     """
     found = []
-    with _workbook(book, source) as workbook:
+    with open_workbook(book, source) as workbook:
         for sheet in workbook.sheet_names:
             name = Sheet(book, str(sheet))
             cells = _sheet_cells(name, workbook, sheet)
             empty = not cells or (
                 cells <= reading.current().max_sheet_cells  # past it, reading it refuses it
-                and _blank(_read_sheet(name, workbook, sheet, _HEAD_ROWS))
-                and _blank(_read_sheet(name, workbook, sheet, None))
+                and _blank(read_cells(name, workbook, sheet, _HEAD_ROWS))
+                and _blank(read_cells(name, workbook, sheet, None))
             )
             found.append((name, "an empty sheet" if empty else ""))
+        found.extend((Sheet(book, part), "") for part in unread_parts(workbook, source))
     return found
 
 
-def read_sheet(
-    name: str, source: str | IO[bytes], *, usecols: Sequence[str] | None = None
-) -> pd.DataFrame:
-    """The ``usecols`` columns (default: every named column) of a sheet, as categoricals.
-
-    The header is the sheet's first row holding a value; rows with no value in any column are
-    left out; an empty cell is a missing value, and a cell holding text (``"NA"``) is that text.
-    A spreadsheet is read whole by its engine, then only the columns asked for are kept.
-
-    Parameters
-    ----------
-    name : str
-        A :class:`Sheet`, or a workbook's name (its first sheet is read).
-    source : str or binary file
-        The workbook's path or content.
-    usecols : sequence of str, optional
-        The columns to keep, in that order.
-
-    Raises
-    ------
-    InputFileError
-        The engine is not installed, the file is not a valid workbook, the sheet is empty or its
-        header repeats a name.
-    ColumnNotFoundError
-        A ``usecols`` name not in the header.
-    """
-    book, sheet = (name.book, name.sheet) if isinstance(name, Sheet) else (name, 0)
-    with _workbook(book, source) as workbook:
-        raw = _read_sheet(name, workbook, sheet, None)
-    filled = np.flatnonzero(raw.notna().to_numpy().any(axis=1))
-    if not filled.size:
-        raise InputFileError(f"{name} is an empty sheet; there is nothing to check")
-    header = ["" if pd.isna(cell) else str(cell) for cell in raw.iloc[filled[0]]]
-    columns = select_columns(name, header, usecols)
-    position = {column: i for i, column in enumerate(header) if column}
-    frame = raw.iloc[filled[1:], [position[c] for c in columns]].set_axis(columns, axis=1)
-    return categoricals(name, frame.reset_index(drop=True))
-
-
 @contextmanager
-def _workbook(book: str, source: str | IO[bytes]) -> Iterator[pd.ExcelFile]:
-    """The workbook open with the engine of its suffix; a missing engine or an invalid file
-    is an InputFileError saying what to do."""
+def open_workbook(book: str, source: str | IO[bytes]) -> Iterator[pd.ExcelFile]:
+    """The workbook ``book`` (its path or content ``source``) open with the engine of its
+    suffix; a missing engine or an invalid file is an InputFileError saying what to do."""
     suffixes = [suffix.lower() for suffix in PurePath(book).suffixes]
     suffix = next((s for s in reversed(suffixes) if s in _ENGINES), ".xlsx")  # a.ods.gz: .ods
     engine, package = _ENGINES[suffix]
@@ -318,11 +305,14 @@ def _workbook_error(book: str, suffix: str, error: Exception) -> InputFileError:
     )
 
 
-def _read_sheet(
-    name: str, workbook: pd.ExcelFile, sheet: str | int, nrows: int | None
+def read_cells(
+    name: str, workbook: pd.ExcelFile, sheet: str | int, nrows: int | None = None
 ) -> pd.DataFrame:
-    """A sheet's cells as read (no header, each cell its own type; only empty cells are
-    missing); the engines' warnings about formatting they drop are silenced."""
+    """The cells of the sheet ``sheet`` (named ``name``) of ``workbook`` as read, the first
+    ``nrows`` rows (default: all): no header, each cell its own type, only empty cells
+    missing, row ``i`` and column ``j`` the sheet's row ``i + 1`` and column ``j + 1``
+    (blank rows kept). Its cells are counted against ``max_sheet_cells`` first; the engines'
+    warnings about formatting they drop are silenced."""
     reading.check_cells(name, _sheet_cells(name, workbook, sheet), "max_sheet_cells")
     try:
         with warnings.catch_warnings():
@@ -350,58 +340,176 @@ def _sheet_of(workbook: pd.ExcelFile, sheet: str | int) -> Any:
     return reader.get_sheet_by_index(sheet)
 
 
-def _sheet_cells(name: str, workbook: pd.ExcelFile, sheet: str | int) -> int:
-    """The cells pandas' reader builds for the sheet ``sheet`` (named ``name``) of
-    ``workbook``: its rows up to the last holding a value, each as wide as the widest up to
-    its last value (0: no value at all). Counted from the written rows and cells and their
-    repeat counts, one look at each, before anything is expanded (the engines' readers
-    expand a repeated row, and fill every empty cell before a written one, as they go)."""
+class Written(NamedTuple):
+    """A run of written cells of a sheet: ``columns`` cells from the sheet's row ``row`` and
+    column ``column`` (numbered from 1), repeated on ``rows`` rows (an OpenDocument table
+    repeats cells and rows; a ``.xlsx`` cell is a run of one).
+
+    ``unread`` says why the reader reads the run as empty though it holds something
+    (:data:`FORMULA`, :data:`UNTYPED`), or is ``""`` for values it reads.
+    """
+
+    row: int
+    column: int
+    rows: int
+    columns: int
+    unread: str = ""
+
+
+#: Why a formula cell without a cached value is read as empty.
+FORMULA = (
+    "formulas without a cached value, read as empty: open and save the workbook in a "
+    "spreadsheet program, which computes them"
+)
+#: Why an OpenDocument cell holding text but no value type is read as empty.
+UNTYPED = "cells of text without a value type, read as empty"
+
+
+def written_cells(name: str, workbook: pd.ExcelFile, sheet: str | int) -> Iterator[Written]:
+    """The runs of cells holding something in the sheet ``sheet`` (named ``name``) of
+    ``workbook``, from the sheet's own XML, one look at each written cell, nothing expanded:
+    a cell holds a value when pandas' reader reads one (not an empty text, nor an error such
+    as ``#N/A``), or something it reads as empty (:attr:`Written.unread`). An InputFileError
+    when the engine cannot parse the sheet."""
     try:
         found = _sheet_of(workbook, sheet)
         engine = workbook.engine  # type: ignore[attr-defined]  # not in the stubs
-        return _ods_cells(found) if engine == "odf" else _xlsx_cells(found)
+        yield from _ods_written(found) if engine == "odf" else _xlsx_written(found)
+    except InputFileError:
+        raise
     except Exception:  # each engine raises its own errors for cells it cannot parse
         raise _sheet_error(name) from None
 
 
-def _xlsx_cells(sheet: Any) -> int:
-    """:func:`_sheet_cells` of a read-only openpyxl worksheet, parsed as openpyxl parses it;
-    a cell holds a value when it is neither None nor empty text (as pandas reads it)."""
-    from openpyxl.worksheet._reader import (  # type: ignore[import-untyped]  # no stubs
-        WorkSheetParser,  # the parser of openpyxl's read-only sheets
-    )
-
+def _sheet_cells(name: str, workbook: pd.ExcelFile, sheet: str | int) -> int:
+    """The cells pandas' reader builds for the sheet ``sheet`` (named ``name``) of
+    ``workbook``: its rows up to the last holding a value, each as wide as the widest up to
+    its last value (0: no value at all). Counted from :func:`written_cells` before anything
+    is expanded (the engines' readers expand a repeated row, and fill every empty cell
+    before a written one, as they go)."""
     rows = width = 0
-    with sheet._get_source() as source:  # the sheet's XML, as openpyxl's read-only mode reads it
-        parser = WorkSheetParser(source, sheet._shared_strings, data_only=sheet.parent.data_only)
-        for row, cells in parser.parse():
-            filled = [cell["column"] for cell in cells if cell["value"] not in (None, "")]
-            if filled:
-                rows, width = max(rows, row), max(width, *filled)
+    for run in written_cells(name, workbook, sheet):
+        if not run.unread:
+            rows = max(rows, run.row + run.rows - 1)
+            width = max(width, run.column + run.columns - 1)
     return rows * width
 
 
-def _ods_cells(sheet: Any) -> int:
-    """:func:`_sheet_cells` of an OpenDocument table, read as pandas' ``odf`` reader reads it:
-    a cell holds a value when it has a value type (or shows ``#N/A``)."""
+def _xlsx_written(sheet: Any) -> Iterator[Written]:
+    """:func:`written_cells` of a read-only openpyxl worksheet, parsed as openpyxl parses it
+    (cached values), each formula cell without a cached value told apart."""
+    with sheet._get_source() as source:  # the sheet's XML, as openpyxl's read-only mode reads it
+        parser = _formula_parser()(source, sheet._shared_strings, data_only=True)
+        for row, cells in parser.parse():
+            for cell in cells:
+                if cell["value"] not in (None, "") and cell["data_type"] != "e":
+                    yield Written(row, cell["column"], 1, 1)
+                elif cell["value"] is None and cell["formula"]:
+                    yield Written(row, cell["column"], 1, 1, FORMULA)
+
+
+@cache
+def _formula_parser() -> Any:
+    """openpyxl's parser of read-only sheets, each cell it parses also saying whether it
+    holds a formula (``"formula"``): with cached values read, a formula without one is
+    None, as an empty cell is."""
+    from openpyxl.worksheet._reader import (  # type: ignore[import-untyped]  # no stubs
+        FORMULA_TAG,
+        WorkSheetParser,
+    )
+
+    class FormulaParser(WorkSheetParser):  # openpyxl's parser, untyped
+        def parse_cell(self, element: Any) -> dict[str, Any]:
+            cell: dict[str, Any] = super().parse_cell(element)
+            cell["formula"] = element.find(FORMULA_TAG) is not None
+            return cell
+
+    return FormulaParser
+
+
+def _ods_written(sheet: Any) -> Iterator[Written]:
+    """:func:`written_cells` of an OpenDocument table, read as pandas' ``odf`` reader reads
+    it: a cell holds a value when it has a value type (a string type with some text), and
+    is not ``#N/A``; a cell without a value type holding a formula or text is read as
+    empty."""
     from odf.namespaces import OFFICENS, TABLENS  # type: ignore[import-not-found]  # no stubs
     from odf.table import CoveredTableCell, TableCell, TableRow  # type: ignore[import-not-found]
 
     names = {CoveredTableCell().qname, TableCell().qname}
-    typed, row_repeat = (OFFICENS, "value-type"), (TABLENS, "number-rows-repeated")
-    column_repeat = (TABLENS, "number-columns-repeated")
-    position = rows = width = 0
+    kind, row_repeat = (OFFICENS, "value-type"), (TABLENS, "number-rows-repeated")
+    column_repeat, formula = (TABLENS, "number-columns-repeated"), (TABLENS, "formula")
+    position = 1
     for row in sheet.getElementsByType(TableRow):
-        column = last = 0
+        rows, column = int(row.attributes.get(row_repeat, 1)), 1
         for cell in row.childNodes:
-            if getattr(cell, "qname", None) in names:
-                column += int(cell.attributes.get(column_repeat, 1))
-                if typed in cell.attributes or (cell.childNodes and str(cell) == "#N/A"):
-                    last = column
-        position += int(row.attributes.get(row_repeat, 1))
-        if last:
-            rows, width = position, max(width, last)
-    return rows * width
+            if getattr(cell, "qname", None) not in names:
+                continue
+            columns, typed = int(cell.attributes.get(column_repeat, 1)), cell.attributes.get(kind)
+            text = str(cell) if cell.childNodes else ""
+            if typed is not None and text != "#N/A" and (typed != "string" or text):
+                yield Written(position, column, rows, columns)
+            elif typed is None and formula in cell.attributes:
+                yield Written(position, column, rows, columns, FORMULA)
+            elif typed is None and text and text != "#N/A":
+                yield Written(position, column, rows, columns, UNTYPED)
+            column += columns
+        position += rows
+
+
+#: The parts of a workbook read or holding no values: its sheets' own parts are read too.
+_KNOWN_PARTS = re.compile(
+    r"\[Content_Types\]\.xml|_rels/\.rels|docProps/(app|core)\.xml|xl/workbook\.xml"
+    r"|xl/_rels/workbook\.xml\.rels|xl/styles\.xml|xl/theme/theme\d+\.xml"
+    r"|xl/sharedStrings\.xml|xl/calcChain\.xml|xl/worksheets/_rels/sheet\d+\.xml\.rels"
+    r"|xl/printerSettings/printerSettings\d+\.bin|xl/tables/table\d+\.xml"
+    r"|mimetype|META-INF/manifest\.xml|content\.xml|styles\.xml|meta\.xml|settings\.xml"
+    r"|manifest\.rdf|Thumbnails/thumbnail\.png|Configurations2/.*|.*/"
+)
+#: What a part left unread holds, by its folder; any other part is "a part not read".
+_PART_KINDS = {
+    "xl/embeddings/": "an embedded object",
+    "xl/pivotCache/": "a pivot table's copy of its data",
+    "xl/pivotTables/": "a pivot table",
+    "xl/externalLinks/": "a copy of another workbook's cells",
+    "xl/charts/": "a chart and its copy of the values it draws",
+    "xl/chartsheets/": "a chart sheet",
+    "xl/drawings/": "a drawing (text boxes, the anchors of images and charts)",
+    "xl/media/": "an image",
+    "xl/comments": "cell comments",
+    "xl/threadedComments/": "cell comments",
+    "xl/persons/": "the people who commented",
+    "xl/macrosheets/": "a macro sheet",
+    "xl/model/": "a data model",
+    "customXml/": "custom XML data",
+    "Object ": "an embedded object",
+    "ObjectReplacements/": "an embedded object's picture",
+    "Pictures/": "an image",
+}
+
+
+def unread_parts(workbook: pd.ExcelFile, source: str | IO[bytes]) -> dict[str, str]:
+    """The parts of the workbook ``workbook`` (open on ``source``) that can hold values and
+    are not read as its sheets' cells: each part's name in the zip archive (``xl/embeddings/
+    oleObject1.bin``), with what it holds. A ``.xlsx`` sheet's part is read when pandas
+    lists the sheet; a part the gate does not know is unread too."""
+    import zipfile
+
+    if not isinstance(source, str):
+        source.seek(0)
+    with zipfile.ZipFile(source) as archive:
+        parts = archive.namelist()
+    read = set()
+    if workbook.engine != "odf":  # type: ignore[attr-defined]  # not in the stubs
+        reader: Any = workbook._reader  # type: ignore[attr-defined]  # the engine's reader
+        read = {sheet._worksheet_path.lstrip("/") for sheet in reader.book.worksheets}
+    return {
+        part: next(
+            (kind for start, kind in _PART_KINDS.items() if part.startswith(start)),
+            "a part not read",
+        )
+        for part in parts
+        if part not in read and not _KNOWN_PARTS.fullmatch(part)
+    }
 
 
 #: How a sheet's cells are parsed: no header, each cell its own type, only empty cells missing.

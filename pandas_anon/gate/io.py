@@ -40,22 +40,22 @@ import csv
 import gzip
 import io
 import lzma
-import mmap
 import os
 import re
 import secrets
 import shutil
 import stat
+import tarfile
 import tempfile
 import warnings
 import zipfile
 import zlib
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -87,16 +87,48 @@ _TITLE_LINES = 10
 #: Archives inside archives read, counting the one named on the command line.
 MAX_ZIP_DEPTH = 4
 _ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 decodes any byte: the last resort
-#: The compressions read and written, as pandas names them.
-Compression = Literal["gzip", "bz2", "xz", "zip"]
+#: How a file's bytes are held, as pandas names it: a compressed stream, a zip archive (a
+#: single file's, or the one holding a member), the tar archive holding a member.
+Compression = Literal["gzip", "bz2", "xz", "zstd", "zip", "tar"]
+#: The compressions written, by the output's suffix.
 _COMPRESSIONS: dict[str, Compression] = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
-#: File classes that open a compressed file (by name, or a zip member's stream) for reading
-#: its decompressed bytes.
-_DECOMPRESSORS: dict[str, Callable[..., io.BufferedIOBase]] = {
+#: Suffixes of compressed names, set aside to find the table's own suffix.
+_COMPRESSED_SUFFIXES = (*_COMPRESSIONS, ".zst")
+
+
+def _zstd_open(source: str | io.IOBase) -> Any:
+    """A Zstandard stream (a path or a binary file) decompressed by pyarrow's codec."""
+    raw = (
+        pa.OSFile(source, mode="r") if isinstance(source, str) else pa.PythonFile(source, mode="r")
+    )
+    return pa.CompressedInputStream(raw, "zstd")
+
+
+#: File classes that open a compressed file (by name, or an archive member's stream) for
+#: reading its decompressed bytes.
+_DECOMPRESSORS: dict[str, Callable[..., Any]] = {
     "gzip": gzip.open,
     "bz2": bz2.BZ2File,
     "xz": lzma.LZMAFile,
+    "zstd": _zstd_open,
 }
+#: Leading bytes of the compressed streams read, and their compression (bz2's are
+#: :data:`_BZ2`).
+_COMPRESSION_MAGIC: dict[bytes, Compression] = {
+    b"\x1f\x8b": "gzip",
+    b"\xfd7zXZ\x00": "xz",
+    b"\x28\xb5\x2f\xfd": "zstd",
+}
+#: bz2's header, then the magic of its first block (or of the end of an empty stream).
+_BZ2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
+#: Leading bytes of a zip archive (one with members, an empty one).
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+#: Leading bytes of a 7-Zip archive, which no dependency of the gate reads.
+_7Z_MAGIC = b"7z\xbc\xaf\x27\x1c"
+#: Where a tar archive's first header says ``ustar`` (POSIX and GNU tar alike).
+_TAR_MAGIC = slice(257, 262)
+#: Leading bytes read to tell a file's compression or archive.
+_MAGIC_BYTES = 512
 _EXPORT = "export it as a CSV or TSV text file"
 #: Leading bytes of binary formats given a text name by mistake: what they are, how to fix.
 _SIGNATURES = {
@@ -118,7 +150,7 @@ _SIGNATURES = {
 #: Compression methods :mod:`zipfile` can read.
 _ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 #: Errors of a corrupt or truncated compressed stream (bz2 and gzip also raise errno-less OSError).
-_CORRUPT = (EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+_CORRUPT = (EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, tarfile.TarError)
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 _OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 #: Bytes pyarrow parses per block (one block per thread at a time).
@@ -161,75 +193,41 @@ def read_table(
     return frame if usecols is None else frame[list(dict.fromkeys(usecols))]
 
 
-def read_typed_and_text(
-    path: str | os.PathLike[str],
-    *,
-    sep: str | None = None,
-    encoding: str | None = None,
-    joined: Collection[str] | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The frames ``read_table(path)`` and ``read_table(path, as_text=True)`` give (same
-    columns, dtypes and values), the file parsed once. The text of the ``joined`` columns
-    (default: all) is held in one Arrow array each, not one per block read: a column
-    hashed or taken from many times (a quasi-identifier) is then never joined again.
+def typed_and_text(frame: pd.DataFrame, *, as_text: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table :func:`pandas_anon.gate.parsers.read` read, typed (numbers as numbers, to
+    anonymize) and as its file writes it (to write every cell left as it was so): same
+    columns and rows.
 
-    pyarrow's multi-threaded reader reads every column as text, as pandas does with
-    ``as_text``; each column's type is then inferred by pandas' own parser from the column's
-    distinct values only (:func:`_typed_column`): its inference depends on the set of
-    values, not on their number or order. A file pyarrow rejects (a short or ragged row, a
-    quoting error) or one with an unnamed column is read by :func:`read_table` twice, which
-    then says what is wrong. Errors are those of :func:`read_table`.
+    Delimited text (``as_text``: its values read as text) is read as text: the text frame is its values in
+    pandas' text dtype (``str`` on pandas 3, objects on older pandas; NaN where missing), as
+    ``read_table(path, as_text=True)`` gives them, and each column is typed as pandas' parser
+    types it reading the whole file (:func:`_typed_column`, from the column's distinct values
+    only). Any other format (JSON, Parquet, a sheet) is read typed: the typed
+    frame is its values, each column of the type its values share (``infer_objects``), and
+    the text frame each value as Python spells it (``1950``, ``1.5``, ``2`` for a sheet's
+    whole number), so that numbers spelled two ways (``1`` and ``1.0`` in JSON) stay apart.
     """
-    layout = _inspect(path, None, sep, encoding)
-    with io_errors(layout.name, layout.compression, layout.encoding):
-        table = None
-        if all(layout.header):  # pandas names an unnamed column itself ("Unnamed: 2")
-            with suppress(pa.ArrowInvalid):  # its message may quote the row: never shown
-                table = arrow_columns(
-                    layout,
-                    list(layout.header),
-                    set(layout.header),
-                    pa.large_string(),
-                    quoted_breaks=_has_quotes(layout),
-                )
-        if table is None or table.num_rows == 0:
-            return parse_layout(layout, False), parse_layout(layout, True)
-        names = table.column_names
-        pending: list[pa.ChunkedArray | None] = list(table.columns)
-        del table
-        typed, text = {}, {}
-        for position, name in enumerate(names):
-            column = pending[position]
-            pending[position] = None  # the table's column, freed once converted
-            assert column is not None
-            if column.num_chunks > 1 and (joined is None or name in joined):
-                column = pa.chunked_array([column.combine_chunks()], type=column.type)
-            text[name] = _text_series(column, name)
-            typed[name] = _typed_column(column, text[name], layout.sep)
-    return pd.DataFrame(typed), pd.DataFrame(text)
+    text_dtype = pd.Series([], dtype=str).dtype
+    typed, text = {}, {}
+    for name, column in frame.items():
+        if as_text:
+            text[name] = column.astype(text_dtype)
+            typed[name] = _typed_column(column, text[name])
+        else:
+            typed[name] = column.astype(object).infer_objects()
+            text[name] = _spelled(column).astype(text_dtype)
+    return (
+        pd.DataFrame(typed, index=frame.index, columns=frame.columns),
+        pd.DataFrame(text, index=frame.index, columns=frame.columns),
+    )
 
 
-def _has_quotes(layout: _Layout) -> bool:
-    """Whether the file may hold a quote character (a compressed file, one in an encoding
-    pyarrow transcodes, or one that is not a regular file, is said to), read at the speed of
-    a memory scan."""
-    if layout.compression is not None or layout.encoding not in ("utf-8", "utf-8-sig"):
-        return True
-    with open(layout.name, "rb") as handle:
-        status = os.fstat(handle.fileno())
-        if not stat.S_ISREG(status.st_mode) or status.st_size == 0:  # a pipe: not scanned
-            return True
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as content:
-            return content.find(b'"') >= 0
-
-
-def _text_series(chunked: pa.ChunkedArray, name: str) -> pd.Series:
-    """An Arrow text column as ``pd.read_csv(dtype=str)`` gives it: pandas' text dtype
-    (Arrow-backed ``str`` on pandas 3, objects on older pandas), NaN where missing."""
-    series = chunked.to_pandas()
-    if series.dtype == object:  # pyarrow writes None for a null, pandas' parser NaN
-        series = series.where(series.notna(), np.nan)
-    return series.rename(name)
+def _spelled(column: pd.Series) -> pd.Series:
+    """Each value of ``column`` as Python spells it (``str``), missing kept missing; one
+    spelling per distinct value."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    spelling = np.array([*(str(value) for value in uniques), None], dtype=object)
+    return pd.Series(spelling[codes], index=column.index, name=column.name)
 
 
 #: Texts that pandas' parser may read as something else than text, a superset of what it
@@ -238,33 +236,30 @@ def _text_series(chunked: pa.ChunkedArray, name: str) -> pd.Series:
 _MAYBE_TYPED = r"^\s*[+-]?(?:[0-9.]*(?:[eE][+-]?[0-9]*)?|(?i:inf|infinity|nan|true|false))\s*$"
 
 
-#: Rows whose values are looked at first to tell a column of text.
-_HEAD_ROWS = 1 << 16
-
-
-def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Series:
-    """The Arrow text ``column`` (``text`` in pandas) as pandas' parser types it reading the
-    whole file: its distinct values written as a one-column file of their own, read back by
-    ``pd.read_csv`` with the options of :func:`_read_csv`, then spread over the rows. A
-    column with a value that cannot be a number or a boolean (:data:`_MAYBE_TYPED`), or
-    that pandas reads as text, is ``text`` itself."""
+def _typed_column(column: pd.Series, text: pd.Series) -> pd.Series:
+    """The text ``column`` (``text`` in pandas' text dtype) as pandas' parser types it
+    reading the whole file: its
+    distinct values written as a one-column file of their own, read back by
+    ``pd.read_csv`` with the options of :func:`_read_csv`, then spread over the rows: the
+    parser's inference depends on the set of values, not on their number or order. A column
+    with a value that cannot be a number or a boolean (:data:`_MAYBE_TYPED`), or that pandas
+    reads as text, is ``text`` itself. The values left (no comma, quote or delimiter in
+    them) are written comma-separated, as the file's own delimiter would write them."""
     import pyarrow.compute as pc
 
-    head = column.slice(0, _HEAD_ROWS)  # text is told there, most of the time
-    for part in (head, column) if len(column) > _HEAD_ROWS else (column,):
-        present = pc.unique(part).drop_null()
-        if len(present) and not pc.all(pc.match_substring_regex(present, _MAYBE_TYPED)).as_py():
-            return text
-    missing = [""] if column.null_count else []  # the last row, for code -1
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)  # a categorical's own codes
+    present = pa.array(np.asarray(uniques, dtype=object), type=pa.large_string())
+    if len(present) and not pc.all(pc.match_substring_regex(present, _MAYBE_TYPED)).as_py():
+        return text
+    missing = [""] if (codes < 0).any() else []  # the last row, for code -1
     rows = io.StringIO()
-    csv.writer(rows, delimiter=sep, lineterminator="\n").writerows(
-        [value] for value in [*present.to_pylist(), *missing]
+    csv.writer(rows, lineterminator="\n").writerows(
+        [value]
+        for value in ["value", *present.to_pylist(), *missing]  # a header: no row, no column
     )
     rows.seek(0)
     values = pd.read_csv(
         rows,
-        sep=sep,
-        header=None,
         engine="c",
         keep_default_na=False,
         na_values=[""],
@@ -277,7 +272,6 @@ def _typed_column(column: pa.ChunkedArray, text: pd.Series, sep: str) -> pd.Seri
         "empty",
     ):
         return text
-    codes = pc.index_in(column, value_set=present).fill_null(-1).to_numpy()
     return pd.Series(values.to_numpy().take(codes), index=text.index, name=text.name)
 
 
@@ -388,14 +382,45 @@ def _seekable(name: str) -> str | io.BytesIO:
 
 
 def _compression_of(name: str) -> Compression | None:
-    """How ``name`` is compressed: ``zip`` for a zip member, else as its last suffix says."""
+    """How ``name``'s bytes are held: ``tar`` or ``zip`` for a member of such an archive
+    (its own compression is told when it is opened, :func:`_open_binary`), else as the
+    file's leading bytes say (:func:`_compression_in`), whatever its name: a gzip stream named
+    ``.csv`` is read decompressed, text named ``.gz`` as text. A file that is not a regular
+    file (a pipe, read once) is taken at its name's last suffix."""
+    if isinstance(name, TarMember):
+        return "tar"
     if isinstance(name, ZipMember):
         return "zip"
-    return _COMPRESSIONS.get(PurePath(name).suffix.lower())
+    with io_errors(name, None):
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return _COMPRESSIONS.get(PurePath(name).suffix.lower())
+        with open(name, "rb") as handle:
+            return _compression_in(name, handle.read(_MAGIC_BYTES))
+
+
+def _compression_in(name: str, head: bytes) -> Compression | None:
+    """The compression of the content of ``name`` that starts with ``head``, told by its
+    magic bytes: gzip, bz2, xz, Zstandard, or ``zip`` for a zip archive not named as a
+    workbook (``.xlsx``, ``.ods``: zip archives read whole); None for anything else. A 7-Zip
+    archive is an InputFileError: nothing the gate depends on reads it."""
+    for magic, compression in _COMPRESSION_MAGIC.items():
+        if head.startswith(magic):
+            return compression
+    if _BZ2.match(head):
+        return "bz2"
+    if head.startswith(_7Z_MAGIC):
+        raise InputFileError(
+            f"{name} is a 7-Zip archive, which the gate cannot read; extract it (7z x) and "
+            "check the files it holds, or publish them as a .zip or .tar.gz"
+        )
+    if head.startswith(_ZIP_MAGIC) and formats.KINDS.get(inner_suffix(name)) != "spreadsheet":
+        return "zip"
+    return None
 
 
 class ZipMember(str):
-    """The name ``archive.zip:member`` of one file inside a zip archive.
+    """The name ``archive.zip:member`` of one file inside an archive (a zip archive; a tar
+    archive's member is a :class:`TarMember`).
 
     It is the string a report shows; :func:`read_table` and :func:`read_columns` given one
     open that member of that archive (a plain string naming a path with a colon is a path).
@@ -403,7 +428,7 @@ class ZipMember(str):
     Parameters
     ----------
     archive : str
-        Path of the ``.zip`` file.
+        Path of the archive (or the name of an archive inside another).
     member : str
         The member's name in the archive, as :attr:`zipfile.ZipInfo.filename`.
     """
@@ -420,6 +445,12 @@ class ZipMember(str):
         return self.archive, self.member
 
 
+class TarMember(ZipMember):
+    """The name ``archive.tar.gz:member`` of one file inside a tar archive (plain, or
+    compressed as a whole: ``.tar.gz``, ``.tgz``, ``.tar.xz``), its name as
+    :attr:`tarfile.TarInfo.name`; read as a :class:`ZipMember` is."""
+
+
 @dataclass(frozen=True)
 class TableEntry:
     """One table a file named on the command line holds, or one thing in it that is skipped
@@ -428,7 +459,7 @@ class TableEntry:
     Attributes
     ----------
     name : str
-        The file's path, or a :class:`ZipMember` for a file inside a ``.zip``.
+        The file's path, or a :class:`ZipMember` for a file inside an archive.
     skipped : str
         Why it is not read as a table (no cell value is quoted); empty for a table.
     error : str
@@ -446,19 +477,23 @@ def tables_in(
 ) -> list[TableEntry]:
     """The tables the file ``path`` holds, and what in it is skipped or cannot be read.
 
-    A ``.zip`` (any case) holds a table per member that is not a folder, whatever its name,
-    as a file named on the command line is (``__MACOSX/`` too: a macOS AppleDouble file there
-    is then an error saying what it is): one entry each, named ``archive.zip:member``, plus a
-    skipped entry for each folder. A member compressed on its own (``a.csv.gz``) is read
-    decompressed; a member that is itself a ``.zip`` holds tables the same way
-    (``outer.zip:inner.zip:a.csv``), down to :data:`MAX_ZIP_DEPTH` archives, and an archive
-    inside that cannot be opened or lies deeper is an ``error`` entry naming it. An archive
-    with no table (only folders and skipped members) is one skipped entry. A workbook
-    (``.xlsx``, ``.ods``, also as a zip member) holds a table per sheet, named
-    ``book.xlsx:Sheet1`` (a :class:`~pandas_anon.gate.formats.Sheet`); an empty sheet is
-    skipped. A ``.txt`` file or member (also ``.txt.gz``, ...) is a table when its first lines
-    parse as one of two or more records (:func:`_txt_entry`), else prose, skipped. Any other
-    file is a table.
+    An archive, told by its content whatever its name (a zip archive not named as a
+    workbook; a tar archive, plain or compressed as a whole: ``.tar``, ``.tar.gz``, ``.tgz``),
+    holds a table per member that is not a folder, whatever its name, as a file named on the
+    command line is (``__MACOSX/`` too: a macOS AppleDouble file there is then an error saying
+    what it is): one entry each, named ``archive.zip:member``, plus a skipped entry for each
+    folder. Every member is accounted for: a table, a folder, or an ``error`` entry naming it
+    (which a rule skipping it by name leaves out): a name two members share (the archive's
+    tools would show one, the gate cannot tell them apart), a tar member that is a link or a
+    device, an archive inside that cannot be opened or lies deeper than
+    :data:`MAX_ZIP_DEPTH` archives. A member compressed on its own (``a.csv.gz``, or gzip
+    bytes under any name) is read decompressed; a member that is itself an archive holds
+    tables the same way (``outer.zip:inner.tgz:a.csv``). An archive with no table (only
+    folders and skipped members) is one skipped entry. A workbook (``.xlsx``, ``.ods``, also
+    as a member) holds a table per sheet, named ``book.xlsx:Sheet1`` (a
+    :class:`~pandas_anon.gate.formats.Sheet`); an empty sheet is skipped. A ``.txt`` file or
+    member (also ``.txt.gz``, ...) is a table when its first lines parse as one of two or
+    more records (:func:`_txt_entry`), else prose, skipped. Any other file is a table.
 
     Parameters
     ----------
@@ -475,13 +510,15 @@ def tables_in(
     Raises
     ------
     InputFileError
-        A ``.zip`` that is missing, unreadable or not a valid zip archive. A table (or
-        workbook) that cannot be read is returned as a table: reading it says what is wrong.
+        A file that is missing or unreadable, an archive that is not a valid one, a 7-Zip
+        archive. A table (or workbook) that cannot be read is returned as a table: reading it
+        says what is wrong.
     """
     name = os.fspath(path)
-    if not _is_zip(name):
+    kind = _archive_kind(name)
+    if kind is None:
         return _entries(name, sep, encoding)
-    entries = _archive_entries(name, sep, encoding, depth=1)
+    entries = _archive_entries(name, kind, sep, encoding, depth=1)
     if any(not entry.skipped for entry in entries):
         return entries
     files = sum(entry.skipped != _FOLDER for entry in entries)
@@ -498,33 +535,106 @@ def _is_zip(name: str) -> bool:
     return PurePath(own).suffix.lower() == ".zip"
 
 
-def _archive_entries(
-    name: str, sep: str | None, encoding: str | None, depth: int
-) -> list[TableEntry]:
-    """The entries of every member of the archive ``name``, ``depth`` archives deep."""
+def _archive_kind(name: str) -> Literal["zip", "tar"] | None:
+    """Whether the file or member ``name`` is a zip or a tar archive, by its content (a tar
+    archive's decompressed): None for anything else."""
+    if not isinstance(name, ZipMember) and _compression_of(name) == "zip":
+        return None if _office_document(name) else "zip"
+    head = head_bytes(name, _MAGIC_BYTES)
+    if isinstance(name, ZipMember) and _compression_in(name, head) == "zip":
+        return None if _office_document(name) else "zip"
+    return "tar" if head[_TAR_MAGIC] == b"ustar" else None
+
+
+def _office_document(name: str) -> bool:
+    """Whether the zip archive ``name`` is an Office Open XML or OpenDocument file (a
+    workbook under another name: ``.xlsm``), which is read, or refused, as one file."""
     with io_errors(name, "zip"), _zip_archive(name) as archive:
-        members = archive.infolist()
-    entries = []
-    for info in members:
-        member = ZipMember(name, info.filename)
-        if info.is_dir():
+        names = archive.namelist()
+    return "[Content_Types].xml" in names or names[:1] == ["mimetype"]
+
+
+def _archive_entries(
+    name: str, kind: Literal["zip", "tar"], sep: str | None, encoding: str | None, depth: int
+) -> list[TableEntry]:
+    """The entries of every member of the ``kind`` archive ``name``, ``depth`` archives
+    deep."""
+    members: list[tuple[ZipMember, bool, str]] = []  # each member, a folder, what it is else
+    with io_errors(name, kind):
+        if kind == "zip":
+            with _zip_archive(name) as archive:
+                members = [
+                    (ZipMember(name, i.filename), i.is_dir(), "") for i in archive.infolist()
+                ]
+        else:
+            with _tar_archive(name) as tar:
+                members = [
+                    (TarMember(name, i.name), i.isdir(), "" if i.isfile() else _tar_kind(i))
+                    for i in tar.getmembers()
+                ]
+    shared = Counter(member.member for member, _, _ in members)
+    entries, seen = [], set()
+    for member, folder, other in members:
+        if shared[member.member] > 1:
+            if member.member not in seen:
+                seen.add(member.member)
+                entries.append(TableEntry(member, error=_shared_name(member, shared)))
+        elif folder:
             entries.append(TableEntry(member, _FOLDER))
-        elif not _is_zip(member):
-            entries.extend(_entries(member, sep, encoding))
-        elif depth >= MAX_ZIP_DEPTH:
+        elif other:
             entries.append(
                 TableEntry(
                     member,
-                    error=f"{member} is an archive {depth + 1} archives deep, deeper than the "
-                    f"{MAX_ZIP_DEPTH} read; extract it and check its tables",
+                    error=f"{member} is {other}, not a file of the archive; the gate does not "
+                    "follow it: archive the file itself",
                 )
             )
         else:
-            try:
-                entries.extend(_archive_entries(member, sep, encoding, depth + 1))
-            except InputFileError as error:
-                entries.append(TableEntry(member, error=str(error)))
+            entries.extend(_member_entries(member, sep, encoding, depth))
     return entries
+
+
+def _shared_name(member: ZipMember, shared: Counter[str]) -> str:
+    """The error for the name of ``member``, which several members of its archive share."""
+    return (
+        f"{member}: {shared[member.member]} members of the archive have this name, and a tool "
+        "extracting it shows only one of them; the gate cannot tell them apart and reads none: "
+        "rebuild the archive with one member of each name"
+    )
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str:
+    """What a tar member that is not a regular file is."""
+    if info.issym():
+        return "a symbolic link"
+    if info.islnk():
+        return "a hard link"
+    return "a device, a FIFO or another special file"
+
+
+def _member_entries(
+    member: ZipMember, sep: str | None, encoding: str | None, depth: int
+) -> list[TableEntry]:
+    """The entries of the archive member ``member`` (``depth`` archives deep): its own
+    tables, or those of the archive it is, or an ``error`` entry naming it."""
+    try:
+        kind = _archive_kind(member)
+    except InputFileError as error:
+        return [TableEntry(member, error=str(error))]
+    if kind is None:
+        return _entries(member, sep, encoding)
+    if depth >= MAX_ZIP_DEPTH:
+        return [
+            TableEntry(
+                member,
+                error=f"{member} is an archive {depth + 1} archives deep, deeper than the "
+                f"{MAX_ZIP_DEPTH} read; extract it and check its tables",
+            )
+        ]
+    try:
+        return _archive_entries(member, kind, sep, encoding, depth + 1)
+    except InputFileError as error:
+        return [TableEntry(member, error=str(error))]
 
 
 def _entries(name: str, sep: str | None, encoding: str | None) -> list[TableEntry]:
@@ -870,13 +980,14 @@ def arrow_columns(
         strings_can_be_null=True,
         null_values=[""],
     )
-    if layout.compression is None:
-        return pa_csv.read_csv(
-            layout.name,
-            read_options=read_options,
-            parse_options=parse_options,
-            convert_options=convert_options,
-        )
+    if layout.compression is None:  # opened as plain: pyarrow takes a path's suffix
+        with pa.OSFile(layout.name, mode="r") as stored:  # for its compression
+            return pa_csv.read_csv(
+                stored,  # type: ignore[arg-type]  # pyarrow-stubs: any NativeFile is read
+                read_options=read_options,
+                parse_options=parse_options,
+                convert_options=convert_options,
+            )
     with _open_binary(layout.name, layout.compression, "text") as handle:
         return pa_csv.read_csv(
             # pyarrow-stubs type a file object as typing.IO, which io.RawIOBase (the bounded
@@ -967,23 +1078,41 @@ def _open_binary(
             limit = limits.bound(None, document=document)
             limits.check_size(name, os.fstat(plain.fileno()).st_size, limit)
             yield limits.BoundedStream(plain, name, limit, lines)
+    elif compression == "tar":
+        assert isinstance(name, ZipMember)
+        with _tar_archive(name.archive) as tar:
+            entry = _tar_member(name, tar)
+            limit = limits.bound(entry.size, document=document)
+            limits.check_size(name, entry.size, limit)
+            stream = tar.extractfile(entry)
+            assert stream is not None  # a regular file (_tar_member)
+            with stream, _decompressed(name, stream) as member:
+                yield limits.BoundedStream(member, name, limit, lines)
     elif compression == "zip":
         with _zip_archive(name.archive if isinstance(name, ZipMember) else name) as archive:
             info = _zip_member(name, archive)
             limit = limits.bound(info.compress_size, document=document)
             limits.check_size(name, info.file_size, limit)
             limits.check_archive(name, archive)
-            with archive.open(info) as member:
-                kind = _COMPRESSIONS.get(PurePath(getattr(name, "member", "")).suffix.lower())
-                if kind is None or kind == "zip":
-                    yield limits.BoundedStream(member, name, limit, lines)
-                else:  # a member compressed on its own: a.csv.gz
-                    with _DECOMPRESSORS[kind](member) as handle:
-                        yield limits.BoundedStream(handle, name, limit, lines)
+            with archive.open(info) as stream, _decompressed(name, stream) as member:
+                yield limits.BoundedStream(member, name, limit, lines)
     else:
         limit = limits.bound(os.path.getsize(name), document=document)
         with _DECOMPRESSORS[compression](name) as handle:
             yield limits.BoundedStream(handle, name, limit, lines)
+
+
+@contextmanager
+def _decompressed(name: str, stream: Any) -> Iterator[Any]:
+    """An archive member's ``stream`` (which has ``peek``: a zip or a tar member's),
+    decompressed when its leading bytes say it is compressed on its own (``a.csv.gz``, or
+    gzip bytes named ``a.csv``)."""
+    compression = _compression_in(name, stream.peek(_MAGIC_BYTES)[:_MAGIC_BYTES])
+    if compression is None or compression == "zip":  # an archive inside is read as one
+        yield stream
+        return
+    with _DECOMPRESSORS[compression](stream) as handle:
+        yield handle
 
 
 #: Bytes of an archive inside an archive held in memory while it is read; more spill to a
@@ -992,32 +1121,67 @@ _NESTED_IN_MEMORY = 1 << 26
 
 
 @contextmanager
+def _copied(name: str) -> Iterator[IO[bytes]]:
+    """The decompressed bytes of ``name`` (an archive member, or a compressed file) copied
+    to a seekable file, within the limits (zipfile and tarfile seek; a decompressing stream
+    cannot seek back without decompressing again from its start)."""
+    with tempfile.SpooledTemporaryFile(_NESTED_IN_MEMORY) as copy:
+        with _open_binary(name, _compression_of(name)) as stream:
+            shutil.copyfileobj(stream, copy)
+        copy.seek(0)
+        yield copy
+
+
+@contextmanager
 def _zip_archive(name: str) -> Iterator[zipfile.ZipFile]:
     """Open the zip archive ``name``: a path, or a :class:`ZipMember` that is itself an
-    archive, copied out of its own archive first (zipfile seeks, a member's stream cannot
-    seek back without decompressing it again from its start)."""
+    archive, copied out of its own archive first."""
     if not isinstance(name, ZipMember):
         with zipfile.ZipFile(name) as archive:
             yield archive
         return
-    with tempfile.SpooledTemporaryFile(_NESTED_IN_MEMORY) as copy:
-        with _open_binary(name, "zip") as member:
-            shutil.copyfileobj(member, copy)
-        copy.seek(0)
-        with zipfile.ZipFile(copy) as archive:
+    with _copied(name) as copy, zipfile.ZipFile(copy) as archive:
+        yield archive
+
+
+@contextmanager
+def _tar_archive(name: str) -> Iterator[tarfile.TarFile]:
+    """Open the tar archive ``name``: a plain file, or its decompressed bytes copied out
+    (of a ``.tar.gz``, or of the archive holding it)."""
+    if not isinstance(name, ZipMember) and _compression_of(name) is None:
+        with tarfile.open(name, "r:") as archive:
             yield archive
+        return
+    with _copied(name) as copy, tarfile.open(fileobj=copy, mode="r:") as archive:
+        yield archive
+
+
+def _tar_member(name: ZipMember, archive: tarfile.TarFile) -> tarfile.TarInfo:
+    """The regular file of ``archive`` the :class:`TarMember` ``name`` names, the only one
+    of its name."""
+    found = [info for info in archive.getmembers() if info.name == name.member]
+    if not found:
+        raise InputFileError(f"{name}: the archive has no such member; list it with tar -tvf")
+    if len(found) > 1:
+        raise InputFileError(_shared_name(name, Counter({name.member: len(found)})))
+    if not found[0].isfile():
+        raise InputFileError(
+            f"{name} is {_tar_kind(found[0])}, not a file of the archive; the gate does not "
+            "follow it: archive the file itself"
+        )
+    return found[0]
 
 
 def _zip_member(name: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
     """The member a :class:`ZipMember` names, else the one file in ``archive`` (ignoring
     folders and macOS ``__MACOSX/`` metadata), checked to be one zipfile can decompress."""
     if isinstance(name, ZipMember):
-        try:
-            info = archive.getinfo(name.member)
-        except KeyError:
-            raise InputFileError(
-                f"{name}: the archive has no such member; list it with unzip -l"
-            ) from None
+        found = [info for info in archive.infolist() if info.filename == name.member]
+        if not found:
+            raise InputFileError(f"{name}: the archive has no such member; list it with unzip -l")
+        if len(found) > 1:
+            raise InputFileError(_shared_name(name, Counter({name.member: len(found)})))
+        info = found[0]
     else:
         members = [
             info
@@ -1083,7 +1247,7 @@ def inner_suffix(name: str) -> str:
     (``.tsv`` for ``a.TSV.gz``, also as a zip member; ``""`` for a name without one)."""
     own = name.member if isinstance(name, ZipMember) else name
     suffixes = [suffix.lower() for suffix in PurePath(own).suffixes]
-    if suffixes[-1:] and suffixes[-1] in _COMPRESSIONS:
+    if suffixes[-1:] and suffixes[-1] in _COMPRESSED_SUFFIXES:
         suffixes = suffixes[:-1]
     return suffixes[-1] if suffixes else ""
 
@@ -1225,6 +1389,7 @@ def _read_csv(layout: _Layout, *, low_memory: bool, dtype: type[str] | None = No
             index_col=False,
             low_memory=low_memory,
             dtype=dtype,
+            compression=None,  # told by the content (_compression_of), not the name
         )
 
     try:

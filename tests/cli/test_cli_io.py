@@ -1,6 +1,7 @@
 """The input and output of the commands writing a copy (``anonymize``, ``ke-anon``,
-``compare``), fast and unchanged (issue 37): the file parsed once, typed as pandas types it,
-and written with pyarrow where that gives the bytes ``to_csv`` gives."""
+``compare``), fast and unchanged (issue 37): the file parsed once, by the gate's reading layer
+(issue 45), typed as pandas types it, and written with pyarrow where that gives the bytes
+``to_csv`` gives."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ import pytest
 from pandas_anon.cli.copies import as_written
 from pandas_anon.errors import InputFileError
 from pandas_anon.gate import io as gate_io
-from pandas_anon.gate.io import TextForm, read_table, read_typed_and_text, write_table
+from pandas_anon.gate.io import TextForm, read_table, typed_and_text, write_table
+from pandas_anon.gate.parsers import read
+
+
+def read_typed_and_text(path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A delimited file read once by the reading layer, typed and as text."""
+    return typed_and_text(read(path).frame, as_text=True)
+
 
 #: Files whose typing or reading has a trap: each must read as read_table reads it.
 TRICKY = {
@@ -37,7 +45,7 @@ TRICKY = {
     "header_only.csv": "a,b\n",
     "tabs.tsv": "a\tb\n1\tx\n",
     "nul.csv": "a,b\nx\x00y,1\nx\x00z,2\n",  # binary: refused
-    "unnamed.csv": ",a\n0,x\n1,y\n",
+    "unnamed.csv": ",a\n7,x\n1,y\n",
     "floats.csv": "a,b\n1.0,7\n2.50,7.0\n",
     "signs.csv": "a,b\n-1,+2\n-3,4\n",
     "na_texts.csv": "a,b\nNA,1\nNaN,2\nnull,3\n",
@@ -72,6 +80,14 @@ def test_read_once_gives_what_reading_twice_gives(tmp_path, name):
         assert list(ours.columns) == list(theirs.columns)
         assert ours.dtypes.to_dict() == theirs.dtypes.to_dict()
         pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_a_column_of_row_numbers_is_left_out_as_the_gate_leaves_it(tmp_path):
+    path = tmp_path / "index.csv"
+    path.write_text(",a\n0,x\n1,y\n")  # DataFrame.to_csv's index
+    typed, text = read_typed_and_text(path)
+    assert list(typed.columns) == list(text.columns) == ["a"]
+    pd.testing.assert_frame_equal(text, read_table(path, as_text=True)[["a"]])
 
 
 def test_a_value_far_down_a_column_decides_its_type(tmp_path):

@@ -5,9 +5,13 @@ error of the usual kind (exit 2), and count tables stay with the pandas engine."
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import zipfile
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 if not os.environ.get("CI"):  # CI installs the test extra, which has Dask: never skipped there
@@ -95,3 +99,75 @@ def test_a_parquet_folder_holding_both_zeros_counts_them_apart(client, tmp_path,
     on_dask = report(capsys, str(tmp_path / "parts"), "--engine", "dask", "--qid", "x", "--k", "4")
     assert on_dask == whole
     assert (whole[0], whole[1][0]["k"]) == (1, 3)
+
+
+# -- both engines give one verdict, or Dask refuses (issue 45) ------------------------------------
+
+DATA = Path(__file__).parents[1] / "gate" / "data"
+CODES = [f"RSSMRA{i % 100:02d}A{i // 100 + 1:02d}H501{chr(65 + i % 26)}" for i in range(400)]
+
+
+def hostile(folder: Path) -> list[str]:
+    """The hostile round's files (tests/gate/test_coverage.py) and the forms Dask reads in
+    partitions differently from the pandas engine's layer; their names."""
+    safe = pd.DataFrame(
+        {"anno": [1950 + i % 4 for i in range(400)], "sesso": ["MF"[i % 2] for i in range(400)]}
+    )
+    coded = safe.assign(cf=CODES)
+    unnamed = safe.copy()
+    unnamed.insert(0, "", CODES)
+    unnamed.to_csv(folder / "empty_header_cell.csv", index=False)
+    safe.to_csv(folder / "index.csv")
+    records = safe.to_dict("records")
+    (folder / "beside.json").write_text(
+        json.dumps({"data": records, "extra": coded.to_dict("records")})
+    )
+    (folder / "json_named.csv").write_text(coded.to_json(orient="records"))
+    for orient in ("table", "split"):
+        (folder / f"{orient}.json").write_text(
+            safe.set_axis(pd.Index(CODES)).to_json(orient=orient)
+        )
+    towns = ["Aosta", "Citta Nuova", "Pont Saint Martin", "Gressan"]
+    lines = ["anno comune sesso"] + [
+        f"{1930 + i % 67} {towns[i % 4]}{i % 53} {'MF'[i % 2]}" for i in range(400)
+    ]
+    (folder / "spaces.txt").write_text("\n".join(lines) + "\n")
+    (folder / "ragged.csv").write_text(safe.to_csv(index=False) + "1950,M,RSSMRA\n")
+    (folder / "quoted.csv").write_text(coded.assign(nota='"a\nb"').to_csv(index=False))
+    (folder / "title.csv").write_text("Patenti 2024\n" + safe.to_csv(index=False))
+    safe.set_axis(pd.Index(CODES, name="cf")).to_parquet(folder / "indexed.parquet")
+    safe.to_parquet(folder / "safe.parquet", index=False)
+    coded.to_excel(folder / "book.xlsx", index=False)
+    with zipfile.ZipFile(folder / "one.zip", "w") as archive:
+        archive.writestr("a.csv", coded.to_csv(index=False))
+    (folder / "safe.csv.gz").write_bytes(gzip.compress(safe.to_csv(index=False).encode()))
+    return sorted(path.name for path in folder.iterdir())
+
+
+def test_both_engines_give_one_verdict_or_dask_refuses(tmp_path, capsys):
+    files = [str(path) for path in sorted(DATA.rglob("*")) if path.suffix in (".csv", ".json")]
+    files += [str(tmp_path / name) for name in hostile(tmp_path)]
+    refused = []
+    for file in files:
+        for qid in ([], ["--qid", "anno,sesso"] if "/data/" not in file else []):
+            pandas = main(["check", file, *qid])
+            guessed = "looks like a count table" in capsys.readouterr().err
+            dask = main(["check", file, *qid, "--engine", "dask"])
+            err = capsys.readouterr().err
+            if dask == 2 and "--engine pandas" in err:
+                assert file in err
+                refused.append(Path(file).name)
+            elif not (guessed and dask == 1):  # the guess is the pandas engine's: exit 2
+                assert dask == pandas, (file, qid, err)
+    assert set(refused) == {
+        "beside.json",
+        "book.xlsx",
+        "empty_header_cell.csv",
+        "index.csv",
+        "indexed.parquet",
+        "json_named.csv",
+        "one.zip",
+        "split.json",
+        "table.json",
+        *(path.name for path in DATA.rglob("*.json")),
+    }

@@ -183,10 +183,11 @@ def test_one_far_cell_is_refused_by_the_cells_it_would_make(repo, capsys):
 
 
 def test_a_far_cell_within_the_limit_is_read(repo, capsys):
-    """1,000 rows x 10 columns once the cell at J1000 fills them: read, a verdict."""
+    """1,000 rows x 10 columns once the cell at J1000 fills them: read, a verdict (the far
+    cell lies outside the table, left over by its range: exit 2)."""
     xlsx(repo / "t.xlsx", far="J1000")
     code, report = check(capsys, "t.xlsx")
-    assert code == 1 and report["files"][0]["status"] == "fail", report
+    assert code == 2 and "t.xlsx:Sheet1:J1000 (1 cells, below" in report["files"][0]["error"]
     refused(capsys, "t.xlsx:Sheet1", "max_sheet_cells", "t.xlsx", "--max-sheet-cells", "9999")
 
 

@@ -6,10 +6,10 @@ the reader :data:`READERS` names for that format, and returns the table with its
 :class:`~pandas_anon.gate.parsers.account.Account`: the values the file holds and where each
 went. ``pandas-anon check`` passes a file only when that account is closed.
 
-Delimited text (:mod:`.delimited`) and JSON (:mod:`.json`) are read here; spreadsheets and
-Parquet still go through :mod:`pandas_anon.gate.formats` (:mod:`.legacy` gives them an
-account), and archives are opened by :func:`pandas_anon.gate.io.tables_in`, each member read
-here as a file of its own.
+Delimited text (:mod:`.delimited`), JSON (:mod:`.json`), Parquet (:mod:`.parquet`) and
+workbooks (:mod:`.sheets`, a sheet each) are read here, and archives (zip and tar, told by their content) are opened by
+:func:`pandas_anon.gate.io.tables_in`, which accounts for every member: each read here as a
+file of its own, or named as what is not read.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pandas as pd
 from pandas_anon.errors import InputFileError
 from pandas_anon.gate import io
 from pandas_anon.gate.formats import Sheet
-from pandas_anon.gate.parsers import delimited, legacy
+from pandas_anon.gate.parsers import delimited, parquet, sheets
 from pandas_anon.gate.parsers import json as json_reader
 from pandas_anon.gate.parsers.account import Account, Leftover
 
@@ -77,7 +77,7 @@ def _parquet(
     encoding: str | None,
     header: bool | None,
 ) -> Read:
-    return Read(*legacy.read_parquet(name, usecols))
+    return Read(*parquet.read(name, usecols))
 
 
 def _spreadsheet(
@@ -87,7 +87,7 @@ def _spreadsheet(
     encoding: str | None,
     header: bool | None,
 ) -> Read:
-    return Read(*legacy.read_sheet(name, usecols))
+    return Read(*sheets.read(name, usecols))
 
 
 #: The reader of each format :func:`sniff` names.
