@@ -252,7 +252,8 @@ def indexes(draw, n: int) -> pd.Index:
         "Int64": lambda: pd.Index(numbers, dtype="Int64"),
         "float": lambda: pd.Index(np.array(numbers, dtype=float)),
         "text": lambda: pd.Index([f"p{v}" for v in numbers]),
-        "dates": lambda: pd.to_datetime(np.array(numbers, dtype="int64"), unit="D"),
+        # (days within pandas 2.2's nanosecond range: before 2262)
+        "dates": lambda: pd.to_datetime(np.array(numbers, dtype="int64") % 90_000, unit="D"),
         "category": lambda: pd.CategoricalIndex([v % 3 for v in numbers]),
         "multi": lambda: pd.MultiIndex.from_arrays([numbers, numbers]),
     }[kind]()
