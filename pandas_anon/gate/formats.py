@@ -556,8 +556,14 @@ def _cells_kept_apart(workbook: pd.ExcelFile, sheet: str | int, nrows: int | Non
     if not rows:
         return pd.DataFrame()
     wrapped = [[v if isinstance(v, str) else _Cell(v) for v in row] for row in rows]
-    parsed = TextParser(wrapped, nrows=nrows, **_AS_READ).read(nrows=nrows)
-    return parsed.map(lambda v: v.value if isinstance(v, _Cell) else v)
+    # read_excel keeps blank rows (skip_blank_lines=False); TextParser's default drops them
+    parser = TextParser(wrapped, nrows=nrows, skip_blank_lines=False, **_AS_READ)
+    parsed = parser.read(nrows=nrows)
+    values = parsed.to_numpy(dtype=object, copy=True)  # unwrapped in place: each cell's type
+    for at, value in np.ndenumerate(values):  # kept (DataFrame.map casts 0 and NaN to floats)
+        if isinstance(value, _Cell):
+            values[at] = value.value
+    return pd.DataFrame(values, index=parsed.index, columns=parsed.columns, dtype=object)
 
 
 def _blank(frame: pd.DataFrame) -> bool:
