@@ -12,7 +12,6 @@ before it. The folder holds the files the pages work on, written before the firs
 from __future__ import annotations
 
 import doctest
-import gzip
 import io
 import lzma
 import os
@@ -93,7 +92,6 @@ FILES: dict[str, Callable[[Path], bytes]] = {
 PAGE_FILES: dict[str, dict[str, Callable[[Path], bytes]]] = {
     "cli.md": {
         "patenti.zip": _zipped("patenti.csv", FILES["patenti.csv"]),
-        "patenti-gz.csv": lambda root: gzip.compress(FILES["patenti.csv"](root)),
         "toy.csv": _text("year,sex,place,parent\n1950,M,A,P\n1951,F,A,P\n1952,M,B,\n1953,F,A,P\n"),
         "anni.csv": _years,
     },
