@@ -8,6 +8,14 @@ so that a rule can skip it). The gate passes a file only when its account is clo
 (:meth:`Account.open`): every value read, or left over by name and skipped by a rule, or left
 out by the user's own setting (the columns outside a configured quasi-identifier).
 
+Text that is not a cell of the table (title lines, notes, document properties, metadata,
+comments, links, strings a workbook stores but no cell shows, a cell of more than
+:data:`LONG_VALUE` characters) cannot be judged by the gate's rules, which count people by
+the values of columns: it is a :class:`Leftover` with ``text=True``, counted in characters.
+A file may carry up to :data:`TEXT_BUDGET` characters of it in all (a title, a note, the
+name of the tool that wrote it); past that, every such part is open, named, so that a person
+reads it and skips it by a rule, or publishes it apart.
+
 The counts are the reader's own and independent where the format allows it: a JSON document's
 leaves are counted by a walk of the whole document, apart from the records that fill the
 table, so a leaf the table does not hold shows as a difference. An account whose read and
@@ -28,6 +36,12 @@ from pandas_anon.errors import InputFileError
 
 #: The name of the leftover an account shows when its counts do not add up.
 UNACCOUNTED = "(values not accounted for)"
+#: Characters of text outside the table (:attr:`Leftover.text`) a file may carry in all.
+TEXT_BUDGET = 1_000
+#: A cell holding more characters than this is text, not a value of a column.
+LONG_VALUE = 200
+#: The kind of a text leftover's count.
+CHARACTERS = "characters of text"
 
 
 @dataclass(frozen=True)
@@ -48,6 +62,11 @@ class Leftover:
     declared : bool
         Left out by the user's own setting (a column outside the configured QID), which
         already says so: it does not fail the file.
+    text : bool
+        Text outside the table (a title, a property, a comment), ``count`` its characters:
+        it fails the file only when the file's text outside the table passes
+        :data:`TEXT_BUDGET` characters in all. Its characters are not values of
+        :attr:`Account.units`.
     """
 
     name: str
@@ -55,6 +74,7 @@ class Leftover:
     count: int
     reason: str
     declared: bool = False
+    text: bool = False
 
     def describe(self, source: str) -> str:
         """``'x.json:$.meta (3 JSON values, outside the records read)'``."""
@@ -100,12 +120,22 @@ class Account:
     @property
     def unaccounted(self) -> int:
         """Values neither read nor left over by name (0 in a correct account)."""
-        return self.total - self.read_total - sum(part.count for part in self.unread)
+        left = sum(part.count for part in self.unread if not part.text)
+        return self.total - self.read_total - left
 
-    def open(self) -> list[Leftover]:
-        """What keeps the account from closing: every leftover not declared by a setting,
-        and a :data:`UNACCOUNTED` one when the counts do not add up."""
-        parts = [part for part in self.unread if not part.declared]
+    @property
+    def text(self) -> int:
+        """Characters of text outside the table (:attr:`Leftover.text`)."""
+        return sum(part.count for part in self.unread if part.text)
+
+    def open(self, skipped: Callable[[str], bool] = lambda part: False) -> list[Leftover]:
+        """What keeps the account from closing: every leftover neither declared by a setting
+        nor ``skipped`` by a rule (given its name), text outside the table only when what
+        is left of it passes :data:`TEXT_BUDGET` characters in all; and a
+        :data:`UNACCOUNTED` one when the counts do not add up."""
+        left = [p for p in self.unread if not p.declared and not skipped(p.name)]
+        over = sum(p.count for p in left if p.text) > TEXT_BUDGET
+        parts = [p for p in left if over or not p.text]
         if self.unaccounted:
             parts.append(
                 Leftover(UNACCOUNTED, "values", abs(self.unaccounted), "the reader's counts differ")
@@ -118,9 +148,11 @@ class Account:
             "values": self.total,
             "by_kind": dict(self.units),
             "read": self.read_total,
+            "text_outside": self.text,
             "unread": [
                 {"part": p.name, "kind": p.kind, "count": p.count, "reason": p.reason}
                 | ({"declared": True} if p.declared else {})
+                | ({"text": True} if p.text else {})
                 for p in self.unread
             ],
         }
@@ -131,10 +163,11 @@ def unread_error(account: Account, skipped: Callable[[str], bool]) -> InputFileE
     the parts ``skipped`` says a rule skips (given the part's full name, ``file:$.meta``);
     None when nothing is left. The message names each part and the rule that skips it."""
     source = account.source
-    parts = [p for p in account.open() if p.name == UNACCOUNTED or not skipped(_full(source, p))]
+    parts = account.open(lambda part: skipped(f"{source}:{part}"))
     if not parts:
         return None
-    count = sum(part.count for part in parts)
+    text = sum(p.count for p in parts if p.text)
+    values = sum(p.count for p in parts if not p.text)
     listed = "; ".join(part.describe(source) for part in parts)
     rules = ", ".join(json.dumps(_glob(_full(source, p))) for p in parts if p.name != UNACCOUNTED)
     fix = (
@@ -143,9 +176,17 @@ def unread_error(account: Account, skipped: Callable[[str], bool]) -> InputFileE
         if rules
         else "report this as a bug of pandas-anon"
     )
+    what = []
+    if values:
+        plural = "s" if values != 1 else ""
+        what.append(f"{values:,} value{plural} of the file were not read into the table checked")
+    if text:
+        what.append(
+            f"{text:,} characters of text outside the table are more than the "
+            f"{TEXT_BUDGET:,} the gate lets a file carry unread"
+        )
     return InputFileError(
-        f"{source}: {count:,} value{'s' if count != 1 else ''} of the file were not read into "
-        f"the table checked ({listed}); the gate passes a file only when it has read every "
+        f"{source}: {' and '.join(what)} ({listed}); the gate passes a file only when it has read every "
         f"value: publish them as a table of their own, or {fix}"
     )
 
