@@ -151,6 +151,11 @@ class HierarchyFallbackWarning(AnonWarning):
     generalized the column with a hierarchy built from its data instead."""
 
 
+class CopiesWarning(AnonWarning):
+    """Every record of a table checked appears ``m`` times (the table written ``m`` times
+    over): the gate judges it as one copy."""
+
+
 class UtilityWarning(AnonWarning):
     """A release is predicted to keep little of a column: the expected error of its values
     exceeds a documented threshold; the message names the setting that would bring it under

@@ -26,24 +26,28 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from pandas_anon import formatting as report
-from pandas_anon.detect.exposure import scan
+from pandas_anon.detect.exposure import DirectIdentifier, direct_identifiers, scan
 from pandas_anon.detect.results import BestQID
 from pandas_anon.errors import (
     AnonError,
     ConfigError,
+    CopiesWarning,
     EmptyDataError,
     IncompleteRowsWarning,
     InputFileError,
     capture_warnings,
+    warn,
 )
 from pandas_anon.gate import limits as reading
 from pandas_anon.gate.config import Config, Settings
+from pandas_anon.gate.copies import copies, one_copy, partitions_copies
 from pandas_anon.gate.counts import CountTable, SmallCells, looks_like_counts
 from pandas_anon.gate.dask_reading import read_dask, require_rows
 from pandas_anon.gate.io import ZipMember, no_rows, tables_in
 from pandas_anon.gate.pandera_checks import Exposure, Limits, measure, share
 from pandas_anon.gate.parsers import read
-from pandas_anon.gate.parsers.account import unread_error
+from pandas_anon.gate.parsers.account import Account, unread_error
+from pandas_anon.gate.parsers.text import with_partitions_text
 
 # -- results --------------------------------------------------------------------------------
 
@@ -204,9 +208,9 @@ def contained(
         raise
     except MemoryError:
         problem = (
-            "reading or checking it ran out of memory; name the QID (--qid) so that fewer "
-            "columns are read, or lower the input limits (--max-cells, --max-sheet-cells) so "
-            "that such files are refused first"
+            "reading or checking it ran out of memory; check it with --engine dask, which "
+            "reads it by partitions, or lower the input limits (--max-cells, "
+            "--max-sheet-cells) so that such files are refused first"
         )
     except RecursionError:
         problem = "it is nested too deeply to be read; flatten it, or leave it out"
@@ -230,7 +234,7 @@ def check_tables(file: str, config: Config, command_line: Mapping[str, object]) 
     """
     settings = config.settings(file, command_line)
     if settings.skip or settings.engine == "dask":  # Dask reads the whole folder or glob
-        return [check_file(file, settings)]
+        return [check_file(file, settings, skips=_skips(config, command_line))]
     try:
         with reading.applied(settings.input_limits()):
             entries = tables_in(file, sep=settings.delimiter, encoding=settings.encoding)
@@ -276,7 +280,9 @@ def check_file(
 ) -> FileResult:
     """Measure one file against its settings; an unusable file gives an ``error`` result.
 
-    With a QID configured only its columns are read and measured. Without one, the gate's
+    Every column is read. With a QID configured, it is measured, and the other columns are
+    examined for direct identifiers (allowed by name in ``allow_identifiers``). Without one,
+    the gate's
     rule (:func:`pandas_anon.detect.exposure.scan`) reads every column: a direct identifier column
     fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
     up to ``max_size`` columns (ranked by rows in classes below ``k``, missing counted as a
@@ -297,11 +303,21 @@ def check_file(
             table = settings.count_table()
             with reading.applied(settings.input_limits()):
                 frame, weights, result.cells = _read(file, settings, table, skips)
+            if table is None:
+                frame = _one_copy(frame, settings.engine == "dask")
             qid: Sequence[str] | None = settings.qid
             if qid is None and table is None and settings.engine == "pandas":
                 guess = looks_like_counts(frame)  # cells judged as people: ask for the counts
                 if guess is not None:
                     raise ConfigError(guess.advice(file))
+            if qid is not None and table is None:  # a QID leaves no column unexamined
+                outside = [c for c in frame.columns if c not in set(qid)]
+                found_ids = direct_identifiers(frame, outside, weights=weights)
+                identifiers = [
+                    _identifier_problem(f)
+                    for f in found_ids
+                    if f.column not in settings.allow_identifiers
+                ]
             if qid is None:
                 found = scan(
                     frame,
@@ -312,12 +328,7 @@ def check_file(
                     max_subsets=settings.max_subsets,
                     remedy=ELECTION_REMEDY,
                 )
-                identifiers = [
-                    f"{f.describe()} identifies people on its own: drop it, hash it "
-                    f"(pandas-anon anonymize --identifiers hash), or allow it by name "
-                    f"(--allow-identifier, allow_identifiers)"
-                    for f in found.identifiers
-                ]
+                identifiers = [_identifier_problem(f) for f in found.identifiers]
                 qid = [str(c) for c in found.qid]
                 result.election = found.election
             if qid:
@@ -345,6 +356,32 @@ def check_file(
     return result
 
 
+def _one_copy(frame: pd.DataFrame, partitioned: bool) -> pd.DataFrame:
+    """``frame`` (a Dask frame when ``partitioned``), or, when it is written ``m > 1`` times
+    over (:func:`~pandas_anon.gate.copies.copies`), one copy of it, saying so
+    (:class:`~pandas_anon.errors.CopiesWarning`)."""
+    if partitioned:
+        m = partitions_copies(frame)
+        once = frame.drop_duplicates() if m > 1 else frame
+        rows = ""
+    else:
+        m = copies(frame)
+        once = one_copy(frame) if m > 1 else frame
+        rows = f" ({len(frame):,} rows, {len(once):,} distinct records)"
+    if m > 1:
+        warn(f"every record appears {m} times{rows}: judged as one copy", CopiesWarning)
+    return once
+
+
+def _identifier_problem(found: DirectIdentifier) -> str:
+    """The problem a direct identifier column makes, and how to solve it."""
+    return (
+        f"{found.describe()} identifies people on its own: drop it, hash it "
+        f"(pandas-anon anonymize --identifiers hash), or allow it by name "
+        f"(--allow-identifier, allow_identifiers)"
+    )
+
+
 def _counted(found: Exposure) -> Counted:
     """The singletons of a measure, with the rows it examined and dropped."""
     return Counted(found.singletons, found.examined, found.rows - found.examined - found.suppressed)
@@ -360,10 +397,10 @@ ELECTION_REMEDY = (
 def _read(
     file: str, settings: Settings, table: CountTable | None, skips: Callable[[str], bool]
 ) -> tuple[pd.DataFrame, str | None, SmallCells | None]:
-    """The file's columns to measure (those of the QID, when configured, and the counts),
-    a count table in long form with its count column, and its small cells; an
-    InputFileError when its account leaves a value unread that no rule skips."""
-    usecols = settings.qid
+    """The file's columns (every one, a QID's and the others: a column outside the QID may
+    still identify people on its own), a count table in long form with its count column,
+    and its small cells; an InputFileError when its account leaves a value unread that no
+    rule skips."""
     if settings.engine == "dask":
         if table is not None:
             raise ConfigError(
@@ -372,18 +409,19 @@ def _read(
             )
         frame = read_dask(
             file,
-            usecols=usecols,
             sep=settings.delimiter,
             encoding=settings.encoding,
             header=settings.header,
+            skipped=skips,
         )
         require_rows(frame, file)
+        # the text outside its values, found as the pandas engine finds it, partition by partition
+        unread = unread_error(with_partitions_text(frame, Account(file, {}, {})), skips)
+        if unread is not None:
+            raise unread
         return frame, None, None
-    if table is not None:  # every column: the table's own totals (counts.recovered_cells)
-        usecols = None
     frame, account = read(
         file,
-        usecols=usecols,
         sep=settings.delimiter,
         encoding=settings.encoding,
         header=settings.header,

@@ -16,6 +16,18 @@ every field of every row parsed (the columns are selected after, so that a row l
 the header is an error, as the pandas engine's) and a file holding a quote character read
 whole (Dask cuts a file into blocks at line breaks, which a quoted value may hold).
 
+A Parquet file is accounted for as the pandas engine accounts for it
+(:mod:`pandas_anon.gate.parsers.parquet`), Dask given every file of a folder by name
+(:func:`_check_parquet`): Dask reads a file whose name starts with ``_`` or ``.`` as the
+others, but as the first file, dropping a column the first lacks, so every file of a folder
+must have the first file's columns, of its types; a file of a folder that is not Parquet
+(notes, checksums, the summary ``_metadata``) is left over by name, unless empty (a
+``_SUCCESS`` mark). Each file's footer is read as the pandas engine reads it (text past the
+budget, bloom filters, a page index, bytes outside its structure fail it, unless a rule skips
+them by name), and each file is read once more as the pandas engine reads it, as Dask tasks,
+before Dask's own reading: values its dictionaries or statistics store that no row holds
+fail it too (:func:`_check_held`).
+
 Every other form (JSON, JSON Lines, spreadsheets, ``.zip`` archives, a compressed Parquet
 file, a Parquet file storing a pandas index, delimited text with an empty header cell, which
 the pandas engine reads as a column or, holding row numbers, leaves out) is refused: an
@@ -42,14 +54,18 @@ import io
 import lzma
 import mmap
 import os
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from pandas_anon.engine.backends import DASK_EXTRA
 from pandas_anon.errors import InputFileError, MissingDependencyError
+from pandas_anon.gate import formats
 from pandas_anon.gate import limits as reading
 from pandas_anon.gate.io import TableEntry, csv_options, inspect_records, no_rows, tables_in
-from pandas_anon.gate.parsers import sniff
+from pandas_anon.gate.parsers import parquet, sniff
+from pandas_anon.gate.parsers.account import CHARACTERS, Account, Leftover, unread_error
+from pandas_anon.gate.parsers.parquet import BYTES
 
 #: Bytes of delimited text per partition.
 BLOCK_SIZE = "64MB"
@@ -64,11 +80,13 @@ def read_dask(
     sep: str | None = None,
     encoding: str | None = None,
     header: bool | None = None,
+    skipped: Callable[[str], bool] = lambda part: False,
 ) -> Any:
     """``path`` as a lazy Dask frame of the ``usecols`` columns (default: all), ``header``
     saying whether delimited text has a header row (None: detected); an
     :class:`InputFileError` naming the path when Dask cannot open it or it is a form Dask
-    does not read (never quoting a value)."""
+    does not read (never quoting a value), or when a Parquet file's account leaves a part
+    unread that ``skipped`` (given ``file:part``, as a rule names it) does not skip."""
     try:
         import dask.dataframe as dd
     except ImportError as error:
@@ -78,8 +96,9 @@ def read_dask(
     columns = list(usecols) if usecols is not None else None
     try:
         if os.path.isdir(path) or _parquet(path):
-            _check_parquet(path, columns)
-            return dd.read_parquet(path, columns=columns, index=False)
+            files = _check_parquet(path, columns, skipped)
+            _check_held(files, skipped)
+            return dd.read_parquet(files, columns=columns, index=False)
         files = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
         if not files:
             raise FileNotFoundError(path)
@@ -122,27 +141,137 @@ def _parquet(path: str) -> bool:
         return handle.read(4) == b"PAR1"
 
 
-def _check_parquet(path: str, columns: Sequence[str] | None) -> None:
-    """Refuse the Parquet file or folder ``path`` when one of its files holds more cells
-    (rows times the ``columns`` read, default all) than ``max_cells``: a worker holds a file
-    at a time, at most. Only the files' metadata is read."""
-    import pyarrow.dataset as ds
+def _check_parquet(
+    path: str, columns: Sequence[str] | None, skipped: Callable[[str], bool]
+) -> list[str]:
+    """The Parquet files of ``path`` (a file, or every file of a folder and its subfolders),
+    for Dask to read them all, each checked from its footer alone.
+
+    Refused: a file of the folder that is not Parquet (a summary Dask or Spark writes,
+    ``_metadata``, a checksum, notes), unless empty (a ``_SUCCESS`` mark) or skipped by a
+    rule (``folder:name``); a file whose columns differ from the first file's (Dask reads
+    every file as the first, dropping a column the first lacks); a file storing a pandas
+    index; a file holding more cells (rows times the ``columns`` read, default all) than
+    ``max_cells`` (a worker holds a file at a time, at most); a file whose footer holds more
+    than the table (:func:`~pandas_anon.gate.parsers.parquet.footer_parts`: text past the
+    budget, a bloom filter, a page index, bytes outside the structure) that no rule skips.
+    The names of subfolders that are not partitions (``key=value``, a column Dask reads)
+    count as text outside the table of the folder.
+    """
     import pyarrow.parquet as pq
 
-    for file in ds.dataset(path, format="parquet").files:
-        with pq.ParquetFile(file) as parquet:
-            metadata, stored = parquet.metadata, parquet.schema_arrow.pandas_metadata or {}
-        width = metadata.num_columns if columns is None else len(columns)
+    found = [path]
+    unread = []
+    if os.path.isdir(path):
+        found = []
+        for root, folders, names in os.walk(path):
+            folders.sort()
+            found += sorted(os.path.join(root, name) for name in names)
+            for folder in folders:
+                if not _PARTITION.fullmatch(folder):
+                    unread.append(_folder_part(os.path.relpath(os.path.join(root, folder), path)))
+    files = []
+    for file in found:
+        size = os.path.getsize(file)
+        if not size:
+            continue  # holds nothing
+        if os.path.basename(file) in _SUMMARIES or not _parquet(file):
+            unread.append(_file_part(os.path.relpath(file, path), size))
+        else:
+            files.append(file)
+    _raise_unread(parquet.unread_account(path, unread), skipped)
+    first: dict[str, Any] | None = None
+    for file in files:
+        with pq.ParquetFile(file) as opened:
+            metadata, schema = opened.metadata, opened.schema_arrow
+        stored = schema.pandas_metadata or {}
         where = file if file == path else f"{path}: {file}"
         if any(isinstance(index, str) for index in stored.get("index_columns", ())):
             raise _refused(where, "a Parquet file storing a pandas index")
+        kinds = {field.name: field.type for field in schema}
+        first = kinds if first is None else first
+        if kinds != first:
+            column = next(c for c in [*first, *kinds] if first.get(c) != kinds.get(c))
+            raise InputFileError(
+                f"{where}: column {column!r} is not in every file of the folder, or of "
+                f"another type in {files[0]}; Dask reads every file as the first, so that "
+                "a column the first lacks is not read: put files of one schema in a "
+                "folder, or check each file with the pandas engine"
+            )
+        width = metadata.num_columns if columns is None else len(columns)
         reading.check_cells(
             where,
             metadata.num_rows * width,
             "max_cells",
             where=f" ({metadata.num_rows:,} rows of {width:,} column{'s' if width > 1 else ''} read)",
-            columns=True,
         )
+        parts = parquet.footer_parts(file, file, metadata, columns or schema.names)
+        _raise_unread(parquet.unread_account(file, parts), skipped)
+    return files
+
+
+#: A subfolder Dask reads as the value of a column (hive partitioning: ``year=2024``).
+_PARTITION = re.compile(r"[^=]+=[^=]*")
+#: Files of a folder of Parquet files that summarize the others' footers (Dask, Spark).
+_SUMMARIES = frozenset({"_metadata", "_common_metadata"})
+
+
+def _file_part(name: str, size: int) -> Leftover:
+    """A file of a folder of Parquet files Dask is not given (not Parquet, or a summary)."""
+    return Leftover(
+        name,
+        BYTES,
+        size,
+        "a file of the folder that is not one of its Parquet tables (notes, checksums, a "
+        "summary of the tables' footers such as _metadata): move it out of the folder",
+    )
+
+
+def _folder_part(name: str) -> Leftover:
+    """The name of a subfolder that Dask does not read as a partition."""
+    return Leftover(
+        f"(folder {name})",
+        CHARACTERS,
+        len(os.path.basename(name)),
+        "the name of a subfolder, not a partition (key=value) read as a column",
+        text=True,
+    )
+
+
+def _raise_unread(account: Account, skipped: Callable[[str], bool]) -> None:
+    """Raise the error of an ``account`` that leaves a part unread that no rule skips."""
+    error = unread_error(account, skipped)
+    if error is not None:
+        raise error
+
+
+def _check_held(files: Sequence[str], skipped: Callable[[str], bool]) -> None:
+    """Read every one of the Parquet ``files`` as the pandas engine reads it, once, as Dask
+    tasks (on the cluster of the running client, if any), under the input limits in force,
+    to count the values its column chunks store that no row holds (dictionary values,
+    statistics: :func:`_held`): a file holding one that no rule skips is refused."""
+    import dask
+    import pyarrow.parquet as pq
+
+    limits = reading.current()
+    checks = []
+    for file in files:
+        every = dict.fromkeys(pq.read_schema(file).names, 1)
+        skip = frozenset(
+            part.name for part in parquet.held_parts(every, every) if skipped(f"{file}:{part.name}")
+        )
+        checks.append(dask.delayed(_held)(file, os.path.abspath(file), limits, skip))
+    dask.compute(*checks)
+
+
+def _held(file: str, path: str, limits: reading.InputLimits, skip: frozenset[str]) -> None:
+    """Refuse the Parquet ``file`` (at ``path``, absolute: a worker of a cluster runs in a
+    folder of its own) when its column chunks store values no row holds
+    (:func:`~pandas_anon.gate.parsers.parquet.held_parts`) but for the parts ``skip``."""
+    with reading.applied(limits):
+        _, unused, stray = formats.read_parquet(file, path)
+    parts = [part for part in parquet.held_parts(unused, stray) if part.name not in skip]
+    _raise_unread(parquet.unread_account(file, parts), lambda part: False)
 
 
 #: The reader of each compression Dask reads (a partition per file).
@@ -197,6 +326,8 @@ def _check_form(
     layout, _ = inspect_records(file, None, sep, encoding, header)
     if layout.renamed:
         raise _refused(where, "delimited text with an empty header cell")
+    if layout.titles:  # text outside the table, which the pandas engine accounts for
+        raise _refused(where, "delimited text with title lines above its header")
     if first is not None and (layout.sep, layout.encoding, layout.compression, layout.skip) != (
         first.sep,
         first.encoding,

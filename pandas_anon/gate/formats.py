@@ -88,18 +88,39 @@ class Sheet(str):
 # -- Parquet --------------------------------------------------------------------------------
 
 
+class ParquetColumns(NamedTuple):
+    """The columns :func:`read_parquet` read, and what the file stores in them that no row
+    holds."""
+
+    #: The columns read, as categoricals (a float column holding both zeros as its floats).
+    frame: pd.DataFrame
+    #: Values a column's dictionaries store that no row holds, by column (none: not listed).
+    unused: dict[str, int]
+    #: Distinct values of a column's statistics (minimum, maximum) that no row holds, by
+    #: column (none: not listed).
+    stray: dict[str, int]
+
+
 def read_parquet(
     name: str, source: str | IO[bytes], *, usecols: Sequence[str] | None = None
-) -> pd.DataFrame:
+) -> ParquetColumns:
     """The ``usecols`` columns (default: every column, those pandas stores for an index
     included: ``__index_level_0__``, or the index's name) of a Parquet file, only those read
-    from it, as categoricals.
+    from it, as categoricals; and the values their column chunks store that no row holds.
 
     Its cells (rows times the columns read) are counted against ``max_cells``
     (:func:`pandas_anon.gate.limits.check_cells`): from its metadata before anything is read,
     then batch by batch as they are read. Each batch's columns are kept dictionary-encoded
     (text as the file encodes it, other values encoded batch by batch), so that memory grows
     with the rows read, by a few bytes a cell, not with the values' size.
+
+    Text is read as the file encodes it: its dictionaries as they are, so that a dictionary
+    entry no row points to (a pandas categorical's unused category, a value hidden there)
+    shows as a category no row holds, counted (:attr:`ParquetColumns.unused`). The
+    statistics of each column chunk (its minimum and maximum, from the file's metadata) are
+    looked up among the values read, and those not found counted
+    (:attr:`ParquetColumns.stray`; a float's zero matches either sign, as Parquet writers
+    write ``-0.0`` for a minimum of ``0.0``).
 
     Parameters
     ----------
@@ -132,24 +153,60 @@ def read_parquet(
             metadata = parquet.metadata
         with pq.ParquetFile(source, metadata=metadata, read_dictionary=columns) as parquet:
             chunks: dict[str, list[Any]] = {column: [] for column in columns}
+            kept: set[str] = set()  # columns read with the file's own dictionaries
             rows = 0
             for batch in parquet.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
                 rows += batch.num_rows
                 _check_parquet_cells(name, rows, columns)
                 for column, array in zip(columns, batch.columns):
+                    if pa.types.is_dictionary(array.type):
+                        kept.add(column)
                     chunks[column].append(_encoded(array))
     except (pa.ArrowException, OSError) as error:
         raise _parquet_error(name, error) from None
-    frame = {}
+    first = _leaf_columns(schema)
+    frame: dict[str, Any] = {}
+    unused: dict[str, int] = {}
+    stray: dict[str, int] = {}
     for column in columns:  # each column's chunks freed once it is converted
         pieces = chunks.pop(column)
+        found = _stray_statistics(metadata, first[column], pieces)
+        if found:
+            stray[column] = found
         if pieces and pa.types.is_dictionary(pieces[0].type):  # one index type, fitting all
             size = sum(len(piece.dictionary) for piece in pieces)
             pieces = [_indexed(piece, size) for piece in pieces]
         typed = None if pieces else schema.field(column).type  # no row: the schema's type
-        frame[column] = _arrow_categorical(pa.chunked_array(pieces, typed))
+        values = frame[column] = _arrow_categorical(pa.chunked_array(pieces, typed))
+        if column in kept and isinstance(values, pd.Categorical):
+            found = _unused(values.codes, len(values.categories))
+            if found:
+                unused[column] = found
     pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps what it freed
-    return pd.DataFrame(frame)
+    return ParquetColumns(pd.DataFrame(frame), unused, stray)
+
+
+def _leaf_columns(schema: Any) -> dict[str, int]:
+    """Each top-level column of a Parquet file's Arrow ``schema``, with the position of its
+    first leaf column (a column chunk each per row group) among the file's."""
+    first, at = {}, 0
+    for field in schema:
+        first[field.name] = at
+        at += leaves(field.type)
+    return first
+
+
+def leaves(kind: Any) -> int:
+    """The leaf columns (one chunk each per row group) Parquet stores an Arrow type in."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(kind):
+        return sum(leaves(kind.field(i).type) for i in range(kind.num_fields))
+    if pa.types.is_map(kind):
+        return leaves(kind.key_type) + leaves(kind.item_type)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return leaves(kind.value_type)
+    return 1
 
 
 def parquet_metadata(name: str, source: str | IO[bytes]) -> Any:
@@ -191,18 +248,19 @@ def _check_parquet_cells(name: str, rows: int, columns: Sequence[str]) -> None:
         rows * len(columns),
         "max_cells",
         where=f" ({rows:,} rows of {len(columns):,} column{'s' if len(columns) > 1 else ''} read)",
-        columns=True,
     )
 
 
 def _encoded(array: Any) -> Any:
     """One batch's column dictionary-encoded, its indices as narrow as its dictionary
-    allows (a column of nulls as it is: it holds nothing)."""
+    allows (a column of nulls as it is: it holds nothing; a float16's as float32s)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if pa.types.is_null(array.type):
         return array
+    if pa.types.is_float16(array.type):  # pandas has no index of float16: the same floats
+        array = array.cast(pa.float32())
     if not pa.types.is_dictionary(array.type):
         array = pc.dictionary_encode(array)
     return _indexed(array, len(array.dictionary))
@@ -238,14 +296,79 @@ def _arrow_categorical(chunked: Any) -> pd.Categorical | np.ndarray:
     return pd.Categorical(chunked.to_pandas())
 
 
+def _stray_statistics(metadata: Any, leaf: int, pieces: Sequence[Any]) -> int:
+    """The distinct values of the statistics (minimum, maximum) of the leaf column
+    ``leaf``'s chunks that are not among its values read (``pieces``: its batches,
+    dictionary-encoded); statistics that cannot be typed as the column's values all count."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    bounds = []
+    for group in range(metadata.num_row_groups):
+        stats = metadata.row_group(group).column(leaf).statistics
+        if stats is not None and stats.has_min_max:
+            bounds += [stats.min, stats.max]
+    if not bounds:
+        return 0
+    kind = pieces[0].type if pieces else pa.null()
+    kind = getattr(kind, "value_type", kind)
+    if pa.types.is_floating(kind) and isinstance(bounds[0], bytes):  # a float16's, as stored
+        bounds = np.frombuffer(b"".join(bounds), "<f2").tolist()
+    try:
+        wanted = pc.unique(_zero(pa.array(bounds, type=kind)))
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):  # not of the column's type
+        return len(bounds)
+    found = np.zeros(len(wanted), dtype=bool)
+    for piece in pieces:
+        values = piece.dictionary if pa.types.is_dictionary(piece.type) else piece
+        found[pc.index_in(_zero(values), value_set=wanted).drop_null().to_numpy()] = True
+        if found.all():
+            return 0
+    return int(len(found) - np.count_nonzero(found))
+
+
+def _zero(values: Any) -> Any:
+    """``values`` with a float's ``-0.0`` as ``0.0`` (the sign a Parquet writer may give the
+    minimum of a column of zeros); other values as they are."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_float32(values.type) or pa.types.is_float64(values.type):
+        return pc.add(values, pa.scalar(0, values.type))
+    return values
+
+
+#: Codes looked at first for categories no row holds; each further block is twice as long.
+_FIRST_CODES = 1 << 16
+
+
+def _unused(codes: np.ndarray, size: int) -> int:
+    """The categories of ``size`` that no code of ``codes`` (``-1``: missing) points to.
+
+    The codes are looked at in blocks that double, until every category is seen: a column
+    holding each of its categories (the rule) is done with early, in a few blocks."""
+    seen = np.zeros(size + 1, dtype=bool)  # the last one for the missing values' -1
+    start, step = 0, _FIRST_CODES
+    while start < len(codes):
+        seen[codes[start : start + step]] = True
+        start, step = start + step, step * 2
+        if seen[:size].all():
+            return 0
+    return size - int(np.count_nonzero(seen[:size]))
+
+
 # -- spreadsheets ---------------------------------------------------------------------------
 
 
 def sheets(book: str, source: str | IO[bytes]) -> list[tuple[Sheet, str]]:
-    """Each sheet of the workbook ``book``, with why it is skipped (``"an empty sheet"``), or
-    ``""`` for a table; then each part of the workbook that can hold values outside its
-    sheets (:func:`unread_parts`), named as a sheet (``book.xlsx:xl/embeddings/x.bin``),
-    which its reader (:mod:`pandas_anon.gate.parsers.sheets`) refuses by name.
+    """Each sheet of the workbook ``book``, with why it is skipped (``"an empty sheet"``: no
+    cell holding anything, read or not), or ``""`` for a table; then each part of the
+    workbook that can hold values outside its sheets (:attr:`Parts.unread`), named as a sheet
+    (``book.xlsx:xl/embeddings/x.bin``), which its reader
+    (:mod:`pandas_anon.gate.parsers.sheets`) refuses by name. When no sheet holds a table,
+    the first is still read if the text the workbook stores outside its cells fails it
+    (:func:`pandas_anon.gate.parsers.workbook_text.fails`), so that its account names that
+    text.
 
     Parameters
     ----------
@@ -270,8 +393,16 @@ def sheets(book: str, source: str | IO[bytes]) -> list[tuple[Sheet, str]]:
                 and _blank(read_cells(name, workbook, sheet, _HEAD_ROWS))
                 and _blank(read_cells(name, workbook, sheet, None))
             )
+            if empty and any(run.unread for run in written_cells(name, workbook, sheet)):
+                empty = False  # only cells read as empty: its reader names them
             found.append((name, "an empty sheet" if empty else ""))
-        found.extend((Sheet(book, part), "") for part in unread_parts(workbook, source))
+        parts = workbook_parts(workbook, source)
+        if found and all(skipped for _, skipped in found):
+            from pandas_anon.gate.parsers import workbook_text  # the reader's, below this module
+
+            if workbook_text.fails(workbook_text.leftovers(workbook, source, parts)):
+                found[0] = (found[0][0], "")
+        found.extend((Sheet(book, part), "") for part in parts.unread)
     return found
 
 
@@ -346,7 +477,8 @@ class Written(NamedTuple):
     repeats cells and rows; a ``.xlsx`` cell is a run of one).
 
     ``unread`` says why the reader reads the run as empty though it holds something
-    (:data:`FORMULA`, :data:`UNTYPED`), or is ``""`` for values it reads.
+    (:data:`FORMULA`, :data:`UNTYPED`, :data:`NOT_AN_ERROR`), or is ``""`` for values it
+    reads.
     """
 
     row: int
@@ -363,6 +495,21 @@ FORMULA = (
 )
 #: Why an OpenDocument cell holding text but no value type is read as empty.
 UNTYPED = "cells of text without a value type, read as empty"
+#: Why a ``.xlsx`` cell read as an error (pandas reads errors as empty) is left over when
+#: its sheet wrote no error value in it.
+NOT_AN_ERROR = (
+    "cells read as errors though they hold no error value (text typed as an error, a date "
+    "out of range), read as empty"
+)
+#: The error values a ``.xlsx`` cell of the error type holds; any other text in such a cell
+#: is a value read as empty.
+ERRORS = frozenset(
+    {
+        "#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
+        "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!",
+        "#EXTERNAL!", "#PYTHON!",
+    }
+)  # fmt: skip
 
 
 def written_cells(name: str, workbook: pd.ExcelFile, sheet: str | int) -> Iterator[Written]:
@@ -406,13 +553,17 @@ def _xlsx_written(sheet: Any) -> Iterator[Written]:
                     yield Written(row, cell["column"], 1, 1)
                 elif cell["value"] is None and cell["formula"]:
                     yield Written(row, cell["column"], 1, 1, FORMULA)
+                elif cell["data_type"] == "e" and not cell["error"]:
+                    yield Written(row, cell["column"], 1, 1, NOT_AN_ERROR)
 
 
 @cache
 def _formula_parser() -> Any:
     """openpyxl's parser of read-only sheets, each cell it parses also saying whether it
-    holds a formula (``"formula"``): with cached values read, a formula without one is
-    None, as an empty cell is."""
+    holds a formula (``"formula"``: with cached values read, a formula without one is
+    None, as an empty cell is) and, for a cell it reads as an error (which pandas reads as
+    empty), whether the sheet wrote that error (``"error"``: a cell of the error type
+    holding one of :data:`ERRORS`)."""
     from openpyxl.worksheet._reader import (  # type: ignore[import-untyped]  # no stubs
         FORMULA_TAG,
         WorkSheetParser,
@@ -422,6 +573,7 @@ def _formula_parser() -> Any:
         def parse_cell(self, element: Any) -> dict[str, Any]:
             cell: dict[str, Any] = super().parse_cell(element)
             cell["formula"] = element.find(FORMULA_TAG) is not None
+            cell["error"] = element.get("t") == "e" and cell["value"] in ERRORS
             return cell
 
     return FormulaParser
@@ -431,11 +583,13 @@ def _ods_written(sheet: Any) -> Iterator[Written]:
     """:func:`written_cells` of an OpenDocument table, read as pandas' ``odf`` reader reads
     it: a cell holds a value when it has a value type (a string type with some text), and
     is not ``#N/A``; a cell without a value type holding a formula or text is read as
-    empty."""
+    empty. A cell's comment (an annotation, which pandas does not read) is not its text:
+    :mod:`pandas_anon.gate.parsers.workbook_text` counts it."""
     from odf.namespaces import OFFICENS, TABLENS  # type: ignore[import-not-found]  # no stubs
+    from odf.office import Annotation  # type: ignore[import-not-found]
     from odf.table import CoveredTableCell, TableCell, TableRow  # type: ignore[import-not-found]
 
-    names = {CoveredTableCell().qname, TableCell().qname}
+    names, annotation = {CoveredTableCell().qname, TableCell().qname}, Annotation().qname
     kind, row_repeat = (OFFICENS, "value-type"), (TABLENS, "number-rows-repeated")
     column_repeat, formula = (TABLENS, "number-columns-repeated"), (TABLENS, "formula")
     position = 1
@@ -445,7 +599,9 @@ def _ods_written(sheet: Any) -> Iterator[Written]:
             if getattr(cell, "qname", None) not in names:
                 continue
             columns, typed = int(cell.attributes.get(column_repeat, 1)), cell.attributes.get(kind)
-            text = str(cell) if cell.childNodes else ""
+            text = "".join(
+                str(part) for part in cell.childNodes if getattr(part, "qname", None) != annotation
+            )
             if typed is not None and text != "#N/A" and (typed != "string" or text):
                 yield Written(position, column, rows, columns)
             elif typed is None and formula in cell.attributes:
@@ -456,15 +612,32 @@ def _ods_written(sheet: Any) -> Iterator[Written]:
         position += rows
 
 
-#: The parts of a workbook read or holding no values: its sheets' own parts are read too.
-_KNOWN_PARTS = re.compile(
-    r"\[Content_Types\]\.xml|_rels/\.rels|docProps/(app|core)\.xml|xl/workbook\.xml"
-    r"|xl/_rels/workbook\.xml\.rels|xl/styles\.xml|xl/theme/theme\d+\.xml"
-    r"|xl/sharedStrings\.xml|xl/calcChain\.xml|xl/worksheets/_rels/sheet\d+\.xml\.rels"
-    r"|xl/printerSettings/printerSettings\d+\.bin|xl/tables/table\d+\.xml"
-    r"|mimetype|META-INF/manifest\.xml|content\.xml|styles\.xml|meta\.xml|settings\.xml"
-    r"|manifest\.rdf|Thumbnails/thumbnail\.png|Configurations2/.*|.*/"
-)
+#: The parts of a workbook that hold no free text, by engine: the package's structure,
+#: themes, the calculation chain, printer settings, an OpenDocument's manifest, thumbnail
+#: and user interface settings, folders.
+_STRUCTURAL_PARTS = {
+    "openpyxl": re.compile(
+        r"\[Content_Types\]\.xml|xl/theme/theme\d+\.xml|xl/calcChain\.xml"
+        r"|xl/printerSettings/printerSettings\d+\.bin|.*/"
+    ),
+    "odf": re.compile(
+        r"META-INF/manifest\.xml|manifest\.rdf|Thumbnails/thumbnail\.png|Configurations2/.*|.*/"
+    ),
+}
+#: The parts whose text is counted as text outside the table, by engine
+#: (:mod:`pandas_anon.gate.parsers.workbook_text`): besides the sheets read, a ``.xlsx``'s
+#: relationships (links), properties, names, styles, shared strings, comments, drawings,
+#: table definitions and the metadata of cells (dynamic arrays); an OpenDocument's content
+#: (its cells read), styles, metadata and settings.
+TEXT_PARTS = {
+    "openpyxl": re.compile(
+        r"(?:.*/)?_rels/[^/]*\.rels|docProps/(?:app|core|custom)\.xml|xl/workbook\.xml"
+        r"|xl/styles\.xml|xl/sharedStrings\.xml|xl/comments(?:/[^/]+|[^/]*)\.xml"
+        r"|xl/threadedComments/[^/]+\.xml|xl/persons/[^/]+\.xml"
+        r"|xl/drawings/[^/]+\.(?:xml|vml)|xl/tables/table\d+\.xml|xl/metadata\.xml"
+    ),
+    "odf": re.compile(r"mimetype|content\.xml|styles\.xml|meta\.xml|settings\.xml"),
+}
 #: What a part left unread holds, by its folder; any other part is "a part not read".
 _PART_KINDS = {
     "xl/embeddings/": "an embedded object",
@@ -473,12 +646,9 @@ _PART_KINDS = {
     "xl/externalLinks/": "a copy of another workbook's cells",
     "xl/charts/": "a chart and its copy of the values it draws",
     "xl/chartsheets/": "a chart sheet",
-    "xl/drawings/": "a drawing (text boxes, the anchors of images and charts)",
     "xl/media/": "an image",
-    "xl/comments": "cell comments",
-    "xl/threadedComments/": "cell comments",
-    "xl/persons/": "the people who commented",
     "xl/macrosheets/": "a macro sheet",
+    "xl/vbaProject": "macros (a VBA project)",
     "xl/model/": "a data model",
     "customXml/": "custom XML data",
     "Object ": "an embedded object",
@@ -487,29 +657,58 @@ _PART_KINDS = {
 }
 
 
-def unread_parts(workbook: pd.ExcelFile, source: str | IO[bytes]) -> dict[str, str]:
-    """The parts of the workbook ``workbook`` (open on ``source``) that can hold values and
-    are not read as its sheets' cells: each part's name in the zip archive (``xl/embeddings/
-    oleObject1.bin``), with what it holds. A ``.xlsx`` sheet's part is read when pandas
-    lists the sheet; a part the gate does not know is unread too."""
+#: What a part of a name another part has holds: readers read one of them only.
+_REPEATED = "parts of one name, of which readers read one only"
+
+
+class Parts(NamedTuple):
+    """The parts of a workbook (names in its zip archive), by what the gate does with them.
+
+    Attributes
+    ----------
+    sheets : list of str
+        The parts of the ``.xlsx`` sheets pandas lists, whose cells are read (an
+        OpenDocument's are in ``content.xml``, one of ``text``).
+    text : list of str
+        The other parts whose text the gate counts (:data:`TEXT_PARTS`).
+    unread : dict of str to str
+        The parts that can hold values and are not read, with what each holds: any part
+        neither read, nor counted, nor known to hold no free text.
+    """
+
+    sheets: list[str]
+    text: list[str]
+    unread: dict[str, str]
+
+
+def workbook_parts(workbook: pd.ExcelFile, source: str | IO[bytes]) -> Parts:
+    """The parts of the workbook ``workbook`` (open on ``source``), by what the gate does
+    with them (:class:`Parts`): a part is read (a sheet pandas lists), its text counted
+    (:data:`TEXT_PARTS`), known to hold no free text, or unread (``xl/embeddings/
+    oleObject1.bin``, with what it holds; a part the gate does not know is unread too, and
+    so is a name the archive holds twice)."""
     import zipfile
 
     if not isinstance(source, str):
         source.seek(0)
     with zipfile.ZipFile(source) as archive:
-        parts = archive.namelist()
-    read = set()
-    if workbook.engine != "odf":  # type: ignore[attr-defined]  # not in the stubs
+        names = archive.namelist()
+    engine: str = workbook.engine  # type: ignore[attr-defined]  # not in the stubs
+    sheets = []
+    if engine != "odf":
         reader: Any = workbook._reader  # type: ignore[attr-defined]  # the engine's reader
-        read = {sheet._worksheet_path.lstrip("/") for sheet in reader.book.worksheets}
-    return {
+        sheets = [sheet._worksheet_path.lstrip("/") for sheet in reader.book.worksheets]
+    text = [part for part in names if part not in sheets and TEXT_PARTS[engine].fullmatch(part)]
+    unread = {
         part: next(
             (kind for start, kind in _PART_KINDS.items() if part.startswith(start)),
             "a part not read",
         )
-        for part in parts
-        if part not in read and not _KNOWN_PARTS.fullmatch(part)
+        for part in names
+        if part not in sheets and part not in text and not _STRUCTURAL_PARTS[engine].fullmatch(part)
     }
+    unread.update((part, _REPEATED) for part, count in Counter(names).items() if count > 1)
+    return Parts(sheets, text, unread)
 
 
 #: How a sheet's cells are parsed: no header, each cell its own type, only empty cells missing.

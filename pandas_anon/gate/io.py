@@ -34,10 +34,8 @@ encoding, line ending), all at once or not at all (:class:`~pandas_anon.errors.O
 
 from __future__ import annotations
 
-import bz2
 import codecs
 import csv
-import gzip
 import io
 import lzma
 import os
@@ -52,10 +50,10 @@ import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -73,6 +71,9 @@ from pandas_anon.gate import formats, limits
 from pandas_anon.gate.formats import Sheet
 from pandas_anon.hierarchy import Hierarchy
 from pandas_anon.params import output_file, writing
+
+if TYPE_CHECKING:
+    from pandas_anon.gate.parsers.containers import Part
 
 #: Bytes (after decompression) read from the start of the file to detect encoding and delimiter.
 SAMPLE_BYTES = 1 << 20
@@ -96,22 +97,28 @@ _COMPRESSIONS: dict[str, Compression] = {".gz": "gzip", ".bz2": "bz2", ".xz": "x
 _COMPRESSED_SUFFIXES = (*_COMPRESSIONS, ".zst")
 
 
-def _zstd_open(source: str | io.IOBase) -> Any:
-    """A Zstandard stream (a path or a binary file) decompressed by pyarrow's codec."""
-    raw = (
-        pa.OSFile(source, mode="r") if isinstance(source, str) else pa.PythonFile(source, mode="r")
-    )
-    return pa.CompressedInputStream(raw, "zstd")
+def _zstd_open(source: io.RawIOBase) -> Any:
+    """A Zstandard stream (a binary file) decompressed by pyarrow's codec."""
+    return pa.CompressedInputStream(pa.PythonFile(source, mode="r"), "zstd")
 
 
-#: File classes that open a compressed file (by name, or an archive member's stream) for
-#: reading its decompressed bytes.
-_DECOMPRESSORS: dict[str, Callable[..., Any]] = {
-    "gzip": gzip.open,
-    "bz2": bz2.BZ2File,
-    "xz": lzma.LZMAFile,
-    "zstd": _zstd_open,
-}
+@contextmanager
+def _decompressing(name: str, compression: str, raw: Any) -> Iterator[Any]:
+    """The decompressed bytes of ``raw`` (the file ``name``'s, or an archive member's), every
+    byte of it in a stream read (:class:`~pandas_anon.gate.parsers.containers.Streams`; a
+    Zstandard file's frames followed by
+    :class:`~pandas_anon.gate.parsers.containers.ZstdFrames` as pyarrow's codec reads them):
+    any other fails reading it, as an InputFileError naming the part."""
+    from pandas_anon.gate.parsers import containers
+
+    if compression == "zstd":
+        with containers.ZstdFrames(raw, name) as frames, _zstd_open(frames) as handle:
+            yield handle
+        return
+    with containers.Streams(raw, name, compression) as handle:
+        yield handle
+
+
 #: Leading bytes of the compressed streams read, and their compression (bz2's are
 #: :data:`_BZ2`).
 _COMPRESSION_MAGIC: dict[bytes, Compression] = {
@@ -121,6 +128,8 @@ _COMPRESSION_MAGIC: dict[bytes, Compression] = {
 }
 #: bz2's header, then the magic of its first block (or of the end of an empty stream).
 _BZ2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
+#: A Zstandard skippable frame's magic, which a Zstandard file may start with.
+_ZSTD_SKIPPABLE = re.compile(rb"[\x50-\x5f]\x2a\x4d\x18")
 #: Leading bytes of a zip archive (one with members, an empty one).
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 #: Leading bytes of a 7-Zip archive, which no dependency of the gate reads.
@@ -400,7 +409,7 @@ def _compression_of(name: str) -> Compression | None:
 
 def _compression_in(name: str, head: bytes) -> Compression | None:
     """The compression of the content of ``name`` that starts with ``head``, told by its
-    magic bytes: gzip, bz2, xz, Zstandard, or ``zip`` for a zip archive not named as a
+    magic bytes: gzip, bz2, xz, Zstandard (also from a skippable frame), or ``zip`` for a zip archive not named as a
     workbook (``.xlsx``, ``.ods``: zip archives read whole); None for anything else. A 7-Zip
     archive is an InputFileError: nothing the gate depends on reads it."""
     for magic, compression in _COMPRESSION_MAGIC.items():
@@ -408,6 +417,8 @@ def _compression_in(name: str, head: bytes) -> Compression | None:
             return compression
     if _BZ2.match(head):
         return "bz2"
+    if _ZSTD_SKIPPABLE.match(head):
+        return "zstd"
     if head.startswith(_7Z_MAGIC):
         raise InputFileError(
             f"{name} is a 7-Zip archive, which the gate cannot read; extract it (7z x) and "
@@ -558,20 +569,25 @@ def _archive_entries(
     name: str, kind: Literal["zip", "tar"], sep: str | None, encoding: str | None, depth: int
 ) -> list[TableEntry]:
     """The entries of every member of the ``kind`` archive ``name``, ``depth`` archives
-    deep."""
+    deep, and an ``error`` entry for each part of its bytes in no structure read that fails
+    it (:func:`_unread_parts`)."""
+    from pandas_anon.gate.parsers import containers
+
     members: list[tuple[ZipMember, bool, str]] = []  # each member, a folder, what it is else
-    with io_errors(name, kind):
+    with io_errors(name, kind), _archive_bytes(name) as handle:
         if kind == "zip":
-            with _zip_archive(name) as archive:
-                members = [
-                    (ZipMember(name, i.filename), i.is_dir(), "") for i in archive.infolist()
-                ]
+            with zipfile.ZipFile(handle) as archive:
+                infos = archive.infolist()
+            members = [(ZipMember(name, i.filename), i.is_dir(), "") for i in infos]
+            parts = containers.zip_parts(handle, infos)
         else:
-            with _tar_archive(name) as tar:
-                members = [
-                    (TarMember(name, i.name), i.isdir(), "" if i.isfile() else _tar_kind(i))
-                    for i in tar.getmembers()
-                ]
+            with tarfile.open(fileobj=handle, mode="r:") as tar:
+                tar_infos = tar.getmembers()
+            members = [
+                (TarMember(name, i.name), i.isdir(), "" if i.isfile() else _tar_kind(i))
+                for i in tar_infos
+            ]
+            parts = containers.tar_parts(handle, tar_infos)
     shared = Counter(member.member for member, _, _ in members)
     entries, seen = [], set()
     for member, folder, other in members:
@@ -591,7 +607,20 @@ def _archive_entries(
             )
         else:
             entries.extend(_member_entries(member, sep, encoding, depth))
-    return entries
+    return entries + _unread_parts(name, kind, parts)
+
+
+def _unread_parts(name: str, kind: str, parts: list[Part]) -> list[TableEntry]:
+    """An ``error`` entry for each of the ``parts`` of the archive ``name`` that fails it
+    (:func:`~pandas_anon.gate.parsers.containers.unread`: bytes in no structure read, text
+    past the budget), named ``archive.zip:(zip comment)`` so that a rule can skip it."""
+    from pandas_anon.gate.parsers import containers
+
+    member = ZipMember if kind == "zip" else TarMember
+    return [
+        TableEntry(member(name, part.name), error=containers.message(name, part, parts))
+        for part in containers.unread(parts)
+    ]
 
 
 def _shared_name(member: ZipMember, shared: Counter[str]) -> str:
@@ -647,12 +676,28 @@ def _entries(name: str, sep: str | None, encoding: str | None) -> list[TableEntr
     if kind != "spreadsheet":
         return [TableEntry(name)]
     try:
-        sheets = formats.sheets(name, _seekable(name))
+        source = _seekable(name)
+        sheets = formats.sheets(name, source)
     except InputFileError:
         return [TableEntry(name)]  # reading it says what is wrong
     if not sheets:
         return [TableEntry(name, "holds no sheet")]
-    return [TableEntry(sheet, skipped) for sheet, skipped in sheets]
+    return [TableEntry(sheet, skipped) for sheet, skipped in sheets] + _workbook_parts(name, source)
+
+
+def _workbook_parts(name: str, source: str | io.BytesIO) -> list[TableEntry]:
+    """An ``error`` entry for each part of the bytes of the workbook ``name`` (a zip archive
+    of XML, its path or content ``source``) in no structure read that fails it
+    (:func:`_unread_parts`); none when it is no zip archive (its reader refuses it)."""
+    from pandas_anon.gate.parsers import containers
+
+    with open(source, "rb") if isinstance(source, str) else nullcontext(source) as book:
+        try:
+            with zipfile.ZipFile(book) as archive:
+                infos = archive.infolist()
+        except zipfile.BadZipFile:
+            return []
+        return _unread_parts(name, "zip", containers.zip_parts(book, infos))
 
 
 #: Why a ``.txt`` that does not parse as a table is skipped.
@@ -684,22 +729,73 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     if found is None:
         return TableEntry(name, "empty")
     layout, records, complete = found
-    if complete and len(records) < 2:  # no row: nothing to protect
-        return TableEntry(name, "not a table: a single line")
+    head = _sample_head(name, encoding)
+    if head is not None and head[3] and _pip_requirements(name, head[2]):
+        return TableEntry(name, REQUIREMENTS)
+    short = head is not None and head[3] and len(head[2]) <= limits.TEXT_BUDGET  # a note
+    if complete and len(records) < 2:  # no row: nothing to protect, unless the line is long
+        why = "not a table: a single line"
+        return TableEntry(name, why) if short else TableEntry(name, error=_prose_error(name, why))
     if len(layout.header) > 1 or all(
         len(row) == 1 and not _SPACES.search(row[0]) and not _SPLITS.search(row[0])
         for _, row in records
     ):
         return TableEntry(name)
-    head = _sample_head(name, encoding)
     delimiters = (sep,) if sep else (*_DELIMITERS, _SPACE)
     if head is not None and (
         _rows_below(head[2], delimiters) or _mostly_split(head[2], delimiters)
     ):
         return TableEntry(name)
-    if sep is not None:
-        return TableEntry(name, f"not a table: {sep!r} does not split its lines into columns")
-    return TableEntry(name, PROSE)
+    why = f"not a table: {sep!r} does not split its lines into columns" if sep else PROSE
+    return TableEntry(name, why) if short else TableEntry(name, error=_prose_error(name, why))
+
+
+#: Why a ``.txt`` of pip's requirement lines is skipped.
+REQUIREMENTS = "not a table: a list of Python packages (pip's requirements)"
+#: A version as PEP 440 writes one (``2``, ``2.1.*``, ``1.0rc1``, ``2.0.post1+local``).
+_VERSION = r"(\d+!)?\d+(\.\d+)*(\.\*)?((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9.]+)?"
+#: A version specifier (``>=2``, ``==1.4.*``).
+_SPEC = rf"(===|==|!=|~=|>=|<=|<|>)\s*{_VERSION}"
+#: One line of a pip requirements or constraints file: a comment, an option (``-r dev.txt``,
+#: ``--index-url ...``), or a package with its extras and version specifiers, or a URL,
+#: and a marker.
+_PIP_LINE = re.compile(
+    rf"\s*(#.*|-{{1,2}}[A-Za-z][\w-]*(\s.*|=.*)?|[A-Za-z0-9][\w.-]*(\[[\w.,\s-]*\])?\s*"
+    rf"(@\s*\S+|{_SPEC}(\s*,\s*{_SPEC})*)?\s*(;[^#]*)?(\s+#.*)?)?\s*",
+    re.IGNORECASE,
+)
+#: The name of a pip requirements or constraints file (``requirements.txt``,
+#: ``dev-requirements.txt``, ``requirements/test.txt``, ``constraints.txt``).
+_PIP_NAME = re.compile(
+    r"(?i)(^|.*[/:])([\w.-]*(requirements|constraints)[\w.-]*\.txt|requirements/[^/]*\.txt)"
+)
+#: What makes a line one of pip's rather than a bare word: an option, a specifier, a URL or a
+#: marker.
+_PIP_SIGN = re.compile(r"^\s*-|===|==|!=|~=|>=|<=|[<>@;]")
+
+
+def _pip_requirements(name: str, text: str) -> bool:
+    """Whether ``name`` is named as pip's requirements or constraints and every line of its
+    ``text`` is one of theirs (versions as PEP 440 writes them), at least one with an option,
+    a version specifier, a URL or a marker: a list of bare words (a column of codes, or of
+    package names), or a table under that name, is read as a table."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        bool(_PIP_NAME.fullmatch(str(name)))
+        and bool(lines)
+        and all(_PIP_LINE.fullmatch(line) for line in lines)
+        and any(_PIP_SIGN.search(line.split("#")[0]) for line in lines)
+    )
+
+
+def _prose_error(name: str, why: str) -> str:
+    """The error for a ``.txt`` that is not a table (``why``) and holds more text than a file
+    may carry unread (:data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters)."""
+    return (
+        f"{name} is text the gate cannot read as a table ({why.removeprefix('not a table: ')}),"
+        f" of more than {limits.TEXT_BUDGET:,} characters: it may name people in its lines; if "
+        f'it holds no one\'s data, skip it by name: a rule with files = "{name}" and skip = true'
+    )
 
 
 def _rows_below(head: str, delimiters: Sequence[str]) -> bool:
@@ -749,6 +845,8 @@ class _Layout:
     renamed: bool = False
     #: Title lines above the header (among the ``skip`` lines)
     titles: int = 0
+    #: Characters of those title lines: text outside the table
+    title_characters: int = 0
 
     @property
     def given_names(self) -> bool:
@@ -807,6 +905,7 @@ def _detect(
         sep = "\t" if inner_suffix(name) == ".tsv" else _sniff(head)
     records = _records(head, sep)
     titles = _title_records([row for _, row in records])
+    characters = sum(len(cell) for _, row in records[:titles] for cell in row)
     skip = 0
     if titles:  # the lines up to the last title's, and the blank lines after it
         skip = records[titles - 1][0]
@@ -825,15 +924,33 @@ def _detect(
             skip,
             False,
             titles=titles,
+            title_characters=characters,
         )
     elif records and not all(records[0][1]):  # an empty header cell: named by position
         names = [cell or f"column {at}" for at, cell in enumerate(records[0][1], 1)]
         layout = _Layout(
-            name, compression, sep, encoding, names, records[0][0], renamed=True, titles=titles
+            name,
+            compression,
+            sep,
+            encoding,
+            names,
+            records[0][0],
+            renamed=True,
+            titles=titles,
+            title_characters=characters,
         )
     else:
         header_ = records[0][1] if records else []
-        layout = _Layout(name, compression, sep, encoding, header_, skip, titles=titles)
+        layout = _Layout(
+            name,
+            compression,
+            sep,
+            encoding,
+            header_,
+            skip,
+            titles=titles,
+            title_characters=characters,
+        )
     return layout, records, complete
 
 
@@ -1098,7 +1215,7 @@ def _open_binary(
                 yield limits.BoundedStream(member, name, limit, lines)
     else:
         limit = limits.bound(os.path.getsize(name), document=document)
-        with _DECOMPRESSORS[compression](name) as handle:
+        with open(name, "rb") as raw, _decompressing(name, compression, raw) as handle:
             yield limits.BoundedStream(handle, name, limit, lines)
 
 
@@ -1111,7 +1228,7 @@ def _decompressed(name: str, stream: Any) -> Iterator[Any]:
     if compression is None or compression == "zip":  # an archive inside is read as one
         yield stream
         return
-    with _DECOMPRESSORS[compression](stream) as handle:
+    with _decompressing(name, compression, stream) as handle:
         yield handle
 
 
@@ -1133,14 +1250,23 @@ def _copied(name: str) -> Iterator[IO[bytes]]:
 
 
 @contextmanager
+def _archive_bytes(name: str) -> Iterator[IO[bytes]]:
+    """The bytes of the archive ``name``, seekable: the file itself (a zip archive, a plain
+    tar archive), else its decompressed bytes copied out (of a ``.tar.gz``, or of the archive
+    holding it, :func:`_copied`)."""
+    if not isinstance(name, ZipMember) and _compression_of(name) in (None, "zip"):
+        with open(name, "rb") as handle:
+            yield handle
+        return
+    with _copied(name) as copy:
+        yield copy
+
+
+@contextmanager
 def _zip_archive(name: str) -> Iterator[zipfile.ZipFile]:
     """Open the zip archive ``name``: a path, or a :class:`ZipMember` that is itself an
     archive, copied out of its own archive first."""
-    if not isinstance(name, ZipMember):
-        with zipfile.ZipFile(name) as archive:
-            yield archive
-        return
-    with _copied(name) as copy, zipfile.ZipFile(copy) as archive:
+    with _archive_bytes(name) as handle, zipfile.ZipFile(handle) as archive:
         yield archive
 
 
@@ -1148,11 +1274,7 @@ def _zip_archive(name: str) -> Iterator[zipfile.ZipFile]:
 def _tar_archive(name: str) -> Iterator[tarfile.TarFile]:
     """Open the tar archive ``name``: a plain file, or its decompressed bytes copied out
     (of a ``.tar.gz``, or of the archive holding it)."""
-    if not isinstance(name, ZipMember) and _compression_of(name) is None:
-        with tarfile.open(name, "r:") as archive:
-            yield archive
-        return
-    with _copied(name) as copy, tarfile.open(fileobj=copy, mode="r:") as archive:
+    with _archive_bytes(name) as handle, tarfile.open(fileobj=handle, mode="r:") as archive:
         yield archive
 
 

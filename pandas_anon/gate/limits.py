@@ -57,6 +57,9 @@ from typing import IO
 from pandas_anon.errors import InputFileError, InvalidParameterError
 from pandas_anon.params import from_text, real, whole
 
+#: Characters of text outside the table (titles, notes, properties, comments) a file may
+#: carry in all, unread (:class:`pandas_anon.gate.parsers.account.Leftover`).
+TEXT_BUDGET = 1_000
 #: Expanded bytes under which the ratio is not checked: small compressed files of repetitive
 #: text (a column of zeros) expand 1,000 times and are not bombs.
 RATIO_FROM = 16 << 20
@@ -155,16 +158,15 @@ def _raise_it(key: str) -> str:
     return f"raise the limit with --{key.replace('_', '-')} ({key} in the configuration)"
 
 
-def check_cells(name: str, cells: int, key: str, *, where: str = "", columns: bool = False) -> None:
+def check_cells(name: str, cells: int, key: str, *, where: str = "") -> None:
     """Refuse the table ``name`` when it holds more cells than the ``key`` limit
-    (``max_cells`` or ``max_sheet_cells``) allows; ``where`` says what was counted, for the
-    message, and ``columns`` whether naming fewer columns (a QID) reads fewer cells."""
+    (``max_cells`` or ``max_sheet_cells``) allows (every column is read, a QID's and the
+    others); ``where`` says what was counted, for the message."""
     limit: int = getattr(current(), key)
     if cells > limit:
-        fewer = ", or name fewer columns (--qid, or qid in the configuration)" if columns else ""
         raise InputFileError(
             f"{name}{where} holds more than {limit:,} cells (rows times columns), which the "
-            f"gate would hold in memory; if it is a real table, {_raise_it(key)}{fewer}"
+            f"gate would hold in memory; if it is a real table, {_raise_it(key)}"
         )
 
 

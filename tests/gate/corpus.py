@@ -197,10 +197,17 @@ REFUSED = {"values.json", "index.json", "columns.json", "finder.zip"}
 #: Every other form is read by the pandas engine, and fails (exit 1).
 
 
+#: Cases with title lines above their header (``space_title.txt``'s title reads as a row).
+_TITLED = frozenset({"title.csv", "title.txt", "two_titles.txt"})
+
+
 def dask_reads(name: str) -> bool:
     """Whether ``--engine dask`` reads the case ``name`` (delimited text, plain or .gz,
-    .bz2, .xz; a plain Parquet file) rather than refusing it (exit 2)."""
+    .bz2, .xz, with no title lines above its header; a plain Parquet file) rather than
+    refusing it (exit 2)."""
     lower = name.lower()
+    if lower in _TITLED:  # text outside the table, accounted for by the pandas engine only
+        return False
     if lower.endswith(".parquet"):
         return True
     inner = lower.removesuffix(".gz").removesuffix(".bz2").removesuffix(".xz")

@@ -66,8 +66,9 @@ def valle_daosta(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def m_loc(tmp_path_factory) -> Path:
-    """The same table after the seed paper's M_loc: singletons' municipality -> province."""
-    frame = load_driver_licenses(parse_dates=False)
+    """The same table after the seed paper's M_loc: singletons' municipality -> province, its
+    record numbers dropped (a column outside the QID that identifies fails the file)."""
+    frame = load_driver_licenses(parse_dates=False).drop(columns="id")
     places = Hierarchy.from_columns(frame, ["comune_residenza", "provincia_residenza"])
     out = frame.anon.generalize({"comune_residenza": (places, 1)}, rows="singletons", qid=SEED_QID)
     path = tmp_path_factory.mktemp("open-data") / "patenti_m_loc.csv"

@@ -207,7 +207,8 @@ def test_a_line_past_the_longest_allowed_is_refused(repo, capsys, before, compre
     content = long_line_table(before)
     name = "t.csv.gz" if compressed else "t.csv"
     (repo / name).write_bytes(gzip.compress(content) if compressed else content)
-    assert check(capsys, name, *QID)[0] == 1  # read: the long row is a singleton
+    code, err = check(capsys, name, *QID)  # read: its 2 KiB value is text outside the table
+    assert code == 2 and "b (long values) (2,048 characters of text" in err
     line = refused(capsys, name, "max_line_length", *QID, "--max-line-length", "1KiB")
     assert f"has a line longer than 1 KiB (from byte {4 + before // 8 * 8:,}" in line
 
@@ -227,7 +228,9 @@ def test_a_header_longer_than_the_sample_is_read_within_a_raised_limit(repo, cap
     row = "0" + ",1" * 160_000
     (repo / "t.csv").write_bytes(f"{header}\n{row}\n{row}\n".encode())
     refused(capsys, "t.csv", "max_line_length", "--qid", "a")
-    assert check(capsys, "t.csv", "--qid", "a", "--max-line-length", "2MiB")[0] == 0
+    code, err = check(capsys, "t.csv", "--qid", "a", "--max-line-length", "2MiB")
+    # read: its 160,001 names over 2 rows are text outside the table, far past its budget
+    assert code == 2 and "t.csv:(column names) (1," in err
 
 
 def longest_line(data: bytes) -> int:

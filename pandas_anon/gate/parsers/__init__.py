@@ -27,6 +27,7 @@ from pandas_anon.gate.formats import Sheet
 from pandas_anon.gate.parsers import delimited, parquet, sheets
 from pandas_anon.gate.parsers import json as json_reader
 from pandas_anon.gate.parsers.account import Account, Leftover
+from pandas_anon.gate.parsers.text import with_text
 
 __all__ = ["READERS", "Account", "Leftover", "Read", "read", "sniff"]
 
@@ -161,11 +162,15 @@ def read(
     the ``usecols`` columns (default: all) as categoricals of their values as read, and its
     account; the reader of its format (:func:`sniff`) raises what is wrong with it.
 
-    ``sep`` and ``header`` apply to delimited text; ``encoding`` to text and JSON.
+    ``sep`` and ``header`` apply to delimited text; ``encoding`` to text and JSON. The
+    account also counts the text the table holds outside its values, whatever the format
+    (:func:`~pandas_anon.gate.parsers.text.with_text`: long cells, names that are not a
+    schema).
     """
     name = os.fspath(path)
     if isinstance(usecols, str):
         raise TypeError("usecols must be a sequence of column names, not a string")
     if not isinstance(name, (Sheet, io.ZipMember)) and os.path.isdir(name):
         raise InputFileError(f"{name} is a directory; pass the path of a CSV or TSV file")
-    return READERS[sniff(name)](name, usecols, sep, encoding, header)
+    frame, account = READERS[sniff(name)](name, usecols, sep, encoding, header)
+    return Read(frame, with_text(frame, account))

@@ -12,7 +12,7 @@ Text that is not a cell of the table (title lines, notes, document properties, m
 comments, links, strings a workbook stores but no cell shows, a cell of more than
 :data:`LONG_VALUE` characters) cannot be judged by the gate's rules, which count people by
 the values of columns: it is a :class:`Leftover` with ``text=True``, counted in characters.
-A file may carry up to :data:`TEXT_BUDGET` characters of it in all (a title, a note, the
+A file may carry up to :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters of it in all (a title, a note, the
 name of the tool that wrote it); past that, every such part is open, named, so that a person
 reads it and skips it by a rule, or publishes it apart.
 
@@ -33,11 +33,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from pandas_anon.errors import InputFileError
+from pandas_anon.gate.limits import TEXT_BUDGET
 
 #: The name of the leftover an account shows when its counts do not add up.
 UNACCOUNTED = "(values not accounted for)"
-#: Characters of text outside the table (:attr:`Leftover.text`) a file may carry in all.
-TEXT_BUDGET = 1_000
 #: A cell holding more characters than this is text, not a value of a column.
 LONG_VALUE = 200
 #: The kind of a text leftover's count.
@@ -65,7 +64,7 @@ class Leftover:
     text : bool
         Text outside the table (a title, a property, a comment), ``count`` its characters:
         it fails the file only when the file's text outside the table passes
-        :data:`TEXT_BUDGET` characters in all. Its characters are not values of
+        :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters in all. Its characters are not values of
         :attr:`Account.units`.
     """
 
@@ -131,7 +130,7 @@ class Account:
     def open(self, skipped: Callable[[str], bool] = lambda part: False) -> list[Leftover]:
         """What keeps the account from closing: every leftover neither declared by a setting
         nor ``skipped`` by a rule (given its name), text outside the table only when what
-        is left of it passes :data:`TEXT_BUDGET` characters in all; and a
+        is left of it passes :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters in all; and a
         :data:`UNACCOUNTED` one when the counts do not add up."""
         left = [p for p in self.unread if not p.declared and not skipped(p.name)]
         over = sum(p.count for p in left if p.text) > TEXT_BUDGET

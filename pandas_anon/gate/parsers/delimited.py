@@ -11,13 +11,14 @@ then says what is wrong and where.
 Every field of every row is a value. Both parsers refuse a row with more fields than the
 header (so a row never holds a value outside a column); a row with fewer fields has the
 rest missing. The account of a file of ``r`` rows under a header of ``c`` names is then
-``r x c`` cells, each read into its column, plus the ``c`` column names and the title lines
-above them. A header cell left empty names its column by position (``column 3``), as the
-columns of a file without a header are named: such a column is read like any other (pandas
-names it ``Unnamed: 2`` and most readers drop it), unless it holds exactly the row numbers
-``0, 1, ...`` that ``DataFrame.to_csv`` writes as its index, which are read, checked to be
-those, and left out of the table. The columns outside those asked for (a configured
-quasi-identifier) are left over as declared (:class:`~.account.Leftover`).
+``r x c`` cells, each read into its column, plus the ``c`` column names; the title lines
+above them are text outside the table, counted in characters. A header cell left empty
+names its column by position (``column 3``), as the columns of a file without a header are
+named: such a column is read like any other (pandas names it ``Unnamed: 2`` and most
+readers drop it), unless it holds exactly the row numbers ``0, 1, ...`` that
+``DataFrame.to_csv`` writes as its index, which are read, checked to be those, and left out
+of the table. The columns outside those asked for (a configured quasi-identifier) are left
+over as declared (:class:`~.account.Leftover`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import pyarrow as pa
 from pandas_anon.engine.parallel import thread_map
 from pandas_anon.errors import InputFileError
 from pandas_anon.gate.io import arrow_columns, inspect_records, io_errors, parse_layout
-from pandas_anon.gate.parsers.account import Account, Leftover
+from pandas_anon.gate.parsers.account import CHARACTERS, Account, Leftover
 
 #: What the values are called in an account.
 CELLS = "cells"
@@ -96,20 +97,21 @@ def read(
     units = {CELLS: rows * len(names)}
     if layout.named:
         units["column names"] = read[name, NAMES] = len(names)
-    if layout.titles:
-        units["title lines"] = read[name, TITLES] = layout.titles
     positional = [c for c, own in zip(names, records[0][1]) if not own] if layout.renamed else []
     numbers = [c for c in positional if usecols is None and _row_numbers(frame[c])]
     if numbers:
         frame = frame.drop(columns=numbers)
         read[name, ROW_NUMBERS] = rows * len(numbers)
     read.update({(name, str(c)): rows for c in frame.columns})
-    unread = tuple(
+    unread = [
         Leftover(str(c), CELLS, rows, "outside the columns asked for", declared=True)
         for c in names
         if c not in columns
-    )
-    return frame, Account(name, units, read, unread)
+    ]
+    if layout.titles:
+        reason = f"{layout.titles} title line{'s' if layout.titles > 1 else ''} above the header"
+        unread.append(Leftover(TITLES, CHARACTERS, layout.title_characters, reason, text=True))
+    return frame, Account(name, units, read, tuple(unread))
 
 
 def _row_numbers(column: pd.Series) -> bool:

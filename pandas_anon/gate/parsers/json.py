@@ -177,11 +177,31 @@ def _too_deep(name: str) -> InputFileError:
 
 
 def _loads(name: str, text: str) -> Any:
-    """``json.loads``, a document too deep for Python's parser an InputFileError."""
+    """``json.loads``; a document too deep for Python's parser, or an object naming a key
+    twice, an InputFileError."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
     except RecursionError:
         raise _too_deep(name) from None
+    except _RepeatedKey:
+        raise InputFileError(
+            f"{name} has an object that names a key twice: JSON readers keep the last value "
+            "and never show the first, so the gate cannot read every value; give each value "
+            "a key of its own, or export the table again"
+        ) from None
+
+
+class _RepeatedKey(Exception):
+    """An object of the document names a key twice."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; :class:`_RepeatedKey` when a key comes twice (its first value
+    would be lost, as every JSON reader loses it)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _RepeatedKey
+    return found
 
 
 class _Table:

@@ -9,7 +9,9 @@ the table does not hold shows as a difference.
 The table of a sheet is its first block of cells:
 
 - its header is the first row holding a value; rows of one value each above it, separated
-  from it by a blank row (up to :data:`MAX_TITLES`), are title lines, read as such;
+  from it by a blank row (up to :data:`MAX_TITLES`), are title lines: text outside the
+  table, counted in characters (:attr:`~.account.Leftover.text`), as is a header cell of
+  more than :data:`~.account.LONG_VALUE` characters;
 - its columns run from the header's first to its last value, and on either side as long as
   the next column holds a value in the table's rows; a header cell left empty names its
   column by position in the sheet (``column 3`` for column C), and the column is read;
@@ -22,10 +24,13 @@ value (which the engine reads as empty), an OpenDocument cell of text without a 
 Reading a workbook by its own name reads its first sheet, and leaves over each other sheet
 holding something, by its name (``book.xlsx:Foglio2``); ``pandas-anon check`` reads each
 sheet as a table of its own. A part of the workbook that can hold values outside its sheets
-(:func:`pandas_anon.gate.formats.unread_parts`: an embedded object, a pivot cache, a copy of
-an external workbook, a chart, an image, comments) is left over by its name in the archive
-(``book.xlsx:xl/embeddings/oleObject1.bin``). Messages name sheets, ranges, parts and
-columns, never a cell's value.
+(:attr:`pandas_anon.gate.formats.Parts.unread`: an embedded object, a pivot cache, a copy of
+an external workbook, a chart, an image) is left over by its name in the archive
+(``book.xlsx:xl/embeddings/oleObject1.bin``). The text the workbook stores outside its
+sheets' cells (properties, comments, links, names, headers, strings no cell shows:
+:mod:`pandas_anon.gate.parsers.workbook_text`) is text outside the table of each sheet,
+by kind (``book.xlsx:Sheet1:(comments)``): the workbook's text together passes or fails
+each sheet. Messages name sheets, ranges, parts and columns, never a cell's value.
 """
 
 from __future__ import annotations
@@ -39,16 +44,19 @@ import pandas as pd
 from pandas_anon.errors import InputFileError
 from pandas_anon.gate import formats, io
 from pandas_anon.gate.formats import Sheet, Written
-from pandas_anon.gate.parsers.account import Account, Leftover
+from pandas_anon.gate.parsers import workbook_text
+from pandas_anon.gate.parsers.account import CHARACTERS, LONG_VALUE, Account, Leftover
 
 #: What a sheet's values are called in an account.
 CELLS = "cells"
 #: What a workbook's parts are called in an account.
-PARTS = "workbook parts"
+PARTS = workbook_text.PARTS
 #: Where a header's names go in an account.
 NAMES = "(column names)"
 #: Where title lines above a table go in an account.
 TITLES = "(title lines)"
+#: Where the characters of header cells of more than LONG_VALUE characters go.
+LONG_NAMES = "(long column names)"
 #: Rows of one value each read as title lines above a table, at most.
 MAX_TITLES = 10
 
@@ -80,9 +88,9 @@ def read(name: str, usecols: Sequence[str] | None) -> tuple[pd.DataFrame, Accoun
     book = name.book if isinstance(name, Sheet) else name
     source = io.seekable(book)
     with formats.open_workbook(book, source) as workbook:
-        parts = formats.unread_parts(workbook, source)
-        if isinstance(name, Sheet) and name.sheet in parts:
-            part = Leftover(name.sheet, PARTS, 1, parts[name.sheet])
+        parts = formats.workbook_parts(workbook, source)
+        if isinstance(name, Sheet) and name.sheet in parts.unread:
+            part = Leftover(name.sheet, PARTS, 1, parts.unread[name.sheet])
             return pd.DataFrame(), Account(book, {PARTS: 1}, {}, (part,))
         names = [str(sheet) for sheet in workbook.sheet_names]
         if not names:
@@ -91,13 +99,17 @@ def read(name: str, usecols: Sequence[str] | None) -> tuple[pd.DataFrame, Accoun
         cells = formats.read_cells(name, workbook, sheet)
         runs = list(formats.written_cells(name, workbook, sheet))
         others = {} if isinstance(name, Sheet) else _other_sheets(book, workbook, names[1:])
-    frame, account = _table(name, cells, runs, usecols)
-    if isinstance(name, Sheet):
-        return frame, account
-    unread = [Leftover(s, CELLS, n, "another sheet, not read") for s, n in others.items()]
-    unread += [Leftover(p, PARTS, 1, kind) for p, kind in parts.items()]
-    units = {CELLS: account.units[CELLS] + sum(others.values()), PARTS: len(parts)}
-    return frame, Account(book, units, account.read, (*account.unread, *unread))
+        text = workbook_text.leftovers(workbook, source, parts)
+    frame, account = _table(name, cells, runs, usecols, workbook_text.fails(text))
+    unread = [*account.unread, *text]
+    if not isinstance(name, Sheet):
+        unread += [Leftover(s, CELLS, n, "another sheet, not read") for s, n in others.items()]
+        unread += [Leftover(p, PARTS, 1, kind) for p, kind in parts.unread.items()]
+    units = {**account.units, CELLS: account.units[CELLS] + sum(others.values())}
+    left = sum(part.kind == PARTS for part in unread)  # parts not read, or not parsed
+    if left or not isinstance(name, Sheet):
+        units[PARTS] = left
+    return frame, Account(account.source, units, account.read, tuple(unread))
 
 
 def _other_sheets(book: str, workbook: pd.ExcelFile, sheets: Sequence[str]) -> dict[str, int]:
@@ -110,13 +122,19 @@ def _other_sheets(book: str, workbook: pd.ExcelFile, sheets: Sequence[str]) -> d
 
 
 def _table(
-    name: str, cells: pd.DataFrame, runs: list[Written], usecols: Sequence[str] | None
+    name: str,
+    cells: pd.DataFrame,
+    runs: list[Written],
+    usecols: Sequence[str] | None,
+    outside: bool,
 ) -> tuple[pd.DataFrame, Account]:
     """The table of a sheet's ``cells`` (as :func:`~pandas_anon.gate.formats.read_cells`
-    reads them) and the account of its written ``runs``."""
+    reads them) and the account of its written ``runs``; a sheet of no value is an error,
+    unless it holds cells read as empty or the text ``outside`` the cells fails the
+    workbook (its account then says which)."""
     filled = cells.notna().to_numpy()
     if not filled.any():
-        if any(run.unread for run in runs):  # only cells read as empty: say which
+        if outside or any(run.unread for run in runs):  # say which
             return pd.DataFrame(), _account(name, runs, None, {})
         raise InputFileError(f"{name} is an empty sheet; there is nothing to check")
     layout = _layout(filled)
@@ -140,7 +158,26 @@ def _table(
         for j, column in header.items()
         if column not in columns
     ]
-    return frame, _account(name, runs, layout, read, declared)
+    return frame, _account(name, runs, layout, read, [*declared, *_text(cells, layout, header)])
+
+
+def _text(cells: pd.DataFrame, layout: Layout, header: dict[int, str]) -> list[Leftover]:
+    """The text outside the table at ``layout`` in a sheet's ``cells``: its title lines, and
+    the names of its ``header`` longer than :data:`~.account.LONG_VALUE` characters, in
+    characters (the cells themselves are accounted as title lines and column names)."""
+    text = []
+    titles = cells.iloc[sorted(layout.titles)].to_numpy().ravel()
+    characters = sum(len(str(value)) for value in titles if not pd.isna(value))
+    if characters:
+        plural = "s" if len(layout.titles) > 1 else ""
+        reason = f"{len(layout.titles)} title line{plural} above the table"
+        text.append(Leftover(TITLES, CHARACTERS, characters, reason, text=True))
+    long = [len(column) for column in header.values() if len(column) > LONG_VALUE]
+    if long:
+        plural = "s" if len(long) > 1 else ""
+        reason = f"{len(long):,} column name{plural} of more than {LONG_VALUE} characters"
+        text.append(Leftover(LONG_NAMES, CHARACTERS, sum(long), reason, text=True))
+    return text
 
 
 def _layout(filled: np.ndarray) -> Layout:
@@ -173,11 +210,12 @@ def _account(
     runs: list[Written],
     layout: Layout | None,
     read: dict[tuple[str, str], int],
-    declared: Sequence[Leftover] = (),
+    left: Sequence[Leftover] = (),
 ) -> Account:
     """The account of a sheet's written ``runs`` around the table at ``layout``: ``read``
     says what the table holds (from the cells read), the runs what the sheet holds; every
-    written cell outside the table is left over, by region, named by its range."""
+    written cell outside the table is left over, by region, named by its range, after what
+    else is ``left`` (columns not asked for, text outside the table)."""
     regions: dict[str, _Range] = {}
     for run in runs:
         if run.unread:
@@ -193,7 +231,7 @@ def _account(
         for reason, found in regions.items()
         if found.count
     ]
-    return Account(name, {CELLS: total}, read, (*declared, *unread))
+    return Account(name, {CELLS: total}, read, (*left, *unread))
 
 
 #: Why cells outside a sheet's table are left over, by where they lie.
