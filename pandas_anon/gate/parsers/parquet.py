@@ -681,7 +681,7 @@ def _field_text(mine: Any, theirs: Any) -> tuple[int, int]:
         )
         kind = stored.type
         if isinstance(kind, pa.BaseExtensionType):
-            text += len(kind.extension_name) + len(kind.__arrow_ext_serialize__())
+            text += len(kind.extension_name) + len(kind.__arrow_ext_serialize__())  # type: ignore[attr-defined]
             kind = kind.storage_type
         if pa.types.is_timestamp(kind) and kind.tz and not _zone(kind.tz):
             text += len(kind.tz)

@@ -20,7 +20,7 @@ file's :data:`~pandas_anon.gate.limits.TEXT_BUDGET`):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -43,7 +43,7 @@ def with_text(frame: pd.DataFrame, account: Account) -> Account:
     """``account`` with the text outside ``frame``'s values added to what it leaves over:
     its long values (a part per column, ``"note (long values)"``) and the names that are
     not a schema (:data:`NAMES_ACROSS` or :data:`CONSTANT_NAMES`)."""
-    long = {column: _long_of(frame[column]) for column in frame.columns}
+    long: dict[Hashable, list[str]] = {c: _long_of(frame[c]) for c in frame.columns}
     constant = [c for c in frame.columns if _single_valued(frame[c])]
     return _with(account, long, list(frame.columns), len(frame), constant)
 
@@ -88,19 +88,21 @@ def _summary(part: pd.DataFrame) -> _Summary:
 
 def _key(value: object) -> object:
     """``value`` as a key alike for every missing value (None, NaN, NA, NaT)."""
-    return None if value is None or bool(pd.isna(value)) else value
+    return None if value is None or bool(pd.isna(value)) else value  # type: ignore[call-overload]
 
 
 def _with(
     account: Account,
-    long: dict[Hashable, list[str]],
-    names: list[Hashable],
+    long: Mapping[Hashable, list[str]],
+    names: Sequence[Hashable],
     rows: int,
-    constant: list[Hashable],
+    constant: Sequence[Hashable],
 ) -> Account:
     """``account`` with the text outside a table of ``rows`` rows and columns ``names``:
     the ``long`` values of each column, the names, or those of the ``constant`` columns."""
-    found = [_long_values(column, values) for column, values in long.items() if values]
+    found: list[Leftover | None] = [
+        _long_values(column, values) for column, values in long.items() if values
+    ]
     found.append(_names(names, rows, constant))
     extra = tuple(part for part in found if part is not None)
     if not extra:
@@ -108,7 +110,7 @@ def _with(
     return Account(account.source, account.units, account.read, (*account.unread, *extra))
 
 
-def _names(names: list[Hashable], rows: int, constant: list[Hashable]) -> Leftover | None:
+def _names(names: Sequence[Hashable], rows: int, constant: Sequence[Hashable]) -> Leftover | None:
     """The column ``names`` of a table of ``rows`` rows that are not a schema, or None."""
     if len(names) > rows:
         reason = (

@@ -169,7 +169,8 @@ def leftovers(workbook: pd.ExcelFile, source: str | IO[bytes], parts: Parts) -> 
 def fails(text: list[Leftover]) -> bool:
     """Whether the ``text`` a workbook stores outside its sheets' cells (:func:`leftovers`)
     fails it, with no rule skipping any: past the budget, or a part not parsed."""
-    return bool(Account("", {PARTS: sum(not part.text for part in text)}, {}, text).open())
+    parts = {PARTS: sum(not part.text for part in text)}
+    return bool(Account("", parts, {}, tuple(text)).open())
 
 
 # -- counting ---------------------------------------------------------------------------------
