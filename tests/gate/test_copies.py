@@ -10,16 +10,15 @@ whose every distinct record appears exactly ``m > 1`` times (over two or more co
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_coverage import check
+from test_coverage import repo as repo  # noqa: F401  # the fixture
 
-from pandas_anon.cli.main import main
 from pandas_anon.gate.copies import MIN_RECORDS, copies, one_copy
 
 PEOPLE = 450
@@ -97,23 +96,6 @@ def test_one_copy_keeps_the_distinct_records_in_order():
 
 
 # -- pandas-anon check ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A folder with ``.git``, where the discovery of the configuration stops."""
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def check(folder: Path, *argv: str) -> int:
-    """The exit status of ``pandas-anon check`` run in ``folder``."""
-    cwd = os.getcwd()
-    os.chdir(folder)
-    try:
-        return main(["check", *argv])
-    finally:
-        os.chdir(cwd)
 
 
 @pytest.mark.parametrize("m", [2, 3])

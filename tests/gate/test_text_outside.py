@@ -13,15 +13,14 @@ QID leaves no other column unexamined.
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_coverage import check
+from test_coverage import repo as repo  # noqa: F401  # the fixture
 
-from pandas_anon.cli.main import main
 from pandas_anon.gate.limits import TEXT_BUDGET
 from pandas_anon.gate.parsers import read
 from pandas_anon.gate.parsers.account import LONG_VALUE
@@ -38,23 +37,6 @@ def safe(rows: int = ROWS) -> pd.DataFrame:
     return pd.DataFrame(
         {"anno": [1950 + i % 4 for i in range(rows)], "sesso": ["MF"[i % 2] for i in range(rows)]}
     )
-
-
-def check(folder: Path, *argv: str) -> int:
-    """The exit status of ``pandas-anon check`` run in ``folder``."""
-    cwd = os.getcwd()
-    os.chdir(folder)
-    try:
-        return main(["check", *argv])
-    finally:
-        os.chdir(cwd)
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A folder with ``.git``, where the discovery of the configuration stops."""
-    (tmp_path / ".git").mkdir()
-    return tmp_path
 
 
 def test_the_budget_and_the_long_value_are_as_documented():

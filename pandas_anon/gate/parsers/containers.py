@@ -41,6 +41,7 @@ import struct
 import tarfile
 import zipfile
 import zlib
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -767,7 +768,26 @@ def _rest(raw: IO[bytes]) -> int:
     return count
 
 
-class Streams(io.RawIOBase):
+class _Reader(io.RawIOBase):
+    """A readable raw stream whose subclass gives :meth:`read`."""
+
+    def readable(self) -> bool:
+        return True
+
+    @abstractmethod
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes (all, when negative)."""
+
+    def readall(self) -> bytes:
+        return self.read(-1)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class Streams(_Reader):
     """The decompressed bytes of a gzip, bz2 or xz file: its streams one after another
     (``cat a.gz b.gz``), each decompressed whole and checked by its decompressor, zero bytes
     between and after them (padding) skipped; anything else fails it, as an
@@ -796,9 +816,6 @@ class Streams(io.RawIOBase):
         self._text = 0  # characters of gzip file names and comments so far
         self._ended = False  # the file has no more bytes
 
-    def readable(self) -> bool:
-        return True
-
     def read(self, size: int | None = -1) -> bytes:
         """Up to ``size`` decompressed bytes (all, when negative); fewer only at the end."""
         size = -1 if size is None else size
@@ -810,14 +827,6 @@ class Streams(io.RawIOBase):
             pieces.append(piece)
             got += len(piece)
         return b"".join(pieces)
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def _start(self) -> bool:
         """Start the next stream; False at the end of the file (zero bytes aside)."""
@@ -936,7 +945,7 @@ _ZSTD_MAGIC = 0xFD2FB528
 _SKIPPABLE = 0x184D2A50
 
 
-class ZstdFrames(io.RawIOBase):
+class ZstdFrames(_Reader):
     """A Zstandard file's bytes, read through (to the decompressor) as they are, its frames
     followed: each frame's header and blocks, one frame after another. A skippable frame
     (which zstd passes over unread) or bytes that are no frame fail it, as an
@@ -958,9 +967,6 @@ class ZstdFrames(io.RawIOBase):
         self._in_frame = False  # a block header is next, else a frame
         self._checksum = False  # the current frame ends with a checksum
 
-    def readable(self) -> bool:
-        return True
-
     def read(self, size: int | None = -1) -> bytes:
         """Up to ``size`` bytes (all, when negative), followed."""
         data = self._raw.read(-1 if size is None else size)
@@ -968,14 +974,6 @@ class ZstdFrames(io.RawIOBase):
         if not data and (self._in_frame or self._header or self._skip):
             raise EOFError("Zstandard file ended inside a frame")
         return data
-
-    def readall(self) -> bytes:
-        return self.read(-1)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
 
     def _follow(self, data: bytes) -> None:
         """Follow the frames through ``data``, the next bytes of the file."""
