@@ -50,9 +50,9 @@ def copies(frame: pd.DataFrame) -> int:
     if len(frame) < 2 * MIN_RECORDS or frame.shape[1] < 2:
         return 1
     bound = 0
-    for column in frame.columns:
+    for column in sorted(frame.columns, key=lambda c: not _categorical(frame[c])):
         bound = math.gcd(bound, _divisor(_value_counts(frame[column])))
-        if bound < 2:
+        if bound < 2:  # a categorical's counts first: a bincount of its codes
             return 1
     return _uniform(_record_counts(frame))
 
@@ -95,9 +95,13 @@ def _divisor(counts: np.ndarray) -> int:
     return int(reduce(math.gcd, counts.tolist(), 0)) if len(counts) else 1
 
 
+def _categorical(column: pd.Series) -> bool:
+    return isinstance(column.dtype, pd.CategoricalDtype)
+
+
 def _value_counts(column: pd.Series) -> np.ndarray:
     """How many rows hold each value of ``column`` (missing one value)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
+    if _categorical(column):
         codes = column.cat.codes.to_numpy().astype(np.int64) + 1  # missing (-1) is 0
         return np.bincount(codes)
     return column.value_counts(dropna=False, sort=False).to_numpy()

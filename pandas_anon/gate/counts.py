@@ -601,11 +601,18 @@ def _per_group(group: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.nd
 
 #: Largest set of count columns searched for a column summing them.
 _MOST_PARTS = 4
+#: Most count columns among which a total is searched (16: at most 21,840 sets tried; a
+#: table of more is no table of counts with its total, and a search among a thousand would
+#: never end).
+_MOST_COLUMNS = 16
 
 
 def _summed_by(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[str, tuple[str, ...]] | None:
     """A count column equal to the sum of others on every row where all are published, with
-    them (the first such set: columns whose name says total first, then smaller sets first)."""
+    them (the first such set: columns whose name says total first, then smaller sets first);
+    None among more than :data:`_MOST_COLUMNS` count columns."""
+    if len(columns) > _MOST_COLUMNS:
+        return None
     read: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for column in columns:
         if (found := whole_numbers(frame[column])) is not None:

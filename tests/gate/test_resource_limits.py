@@ -354,3 +354,15 @@ def test_a_table_wider_than_the_kernels_gets_a_verdict(repo, capsys):
     assert any(
         "'c0'" in problem and "identifies people" in problem for problem in entry["problems"]
     )
+
+
+def test_a_thousand_columns_of_small_numbers_get_a_verdict_in_time(repo):
+    """1,000 columns of 0 and 1 under names of hexadecimal digits, read as a headerless table
+    of counts: the search for a total among them (every set of up to 4 of 999 columns) took
+    minutes; past 16 count columns there is none, and the file is refused (exit 2) at once."""
+    codes = np.random.default_rng(0).integers(0, 2, (1100, 1000))
+    header = ",".join(f"{i:x}" for i in range(1000))
+    path = repo / "wide.csv"
+    np.savetxt(path, codes, fmt="%d", delimiter=",", header=header, comments="")
+    code, report = bounded(path)
+    assert code == 2 and "looks like a count table" in report["files"][0]["error"]
