@@ -169,7 +169,10 @@ def read_table_of(
     reports it. A file holding several tables (a workbook of several sheets, an archive of
     several members) is refused, its tables listed; so is a file holding none (a ``.txt`` of
     prose), and one whose account leaves a value unread (a JSON document's values beside the
-    records read): the command reads a file only whole, as the gate passes it.
+    records read): the command reads a file only whole, as the gate passes it. Text outside
+    the table (title lines, a workbook's properties, the names of a table wider than tall),
+    which the gate bounds, is no value of the table and is not written by the command: it
+    does not stop it.
     """
     from pandas_anon.gate.parsers import read
 
@@ -177,7 +180,7 @@ def read_table_of(
     if entry.error:
         raise InputFileError(entry.error)
     table = read(entry.name, usecols=usecols, sep=args.sep, encoding=args.encoding)
-    left = table.account.open()
+    left = [part for part in table.account.open() if not part.text]
     if left:
         count = sum(part.count for part in left)
         listed = "; ".join(part.describe(table.account.source) for part in left)
