@@ -282,9 +282,8 @@ def check_file(
 
     Every column is read. With a QID configured, it is measured, and the other columns are
     examined for direct identifiers (allowed by name in ``allow_identifiers``). Without one,
-    the gate's
-    rule (:func:`pandas_anon.detect.exposure.scan`) reads every column: a direct identifier column
-    fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
+    the gate's rule (:func:`pandas_anon.detect.exposure.scan`) reads every column: a direct
+    identifier column fails the file unless ``allow_identifiers`` names it, and the most exposed column set of
     up to ``max_size`` columns (ranked by rows in classes below ``k``, missing counted as a
     value) is measured against the limits; an election that needs more than ``max_subsets``
     subsets is an ``error`` (:data:`ELECTION_REMEDY` says how to continue). A count table

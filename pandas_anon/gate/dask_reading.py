@@ -47,10 +47,7 @@ into blocks of :data:`BLOCK_SIZE` at line breaks).
 
 from __future__ import annotations
 
-import bz2
 import glob
-import gzip
-import io
 import lzma
 import mmap
 import os
@@ -62,7 +59,14 @@ from pandas_anon.engine.backends import DASK_EXTRA
 from pandas_anon.errors import InputFileError, MissingDependencyError
 from pandas_anon.gate import formats
 from pandas_anon.gate import limits as reading
-from pandas_anon.gate.io import TableEntry, csv_options, inspect_records, no_rows, tables_in
+from pandas_anon.gate.io import (
+    TableEntry,
+    csv_options,
+    decompressing,
+    inspect_records,
+    no_rows,
+    tables_in,
+)
 from pandas_anon.gate.parsers import parquet, sniff
 from pandas_anon.gate.parsers.account import CHARACTERS, Account, Leftover, unread_error
 from pandas_anon.gate.parsers.parquet import BYTES
@@ -274,26 +278,19 @@ def _held(file: str, path: str, limits: reading.InputLimits, skip: frozenset[str
     _raise_unread(parquet.unread_account(file, parts), lambda part: False)
 
 
-#: The reader of each compression Dask reads (a partition per file).
-_OPENERS: dict[object, Callable[[str], io.BufferedIOBase]] = {
-    "gzip": gzip.GzipFile,
-    "bz2": bz2.BZ2File,
-    "xz": lzma.LZMAFile,
-}
-
-
 def _check_text(path: str, file: str, compression: object) -> None:
     """Refuse the delimited text ``file`` (of ``path``) when it is past the limits the
     pandas engine reads it within: a plain file's lines are checked
     (:func:`~pandas_anon.gate.limits.check_lines`, a block read per line's length); a
     compressed one is decompressed once, its bytes counted as they come (it would be one
-    partition, held whole by a worker)."""
+    partition, held whole by a worker), through the pandas engine's stream reader, so that
+    bytes after the last stream or a long gzip comment fail it as they fail that engine."""
     name = file if file == path else f"{path}: {file}"
     if compression is None:
         reading.check_lines(name, file)
         return
     limit = reading.bound(os.path.getsize(file), document=False)
-    with _OPENERS[compression](file) as raw:
+    with open(file, "rb") as compressed, decompressing(name, str(compression), compressed) as raw:
         stream = reading.BoundedStream(raw, name, limit, reading.current().max_line_length)
         while stream.read(_CHUNK):
             pass

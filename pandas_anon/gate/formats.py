@@ -826,6 +826,6 @@ def _nested_error(name: str, column: str) -> InputFileError:
     """The error for a column of nested values; it names the column, never a value."""
     return InputFileError(
         f"{name}: column {column!r} holds nested objects or arrays, which the gate cannot "
-        "compare; flatten them into columns of their own (pandas.json_normalize), or name a "
-        "QID without this column (--qid, or qid in the configuration)"
+        "compare; flatten them into columns of their own (pandas.json_normalize), or, if it "
+        "holds no one's data, drop the column"
     )

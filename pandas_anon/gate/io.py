@@ -103,7 +103,7 @@ def _zstd_open(source: io.RawIOBase) -> Any:
 
 
 @contextmanager
-def _decompressing(name: str, compression: str, raw: Any) -> Iterator[Any]:
+def decompressing(name: str, compression: str, raw: Any) -> Iterator[Any]:
     """The decompressed bytes of ``raw`` (the file ``name``'s, or an archive member's), every
     byte of it in a stream read (:class:`~pandas_anon.gate.parsers.containers.Streams`; a
     Zstandard file's frames followed by
@@ -691,7 +691,10 @@ def _workbook_parts(name: str, source: str | io.BytesIO) -> list[TableEntry]:
     (:func:`_unread_parts`); none when it is no zip archive (its reader refuses it)."""
     from pandas_anon.gate.parsers import containers
 
-    with open(source, "rb") if isinstance(source, str) else nullcontext(source) as book:
+    with (
+        io_errors(name, "zip"),
+        open(source, "rb") if isinstance(source, str) else nullcontext(source) as book,
+    ):
         try:
             with zipfile.ZipFile(book) as archive:
                 infos = archive.infolist()
@@ -718,8 +721,10 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     space-separated table below a title of several words: read, it fails closed, each line
     one value), or when a delimiter splits half its lines or more, three or more, alike
     (:func:`_mostly_split`: a space-separated table of values holding spaces, which read as
-    a table fails closed). Otherwise (a README, a requirements file with version ranges, a
-    single line) it is prose, or empty.
+    a table fails closed). A file named as pip's requirements whose every line is one of
+    theirs is skipped (:func:`_pip_requirements`). Otherwise (a README, a single line) it is
+    prose: skipped when the whole file is at most
+    :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters, an error naming it past that.
     """
     try:
         check_options(name, sep, encoding)
@@ -729,25 +734,42 @@ def _txt_entry(name: str, sep: str | None, encoding: str | None) -> TableEntry:
     if found is None:
         return TableEntry(name, "empty")
     layout, records, complete = found
-    head = _sample_head(name, encoding)
-    if head is not None and head[3] and _pip_requirements(name, head[2]):
-        return TableEntry(name, REQUIREMENTS)
-    short = head is not None and head[3] and len(head[2]) <= limits.TEXT_BUDGET  # a note
+    if _PIP_NAME.fullmatch(str(name)):
+        whole = _whole_text(name, encoding)
+        if whole is not None and _pip_requirements(whole):
+            return TableEntry(name, REQUIREMENTS)
     if complete and len(records) < 2:  # no row: nothing to protect, unless the line is long
-        why = "not a table: a single line"
-        return TableEntry(name, why) if short else TableEntry(name, error=_prose_error(name, why))
+        return _not_a_table(name, encoding, "not a table: a single line")
     if len(layout.header) > 1 or all(
         len(row) == 1 and not _SPACES.search(row[0]) and not _SPLITS.search(row[0])
         for _, row in records
     ):
         return TableEntry(name)
+    head = _sample_head(name, encoding)
     delimiters = (sep,) if sep else (*_DELIMITERS, _SPACE)
     if head is not None and (
         _rows_below(head[2], delimiters) or _mostly_split(head[2], delimiters)
     ):
         return TableEntry(name)
     why = f"not a table: {sep!r} does not split its lines into columns" if sep else PROSE
-    return TableEntry(name, why) if short else TableEntry(name, error=_prose_error(name, why))
+    return _not_a_table(name, encoding, why)
+
+
+def _not_a_table(name: str, encoding: str | None, why: str) -> TableEntry:
+    """The entry of a ``.txt`` that is no table (``why``): skipped when the whole file is a
+    note (at most :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters), else an error."""
+    whole = _whole_text(name, encoding)
+    if whole is not None and len(whole) <= limits.TEXT_BUDGET:
+        return TableEntry(name, why)
+    return TableEntry(name, error=_prose_error(name, why))
+
+
+def _whole_text(name: str, encoding: str | None) -> str | None:
+    """The whole text of ``name`` when its sample holds all of it, else None."""
+    compression = _compression_of(name)
+    with io_errors(name, compression):
+        sample, complete = _read_sample(name, compression)
+    return _sample_text(name, sample, complete, encoding)[1] if complete else None
 
 
 #: Why a ``.txt`` of pip's requirement lines is skipped.
@@ -774,15 +796,14 @@ _PIP_NAME = re.compile(
 _PIP_SIGN = re.compile(r"^\s*-|===|==|!=|~=|>=|<=|[<>@;]")
 
 
-def _pip_requirements(name: str, text: str) -> bool:
-    """Whether ``name`` is named as pip's requirements or constraints and every line of its
-    ``text`` is one of theirs (versions as PEP 440 writes them), at least one with an option,
-    a version specifier, a URL or a marker: a list of bare words (a column of codes, or of
-    package names), or a table under that name, is read as a table."""
+def _pip_requirements(text: str) -> bool:
+    """Whether every line of ``text`` (a file named as pip's requirements or constraints,
+    :data:`_PIP_NAME`) is one of theirs (versions as PEP 440 writes them), at least one with
+    an option, a version specifier, a URL or a marker: a list of bare words (a column of
+    codes, or of package names), or a table under that name, is read as a table."""
     lines = [line for line in text.splitlines() if line.strip()]
     return (
-        bool(_PIP_NAME.fullmatch(str(name)))
-        and bool(lines)
+        bool(lines)
         and all(_PIP_LINE.fullmatch(line) for line in lines)
         and any(_PIP_SIGN.search(line.split("#")[0]) for line in lines)
     )
@@ -1215,7 +1236,7 @@ def _open_binary(
                 yield limits.BoundedStream(member, name, limit, lines)
     else:
         limit = limits.bound(os.path.getsize(name), document=document)
-        with open(name, "rb") as raw, _decompressing(name, compression, raw) as handle:
+        with open(name, "rb") as raw, decompressing(name, compression, raw) as handle:
             yield limits.BoundedStream(handle, name, limit, lines)
 
 
@@ -1228,7 +1249,7 @@ def _decompressed(name: str, stream: Any) -> Iterator[Any]:
     if compression is None or compression == "zip":  # an archive inside is read as one
         yield stream
         return
-    with _decompressing(name, compression, stream) as handle:
+    with decompressing(name, compression, stream) as handle:
         yield handle
 
 

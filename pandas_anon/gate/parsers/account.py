@@ -6,7 +6,8 @@ text, the leaves of a JSON document, the column names of a header), where each w
 (a table and a column), and what was left over (:class:`Leftover`: a part of the file named
 so that a rule can skip it). The gate passes a file only when its account is closed
 (:meth:`Account.open`): every value read, or left over by name and skipped by a rule, or left
-out by the user's own setting (the columns outside a configured quasi-identifier).
+out by the caller's own choice of columns (``usecols``: the columns a command such as
+``pandas-anon scan --qid`` does not need; the gate itself reads every column).
 
 Text that is not a cell of the table (title lines, notes, document properties, metadata,
 comments, links, strings a workbook stores but no cell shows, a cell of more than
@@ -59,8 +60,8 @@ class Leftover:
     reason : str
         Why it is not read (``"outside the records read"``).
     declared : bool
-        Left out by the user's own setting (a column outside the configured QID), which
-        already says so: it does not fail the file.
+        Left out by the caller's own choice of columns (``usecols``), which already says so:
+        it does not fail the file.
     text : bool
         Text outside the table (a title, a property, a comment), ``count`` its characters:
         it fails the file only when the file's text outside the table passes

@@ -17,8 +17,8 @@ names its column by position (``column 3``), as the columns of a file without a 
 named: such a column is read like any other (pandas names it ``Unnamed: 2`` and most
 readers drop it), unless it holds exactly the row numbers ``0, 1, ...`` that
 ``DataFrame.to_csv`` writes as its index, which are read, checked to be those, and left out
-of the table. The columns outside those asked for (a configured quasi-identifier) are left
-over as declared (:class:`~.account.Leftover`).
+of the table. The columns outside those asked for (``usecols``; the gate asks for every
+column) are left over as declared (:class:`~.account.Leftover`).
 """
 
 from __future__ import annotations

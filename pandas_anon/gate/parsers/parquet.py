@@ -8,12 +8,13 @@ columns like any other, named (``codice_fiscale``) or not (``__index_level_0__``
 index holds data; only an unnamed one holding exactly the row numbers ``0, 1, ...`` is checked
 and left out, as the index ``to_csv`` writes is (a ``RangeIndex`` is stored as metadata only,
 and holds no chunk). A nested column (struct, list, map) is not read: it is left over by name,
-and fails the file unless a rule skips it. A column outside the configured QID is left out by
-that setting, its chunks with all they hold (dictionary, statistics, bloom filter).
+and fails the file unless a rule skips it. A column outside the columns asked for
+(``usecols``, which the gate never gives: it reads every column) is left out, its chunks with
+all they hold (dictionary, statistics, bloom filter).
 
 Everything else the file stores is read from the footer and either matched with the table
 read, counted as text outside the table (:attr:`~.account.Leftover.text`, in characters,
-against the file's :data:`~.account.TEXT_BUDGET`), or left over by name (which fails the file
+against the file's :data:`~pandas_anon.gate.limits.TEXT_BUDGET`), or left over by name (which fails the file
 unless a rule skips it):
 
 - **Key-value metadata** (:func:`footer_parts`). What the writing tools store to describe the
@@ -79,6 +80,7 @@ from pandas_anon.gate import formats
 from pandas_anon.gate import io as gate_io
 from pandas_anon.gate.parsers.account import CHARACTERS, LONG_VALUE, Account, Leftover
 from pandas_anon.gate.parsers.delimited import ROW_NUMBERS
+from pandas_anon.gate.parsers.text import LONG_NAMES
 
 #: What a Parquet file's values are counted as.
 CHUNKS = "column chunks"
@@ -210,11 +212,16 @@ def footer_parts(
         key.decode("utf-8", "replace"): value.decode("utf-8", "replace")
         for key, value in (metadata.metadata or {}).items()
     }
+    known = [key for key in stored if key in _STRUCTURE or key == "ARROW:schema"]
     parts = [
-        _text(f"(schema metadata: {_label(key)})", count, reason)
-        for key, value in stored.items()
-        for count, reason in [_key_text(key, value, names)]
+        _text(f"(schema metadata: {key})", count, reason)
+        for key in known
+        for count, reason in [_key_text(key, stored[key], names)]
     ]
+    others = [len(key) + len(value) for key, value in stored.items() if key not in known]
+    if others:  # named together: a key may itself be data, and a part's name is shown
+        reason = f"key-value metadata of {len(others):,} other keys: text beside the table"
+        parts.append(_text(OTHER_KEYS, sum(others), reason))
     if "ARROW:schema" in stored:
         parts += _arrow_schema_parts(stored, schema)
     parts.append(
@@ -227,7 +234,7 @@ def footer_parts(
     long = [n for n in schema.names if len(n) > LONG_VALUE]
     parts.append(
         _text(
-            "(long column names)",
+            LONG_NAMES,
             sum(map(len, long)),
             f"column names of more than {LONG_VALUE} characters",
         )
@@ -290,15 +297,8 @@ def _text(part: str, count: int, reason: str) -> Leftover:
     return Leftover(part, CHARACTERS, count, reason, text=True)
 
 
-#: Characters of a metadata key shown in the name of its part; a longer key is shown cut.
-_KEY_SHOWN = 64
-
-
-def _label(key: str) -> str:
-    """The key ``key`` as a part's name shows it: printable, at most :data:`_KEY_SHOWN`
-    characters (cut with ``...``)."""
-    shown = "".join(c if c.isprintable() else "?" for c in key)
-    return shown if len(shown) <= _KEY_SHOWN else shown[: _KEY_SHOWN - 3] + "..."
+#: The part naming the key-value metadata of keys no known writer writes, together.
+OTHER_KEYS = "(schema metadata: other keys)"
 
 
 #: The names writers give a Parquet schema's root (pyarrow, Spark, DuckDB, Polars, Hive).
@@ -351,8 +351,13 @@ def _layout(source: str | IO[bytes], metadata: Any) -> tuple[int, int]:
         outside += max(start - at, 0)
         at = max(at, end)
     outside += max(size - 8 - footer - at, 0)
+    import pyarrow as pa
+
     again = io.BytesIO()
-    metadata.write_metadata_file(again)  # the footer between two magic numbers and its length
+    try:
+        metadata.write_metadata_file(again)  # the footer between two magic numbers and its length
+    except pa.ArrowException:  # a footer pyarrow reads but cannot write again: not all known
+        return outside, footer
     return outside, max(footer - (len(again.getvalue()) - 12), 0)
 
 
@@ -529,8 +534,6 @@ def _key_text(key: str, value: str, columns: set[str]) -> tuple[int, str]:
     of a file of ``columns``, and what they are."""
     if key == "ARROW:schema":  # its text is counted by _arrow_schema_parts
         return 0, ""
-    if key not in _STRUCTURE:
-        return len(key) + len(value), "key-value metadata: text beside the table"
     try:
         document = json.loads(value)
     except (ValueError, RecursionError):

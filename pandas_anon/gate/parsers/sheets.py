@@ -46,6 +46,7 @@ from pandas_anon.gate import formats, io
 from pandas_anon.gate.formats import Sheet, Written
 from pandas_anon.gate.parsers import workbook_text
 from pandas_anon.gate.parsers.account import CHARACTERS, LONG_VALUE, Account, Leftover
+from pandas_anon.gate.parsers.text import LONG_NAMES
 
 #: What a sheet's values are called in an account.
 CELLS = "cells"
@@ -56,7 +57,6 @@ NAMES = "(column names)"
 #: Where title lines above a table go in an account.
 TITLES = "(title lines)"
 #: Where the characters of header cells of more than LONG_VALUE characters go.
-LONG_NAMES = "(long column names)"
 #: Rows of one value each read as title lines above a table, at most.
 MAX_TITLES = 10
 

@@ -33,6 +33,8 @@ from pandas_anon.gate.parsers.account import CHARACTERS, LONG_VALUE, Account, Le
 NAMES_ACROSS = "(column names)"
 #: The part named for the names of columns holding one value or none.
 CONSTANT_NAMES = "(names of columns of one value)"
+#: The part named for the column names of more than :data:`~.account.LONG_VALUE` characters.
+LONG_NAMES = "(long column names)"
 #: Rows looked at first when telling whether a column holds one value.
 _HEAD = 1024
 #: Long values a partition keeps of a column: enough to pass the budget.
@@ -104,6 +106,8 @@ def _with(
         _long_values(column, values) for column, values in long.items() if values
     ]
     found.append(_names(names, rows, constant))
+    if all(part.name != LONG_NAMES for part in account.unread):  # unless its reader counted them
+        found.append(_long_names(names))
     extra = tuple(part for part in found if part is not None)
     if not extra:
         return account
@@ -121,6 +125,16 @@ def _names(names: Sequence[Hashable], rows: int, constant: Sequence[Hashable]) -
         return None
     reason = f"the names of {len(constant):,} columns holding one value or none"
     return Leftover(CONSTANT_NAMES, CHARACTERS, _characters(constant), reason, text=True)
+
+
+def _long_names(names: Sequence[Hashable]) -> Leftover | None:
+    """The column ``names`` of more than :data:`~.account.LONG_VALUE` characters, as text
+    outside the table (a name of that length is a note, not a name), or None."""
+    long = [name for name in names if len(str(name)) > LONG_VALUE]
+    if not long:
+        return None
+    reason = f"{len(long):,} column names of more than {LONG_VALUE} characters"
+    return Leftover(LONG_NAMES, CHARACTERS, _characters(long), reason, text=True)
 
 
 def _characters(names: Sequence[Hashable]) -> int:
@@ -143,14 +157,16 @@ def _long_of(column: pd.Series) -> list[str]:
     """The distinct values of ``column`` longer than :data:`LONG_VALUE` characters."""
     categorical = isinstance(column.dtype, pd.CategoricalDtype)
     values = pd.Series(column.cat.categories) if categorical else column
-    if not pd.api.types.is_string_dtype(values):
-        return []
+    kind = values.dtype
+    if pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_datetime64_any_dtype(kind):
+        return []  # numbers, booleans and times: no text
     try:
         text = pa.array(values, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # text mixed with other values
         text = pa.array(values.dropna().astype(str))
-    if not pa.types.is_large_string(text.type):
-        text = text.cast(pa.large_string())
+    if not (pa.types.is_string(text.type) or pa.types.is_large_string(text.type)):
+        return []  # a column of other values (dates, decimals, nested)
+    text = text.cast(pa.large_string())
     long = pc.filter(text, pc.greater(pc.utf8_length(text), pa.scalar(LONG_VALUE)))
     return [str(value) for value in pc.unique(long).to_pylist()] if len(long) else []
 

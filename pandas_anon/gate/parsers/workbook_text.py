@@ -27,6 +27,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from typing import IO
@@ -339,8 +340,22 @@ def _walk(archive: zipfile.ZipFile, part: str, target: _Part, found: _Found) -> 
             for chunk in iter(lambda: stream.read(_CHUNK), b""):
                 parser.feed(chunk)
             parser.close()
-    except (ET.ParseError, _DocumentType, zipfile.BadZipFile, EOFError, ValueError):
+    except _UNREADABLE:
         found.unparsed.append(part)
+
+
+#: What reading a part may raise: it is then left over as a part not parsed (XML that is not,
+#: a DTD, a corrupt or encrypted member, a compression zipfile does not read).
+_UNREADABLE = (
+    ET.ParseError,
+    _DocumentType,
+    zipfile.BadZipFile,
+    EOFError,
+    ValueError,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+)
 
 
 #: A walker of a kind of part: (what was found, the part, the archive's parts) -> its target.
@@ -358,7 +373,11 @@ def _walk_part(
     other part: every text and attribute; the mimetype of an OpenDocument is text, not
     XML)."""
     if part == "mimetype":
-        content = archive.read(part).decode("utf-8", "replace").strip()
+        try:
+            content = archive.read(part).decode("utf-8", "replace").strip()
+        except _UNREADABLE:
+            found.unparsed.append(part)
+            return
         found.add(OTHER, 0 if content in _MIMETYPES else len(content))
         return
     walker = next((w for pattern, w in walkers.items() if pattern.fullmatch(part)), _Part)
