@@ -13,6 +13,9 @@ Text that is not a cell of the table (title lines, notes, document properties, m
 comments, links, strings a workbook stores but no cell shows, a cell of more than
 :data:`LONG_VALUE` characters) cannot be judged by the gate's rules, which count people by
 the values of columns: it is a :class:`Leftover` with ``text=True``, counted in characters.
+The budget is an account's: a file's, an archive member's, a workbook's (its sheets share
+it); the layers around it (an archive's comments, a gzip header, a Parquet folder's names)
+are reckoned against a budget of their own.
 A file may carry up to :data:`~pandas_anon.gate.limits.TEXT_BUDGET` characters of it in all (a title, a note, the
 name of the tool that wrote it); past that, every such part is open, named, so that a person
 reads it and skips it by a rule, or publishes it apart.
